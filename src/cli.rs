@@ -1,0 +1,61 @@
+//! Command-line interface (clap derive).
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "sketchlab",
+    version,
+    about = "Measures probabilistic data structures against their theory and the documents' claims",
+    after_help = "Examples:\n  sketchlab list\n  sketchlab run experiments/bloom_fpr.toml\n  sketchlab run bloom_overfill --quick --threads 2 --out /tmp/r\n  sketchlab reproduce --quick"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    /// Use each study's [quick] sizes (fast, wider intervals)
+    #[arg(long, global = true)]
+    pub quick: bool,
+
+    /// Output directory
+    #[arg(long, global = true, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+
+    /// Worker threads (default: all cores)
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+
+    /// Override every study's seed
+    #[arg(long, global = true, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// No progress bar or summary lines
+    #[arg(long, global = true)]
+    pub quiet: bool,
+
+    /// Where the study specs live
+    #[arg(long, global = true, value_name = "DIR", default_value = "experiments")]
+    pub experiments: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every study in the experiments directory, one line each
+    #[command(after_help = "Example:\n  sketchlab list")]
+    List,
+    /// Run one study: a spec file, or the name of a study in experiments/
+    #[command(
+        after_help = "Examples:\n  sketchlab run experiments/bloom_fpr.toml\n  sketchlab run bloom_overfill --quick --threads 2 --out /tmp/r"
+    )]
+    Run {
+        /// A spec path (experiments/x.toml) or a study name (x)
+        #[arg(value_name = "FILE|NAME")]
+        target: String,
+    },
+    /// Run every study, then write OUT/claims.csv and OUT/REPORT.md
+    #[command(
+        after_help = "Examples:\n  sketchlab reproduce --quick\n  sketchlab reproduce --out reports"
+    )]
+    Reproduce,
+}

@@ -1,0 +1,69 @@
+//! Experiment kinds: each turns one trial's parameters into one row, and
+//! describes its charts and report section from rows alone. Registered in
+//! [`KINDS`]; a new kind is a new file plus one line there.
+
+mod bloom_fpr;
+mod bloom_overfill;
+mod bloom_sizing;
+mod common;
+mod doc_examples;
+mod double_hashing;
+mod hit_rate;
+mod key_size;
+
+use super::params::{ParamDef, Params};
+use super::table::{Metrics, Table};
+use crate::plot::Chart;
+
+/// What a kind contributes to REPORT.md: a regenerated table and a one-line
+/// reading of it, both computed from the rows.
+#[derive(Clone, Debug, Default)]
+pub struct Section {
+    pub table: Table,
+    pub reading: String,
+}
+
+pub trait Kind: Sync {
+    fn name(&self) -> &'static str;
+    /// One line: what the kind measures.
+    fn about(&self) -> &'static str;
+    fn params(&self) -> &'static [ParamDef];
+    /// Measured and theory columns, in CSV order.
+    fn metrics(&self) -> &'static [&'static str];
+    /// Checks across parameters of one trial: `Err((param, allowed))`.
+    fn check(&self, _p: &Params) -> Result<(), (&'static str, String)> {
+        Ok(())
+    }
+    /// Runs one trial. All randomness must derive from `seed`.
+    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics>;
+    fn charts(&self, t: &Table) -> Vec<Chart>;
+    fn section(&self, t: &Table) -> Section;
+
+    /// The CSV header: parameters, `trial`, `seed`, then metrics.
+    fn columns(&self) -> Vec<&'static str> {
+        let mut c: Vec<&'static str> = self.params().iter().map(|d| d.name).collect();
+        c.push("trial");
+        c.push("seed");
+        c.extend_from_slice(self.metrics());
+        c
+    }
+}
+
+/// Every kind, by name.
+pub static KINDS: &[&dyn Kind] = &[
+    &bloom_fpr::BloomFpr,
+    &bloom_sizing::BloomSizing,
+    &bloom_overfill::BloomOverfill,
+    &hit_rate::HitRate,
+    &key_size::KeySize,
+    &double_hashing::DoubleHashing,
+    &doc_examples::DocExamples,
+];
+
+pub fn find(name: &str) -> Option<&'static dyn Kind> {
+    KINDS.iter().copied().find(|k| k.name() == name)
+}
+
+pub fn names() -> Vec<&'static str> {
+    KINDS.iter().map(|k| k.name()).collect()
+}

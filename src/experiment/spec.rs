@@ -1,0 +1,393 @@
+//! Parsing and validating `experiments/*.toml`. Everything is checked before
+//! anything runs: an invalid spec writes nothing.
+
+use super::kinds::{self, Kind};
+use super::params::Value;
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec {
+    name: String,
+    kind: String,
+    description: String,
+    seed: u64,
+    grid: toml::Table,
+    #[serde(default)]
+    quick: Option<toml::Table>,
+    #[serde(default, rename = "claim")]
+    claims: Vec<RawClaim>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClaim {
+    id: String,
+    document: String,
+    quote: String,
+    documented: f64,
+    #[serde(default)]
+    documented_high: Option<f64>,
+    unit: String,
+    #[serde(default)]
+    select: toml::Table,
+    metric: String,
+    #[serde(default)]
+    theory_metric: Option<String>,
+    #[serde(default)]
+    tolerance: f64,
+    #[serde(default)]
+    check: Option<String>,
+    #[serde(default)]
+    baseline: Option<toml::Table>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+/// How a claim's measured value is obtained from the selected rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The metric of the single selected row (or the ratio to `baseline`).
+    Value,
+    /// The metric must be equal across all selected rows: measured is the
+    /// max/min ratio; holds when all 95% intervals overlap.
+    EqualAcross,
+    /// The largest value of the metric over all selected rows (e.g. false
+    /// negatives over every trial of a study).
+    Max,
+}
+
+/// A document's claim, checked against a study's rows.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub id: String,
+    pub document: String,
+    pub quote: String,
+    pub documented: f64,
+    pub documented_high: Option<f64>,
+    pub unit: String,
+    pub select: Vec<(String, Value)>,
+    pub metric: String,
+    pub theory_metric: Option<String>,
+    pub tolerance: f64,
+    pub check: Check,
+    pub baseline: Option<Vec<(String, Value)>>,
+    pub note: Option<String>,
+}
+
+/// A validated study.
+#[derive(Clone)]
+pub struct Spec {
+    pub path: PathBuf,
+    pub source_hash: String,
+    pub name: String,
+    pub kind: &'static dyn Kind,
+    pub description: String,
+    pub seed: u64,
+    /// Each declared parameter with its (validated) values, in the kind's order.
+    pub grid: Vec<(&'static str, Vec<Value>)>,
+    /// The grid with `[quick]` overrides applied.
+    pub quick_grid: Vec<(&'static str, Vec<Value>)>,
+    pub claims: Vec<Claim>,
+}
+
+impl std::fmt::Debug for Spec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spec")
+            .field("name", &self.name)
+            .field("kind", &self.kind.name())
+            .field("grid", &self.grid)
+            .finish()
+    }
+}
+
+impl Spec {
+    pub fn grid(&self, quick: bool) -> &[(&'static str, Vec<Value>)] {
+        if quick { &self.quick_grid } else { &self.grid }
+    }
+
+    /// Reads and validates a spec file.
+    pub fn load(path: &Path) -> Result<Spec> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::file(path, format!("cannot read: {e}")))?;
+        Spec::parse(path, &text)
+    }
+
+    /// Validates spec text; `path` is used in messages only.
+    pub fn parse(path: &Path, text: &str) -> Result<Spec> {
+        let raw: RawSpec = toml::from_str(text).map_err(|e| {
+            // toml's message spans lines (with a source excerpt); keep it on one.
+            let msg = e.message().trim().to_string();
+            let at = e
+                .span()
+                .map(|s| {
+                    let line = text[..s.start].matches('\n').count() + 1;
+                    format!(" (line {line})")
+                })
+                .unwrap_or_default();
+            Error::file(path, format!("{msg}{at}"))
+        })?;
+        let fe =
+            |field: &str, value: &str, allowed: &str| Error::field(path, field, value, allowed);
+
+        if raw.name.is_empty()
+            || !raw
+                .name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        {
+            return Err(fe(
+                "name",
+                &format!("{:?}", raw.name),
+                "must be lowercase letters, digits and _",
+            ));
+        }
+        let kind = kinds::find(&raw.kind).ok_or_else(|| {
+            fe(
+                "kind",
+                &format!("{:?}", raw.kind),
+                &format!("must be one of {}", kinds::names().join(", ")),
+            )
+        })?;
+        if raw.grid.is_empty() {
+            return Err(fe("grid", "{}", "must set at least one parameter"));
+        }
+        let grid = validate_grid(path, kind, "grid", &raw.grid, None)?;
+        let quick_grid = match &raw.quick {
+            Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
+            None => grid.clone(),
+        };
+        for g in [&grid, &quick_grid] {
+            check_trials(path, kind, g)?;
+        }
+
+        let mut claims = Vec::new();
+        let mut ids = std::collections::HashSet::new();
+        for (i, c) in raw.claims.into_iter().enumerate() {
+            let at = |f: &str| format!("claim[{i}].{f}");
+            if !ids.insert(c.id.clone()) {
+                return Err(fe(
+                    &at("id"),
+                    &format!("{:?}", c.id),
+                    "must be unique within the study",
+                ));
+            }
+            if !["000", "002"].contains(&c.document.as_str()) {
+                return Err(fe(
+                    &at("document"),
+                    &format!("{:?}", c.document),
+                    "must be one of 000, 002",
+                ));
+            }
+            let columns = kind.columns();
+            for (f, m) in [
+                ("metric", Some(&c.metric)),
+                ("theory_metric", c.theory_metric.as_ref()),
+            ] {
+                if let Some(m) = m {
+                    if !columns.contains(&m.as_str()) {
+                        return Err(fe(
+                            &at(f),
+                            &format!("{m:?}"),
+                            &format!(
+                                "must be a column of kind {}: {}",
+                                kind.name(),
+                                columns.join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
+            if !c.documented.is_finite() {
+                return Err(fe(
+                    &at("documented"),
+                    &c.documented.to_string(),
+                    "must be a finite number",
+                ));
+            }
+            if let Some(h) = c.documented_high {
+                if !(h.is_finite() && h >= c.documented) {
+                    return Err(fe(
+                        &at("documented_high"),
+                        &h.to_string(),
+                        "must be a finite number >= documented",
+                    ));
+                }
+            }
+            if !(c.tolerance.is_finite() && c.tolerance >= 0.0) {
+                return Err(fe(
+                    &at("tolerance"),
+                    &c.tolerance.to_string(),
+                    "must be a number >= 0",
+                ));
+            }
+            let check = match c.check.as_deref() {
+                None | Some("value") => Check::Value,
+                Some("equal_across") => Check::EqualAcross,
+                Some("max") => Check::Max,
+                Some(other) => {
+                    return Err(fe(
+                        &at("check"),
+                        &format!("{other:?}"),
+                        "must be one of value, equal_across, max",
+                    ));
+                }
+            };
+            let select = selector(path, kind, &at("select"), &c.select)?;
+            let baseline = match &c.baseline {
+                Some(b) => Some(selector(path, kind, &at("baseline"), b)?),
+                None => None,
+            };
+            claims.push(Claim {
+                id: c.id,
+                document: c.document,
+                quote: c.quote,
+                documented: c.documented,
+                documented_high: c.documented_high,
+                unit: c.unit,
+                select,
+                metric: c.metric,
+                theory_metric: c.theory_metric,
+                tolerance: c.tolerance,
+                check,
+                baseline,
+                note: c.note,
+            });
+        }
+
+        Ok(Spec {
+            path: path.to_path_buf(),
+            source_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes())),
+            name: raw.name,
+            kind,
+            description: raw.description,
+            seed: raw.seed,
+            grid,
+            quick_grid,
+            claims,
+        })
+    }
+}
+
+/// Validates a `[grid]` (or `[quick]`, overriding `base`) table against the kind.
+fn validate_grid(
+    path: &Path,
+    kind: &'static dyn Kind,
+    table: &str,
+    raw: &toml::Table,
+    base: Option<&[(&'static str, Vec<Value>)]>,
+) -> Result<Vec<(&'static str, Vec<Value>)>> {
+    let defs = kind.params();
+    for key in raw.keys() {
+        if !defs.iter().any(|d| d.name == key) {
+            let names: Vec<&str> = defs.iter().map(|d| d.name).collect();
+            return Err(Error::file(
+                path,
+                format!(
+                    "{table}.{key}: unknown parameter for kind {}; expected one of {}",
+                    kind.name(),
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for def in defs {
+        let values = match raw.get(def.name) {
+            Some(toml::Value::Array(items)) => {
+                if items.is_empty() {
+                    return Err(Error::field(
+                        path,
+                        &format!("{table}.{}", def.name),
+                        "[]",
+                        "must not be empty",
+                    ));
+                }
+                let mut vs = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    vs.push(checked(
+                        path,
+                        &format!("{table}.{}[{i}]", def.name),
+                        def,
+                        item,
+                    )?);
+                }
+                vs
+            }
+            Some(item) => vec![checked(path, &format!("{table}.{}", def.name), def, item)?],
+            None => match base {
+                Some(b) => b.iter().find(|(n, _)| *n == def.name).unwrap().1.clone(),
+                None => match def.default_value() {
+                    Some(v) => vec![v],
+                    None => {
+                        return Err(Error::field(
+                            path,
+                            &format!("{table}.{}", def.name),
+                            "(missing)",
+                            &format!("required: {}", def.help),
+                        ));
+                    }
+                },
+            },
+        };
+        out.push((def.name, values));
+    }
+    Ok(out)
+}
+
+fn checked(path: &Path, field: &str, def: &super::ParamDef, item: &toml::Value) -> Result<Value> {
+    let v = Value::from_toml(item).ok_or_else(|| {
+        Error::field(
+            path,
+            field,
+            &item.to_string(),
+            "must be a number, string or boolean",
+        )
+    })?;
+    def.validate(&v)
+        .map_err(|allowed| Error::field(path, field, &v.toml_repr(), &allowed))
+}
+
+/// Cross-parameter checks on every combination the grid produces.
+fn check_trials(
+    path: &Path,
+    kind: &'static dyn Kind,
+    grid: &[(&'static str, Vec<Value>)],
+) -> Result<()> {
+    for params in super::grid::combinations(grid) {
+        if let Err((field, allowed)) = kind.check(&params) {
+            let v = params.get(field).toml_repr();
+            return Err(Error::field(path, &format!("grid.{field}"), &v, &allowed));
+        }
+    }
+    Ok(())
+}
+
+fn selector(
+    path: &Path,
+    kind: &'static dyn Kind,
+    field: &str,
+    t: &toml::Table,
+) -> Result<Vec<(String, Value)>> {
+    let mut out = Vec::new();
+    for (k, v) in t {
+        if !kind.params().iter().any(|d| d.name == k) {
+            return Err(Error::file(
+                path,
+                format!("{field}.{k}: not a parameter of kind {}", kind.name()),
+            ));
+        }
+        let v = Value::from_toml(v).ok_or_else(|| {
+            Error::field(
+                path,
+                &format!("{field}.{k}"),
+                &v.to_string(),
+                "must be a scalar",
+            )
+        })?;
+        out.push((k.clone(), v));
+    }
+    Ok(out)
+}

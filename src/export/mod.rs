@@ -1,0 +1,175 @@
+//! Exports: functions that return bytes (testable without files), and one
+//! atomic writer.
+
+pub mod csv;
+pub mod markdown;
+
+use crate::experiment::Spec;
+use crate::experiment::runner::RunOptions;
+use anyhow::Context;
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it, so an
+/// interrupted run never leaves a half-written file under the final name.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let tmp = tmp_path(path);
+    let mut f =
+        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    f.write_all(bytes)
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    f.sync_all().ok();
+    drop(f);
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+}
+
+/// `dir/.name.tmp-PID.ext`: hidden, unique per process, same extension
+/// (plotters picks the image format from it).
+pub fn tmp_path(path: &Path) -> PathBuf {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((s, e)) => (s, format!(".{e}")),
+        None => (name, String::new()),
+    };
+    path.with_file_name(format!(".{stem}.tmp-{}{ext}", std::process::id()))
+}
+
+/// What produced a results.csv.
+#[derive(Debug, Serialize)]
+pub struct Manifest {
+    pub study: String,
+    pub kind: String,
+    pub spec_path: String,
+    pub spec_xxh3_64: String,
+    pub seed: u64,
+    pub seed_overridden: bool,
+    pub quick: bool,
+    pub threads: usize,
+    pub trials: usize,
+    pub crate_version: &'static str,
+    pub git_revision: Option<String>,
+    /// The per-process OS key, if any trial used `hash_seed = "random"`
+    /// (such results are not reproducible; the key is recorded to explain them).
+    pub process_random_key: Option<String>,
+    pub started_utc: String,
+    pub finished_utc: String,
+    pub seconds: f64,
+    pub files: Vec<String>,
+    pub command: Vec<String>,
+}
+
+impl Manifest {
+    pub fn new(
+        spec: &Spec,
+        opts: &RunOptions,
+        trials: usize,
+        started: SystemTime,
+        seconds: f64,
+        plots: &[PathBuf],
+    ) -> Self {
+        let mut files = vec!["results.csv".to_string(), "manifest.json".to_string()];
+        files.extend(
+            plots
+                .iter()
+                .filter_map(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned()),
+        );
+        Manifest {
+            study: spec.name.clone(),
+            kind: spec.kind.name().to_string(),
+            spec_path: spec.path.display().to_string(),
+            spec_xxh3_64: spec.source_hash.clone(),
+            seed: opts.seed.unwrap_or(spec.seed),
+            seed_overridden: opts.seed.is_some(),
+            quick: opts.quick,
+            threads: opts.threads,
+            trials,
+            crate_version: env!("CARGO_PKG_VERSION"),
+            git_revision: git_revision(),
+            process_random_key: crate::hashing::process_random_seed_if_used()
+                .map(|s| format!("{:016x}{:016x}", s.hi, s.lo)),
+            started_utc: utc(started),
+            finished_utc: utc(SystemTime::now()),
+            seconds,
+            files,
+            command: std::env::args().collect(),
+        }
+    }
+
+    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        let mut v = serde_json::to_vec_pretty(self)?;
+        v.push(b'\n');
+        Ok(v)
+    }
+}
+
+/// The current git revision (with `-dirty` if the tree has changes), if git
+/// and a repository are available.
+pub fn git_revision() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    let dirty = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .output()
+        .ok()
+        .map(|o| !o.stdout.is_empty())
+        .unwrap_or(false);
+    Some(if dirty { format!("{rev}-dirty") } else { rev })
+}
+
+/// RFC 3339 UTC time, e.g. `2026-12-02T10:03:55Z`.
+pub fn utc(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn utc_format() {
+        assert_eq!(utc(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_796_205_835);
+        assert_eq!(utc(t), "2026-12-02T10:03:55Z");
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_tmp() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("a.csv");
+        write_atomic(&p, b"x,y\n").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"x,y\n");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        assert!(tmp_path(&p).to_string_lossy().ends_with(".csv"));
+    }
+}

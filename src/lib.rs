@@ -1,0 +1,23 @@
+//! sketchlab: measures probabilistic data structures against their theory.
+//!
+//! The pipeline runs one way: `experiments/*.toml` → [`experiment::spec`] →
+//! [`experiment::grid`] (trials) → [`experiment::runner`] (rows) →
+//! [`export`] (CSV, manifest) → [`plot`] → [`report`] (REPORT.md and the
+//! claims ledger). See README.md for a tour.
+#![doc = include_str!("../README.md")]
+
+pub mod app;
+pub mod cli;
+pub mod error;
+pub mod experiment;
+pub mod export;
+pub mod hashing;
+pub mod metrics;
+pub mod plot;
+pub mod report;
+pub mod structures;
+pub mod workload;
+
+#[cfg(test)]
+#[global_allocator]
+static TEST_ALLOC: metrics::alloc::CountingAlloc = metrics::alloc::CountingAlloc;

@@ -1,0 +1,226 @@
+//! The x–y chart: lines, points with error bars, reference lines, log axes.
+
+use super::{Chart, Style};
+use anyhow::anyhow;
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
+use plotters::prelude::*;
+use std::path::Path;
+
+const W: u32 = 960;
+const H: u32 = 600;
+
+fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow!("plotting: {e:?}")
+}
+
+pub fn svg(c: &Chart) -> anyhow::Result<String> {
+    let mut s = String::new();
+    {
+        let root = SVGBackend::with_string(&mut s, (W, H)).into_drawing_area();
+        draw(&root, c)?;
+        root.present().map_err(err)?;
+    }
+    Ok(s)
+}
+
+pub fn png(c: &Chart, path: &Path) -> anyhow::Result<()> {
+    let root = BitMapBackend::new(path, (W, H)).into_drawing_area();
+    draw(&root, c)?;
+    root.present().map_err(err)
+}
+
+const COLORS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(23, 190, 207),
+    RGBColor(140, 86, 75),
+    RGBColor(127, 127, 127),
+];
+
+/// Data range of one axis, over points, interval ends and reference lines.
+fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && (!log || *v > 0.0)) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return if log { (0.1, 1.0) } else { (0.0, 1.0) };
+    }
+    if log {
+        let (a, b) = (lo.log10().floor(), hi.log10().ceil());
+        let b = if b <= a { a + 1.0 } else { b };
+        (10f64.powf(a), 10f64.powf(b))
+    } else {
+        let pad = if hi > lo {
+            (hi - lo) * 0.05
+        } else {
+            lo.abs().max(1.0) * 0.1
+        };
+        (lo - pad, hi + pad)
+    }
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> anyhow::Result<()> {
+    root.fill(&WHITE).map_err(err)?;
+    let xs = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.x))
+        .chain(c.vlines.iter().map(|v| v.0));
+    let ys = c
+        .series
+        .iter()
+        .flat_map(|s| {
+            s.points
+                .iter()
+                .flat_map(|p| [Some(p.y), p.lo, p.hi])
+                .flatten()
+        })
+        .chain(c.hlines.iter().map(|h| h.0));
+    let (x0, x1) = range(xs, c.x_log);
+    let (y0, y1) = range(ys, c.y_log);
+    match (c.x_log, c.y_log) {
+        (false, false) => draw_on(root, c, x0..x1, y0..y1),
+        (true, false) => draw_on(root, c, (x0..x1).log_scale(), y0..y1),
+        (false, true) => draw_on(root, c, x0..x1, (y0..y1).log_scale()),
+        (true, true) => draw_on(root, c, (x0..x1).log_scale(), (y0..y1).log_scale()),
+    }
+}
+
+fn fmt_tick(v: f64) -> String {
+    if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e6) {
+        format!("{v:.0e}")
+    } else {
+        crate::export::markdown::sig(v, 3)
+    }
+}
+
+fn draw_on<DB, X, Y>(root: &DrawingArea<DB, Shift>, c: &Chart, x: X, y: Y) -> anyhow::Result<()>
+where
+    DB: DrawingBackend,
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let mut chart = ChartBuilder::on(root)
+        .caption(&c.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(48)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x, y)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(c.x_label.as_str())
+        .y_desc(c.y_label.as_str())
+        .x_label_formatter(&|v| fmt_tick(*v))
+        .y_label_formatter(&|v| fmt_tick(*v))
+        .label_style(("sans-serif", 14))
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()
+        .map_err(err)?;
+
+    let (xr, yr) = (chart.x_range(), chart.y_range());
+    for (i, s) in c.series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .filter(|p| {
+                p.x.is_finite()
+                    && p.y.is_finite()
+                    && (!c.y_log || p.y > 0.0)
+                    && (!c.x_log || p.x > 0.0)
+            })
+            .map(|p| (p.x, p.y))
+            .collect();
+        let legend = move |(x, y): (i32, i32)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+        };
+        match s.style {
+            Style::Line => {
+                chart
+                    .draw_series(LineSeries::new(pts, color.stroke_width(2)))
+                    .map_err(err)?
+                    .label(s.name.as_str())
+                    .legend(legend);
+            }
+            Style::Points | Style::LinePoints => {
+                if s.style == Style::LinePoints {
+                    chart
+                        .draw_series(LineSeries::new(pts.clone(), color.mix(0.6).stroke_width(1)))
+                        .map_err(err)?;
+                }
+                chart
+                    .draw_series(
+                        pts.iter()
+                            .map(|&(x, y)| Circle::new((x, y), 4, color.filled())),
+                    )
+                    .map_err(err)?
+                    .label(s.name.as_str())
+                    .legend(move |(x, y)| Circle::new((x + 9, y), 4, color.filled()));
+                let floor = if c.y_log {
+                    yr.start.max(f64::MIN_POSITIVE)
+                } else {
+                    f64::NEG_INFINITY
+                };
+                let bars = s.points.iter().filter_map(|p| match (p.lo, p.hi) {
+                    (Some(lo), Some(hi)) if p.y.is_finite() && (!c.y_log || hi > 0.0) => {
+                        Some(ErrorBar::new_vertical(
+                            p.x,
+                            lo.max(floor),
+                            p.y.max(floor),
+                            hi,
+                            color.stroke_width(1),
+                            6,
+                        ))
+                    }
+                    _ => None,
+                });
+                chart.draw_series(bars).map_err(err)?;
+            }
+        }
+    }
+    for (i, (vx, label)) in c.vlines.iter().enumerate() {
+        let color = RGBColor(90, 90, 90);
+        let style = ShapeStyle::from(&color).stroke_width(if i == 0 { 2 } else { 1 });
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(*vx, yr.start), (*vx, yr.end)],
+                6,
+                4,
+                style,
+            ))
+            .map_err(err)?
+            .label(label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+    }
+    for (hy, label) in &c.hlines {
+        let style = ShapeStyle::from(&RGBColor(160, 160, 160)).stroke_width(2);
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(xr.start, *hy), (xr.end, *hy)],
+                10,
+                5,
+                style,
+            ))
+            .map_err(err)?
+            .label(label.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font(("sans-serif", 13))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}

@@ -1,0 +1,281 @@
+use super::theory;
+use crate::hashing::KeyHasher;
+use crate::hashing::double::{MAX_SLOTS, Probes};
+use crate::structures::{ParamError, invalid};
+
+/// A fixed-size array of bits stored in 64-bit words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BitArray {
+    words: Vec<u64>,
+    len: u64,
+}
+
+impl BitArray {
+    pub fn new(len: u64) -> Self {
+        BitArray {
+            words: vec![0; len.div_ceil(64) as usize],
+            len,
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn set(&mut self, i: u64) {
+        self.words[(i >> 6) as usize] |= 1 << (i & 63);
+    }
+
+    #[inline]
+    pub fn get(&self, i: u64) -> bool {
+        self.words[(i >> 6) as usize] >> (i & 63) & 1 == 1
+    }
+
+    pub fn count_ones(&self) -> u64 {
+        self.words.iter().map(|w| w.count_ones() as u64).sum()
+    }
+
+    /// Bytes of bit storage (what the filter costs in memory).
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    /// Indices of the set bits, ascending.
+    pub fn ones(&self) -> Vec<u64> {
+        (0..self.len).filter(|&i| self.get(i)).collect()
+    }
+
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+}
+
+fn check_mk(m: u64, k: u32) -> Result<(), ParamError> {
+    if m == 0 || m > MAX_SLOTS {
+        return Err(invalid("m", m, "must be in 1..=2^63"));
+    }
+    if k == 0 {
+        return Err(invalid("k", k, "must be >= 1"));
+    }
+    Ok(())
+}
+
+/// Parameters from a capacity and a target rate, by the chapter's formulas.
+fn sized(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
+    if n == 0 {
+        return Err(invalid("n", n, "must be >= 1"));
+    }
+    if !(p > 0.0 && p < 1.0) {
+        return Err(invalid("p", p, "must be in (0, 1)"));
+    }
+    let m = theory::optimal_m(n, p);
+    Ok((m, theory::optimal_k_int(m, n)))
+}
+
+/// A standard Bloom filter: m bits, k probes by Kirsch–Mitzenmacher double
+/// hashing from one 128-bit hash per key.
+#[derive(Clone, Debug)]
+pub struct BloomFilter<H> {
+    bits: BitArray,
+    k: u32,
+    hasher: H,
+}
+
+impl<H: KeyHasher> BloomFilter<H> {
+    /// A filter of `m` bits probed `k` times per key.
+    pub fn new(m: u64, k: u32, hasher: H) -> Result<Self, ParamError> {
+        check_mk(m, k)?;
+        Ok(BloomFilter {
+            bits: BitArray::new(m),
+            k,
+            hasher,
+        })
+    }
+
+    /// Sized for `n` keys at false-positive rate `p`:
+    /// m = ceil(−n ln p / (ln 2)²), k = max(1, round(m/n · ln 2)).
+    pub fn with_rate(n: u64, p: f64, hasher: H) -> Result<Self, ParamError> {
+        let (m, k) = sized(n, p)?;
+        Self::new(m, k, hasher)
+    }
+
+    pub fn m(&self) -> u64 {
+        self.bits.len()
+    }
+
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    pub fn hasher(&self) -> &H {
+        &self.hasher
+    }
+
+    #[inline]
+    pub fn insert(&mut self, key: &[u8]) {
+        let h = self.hasher.hash128(key);
+        self.insert_hash(h);
+    }
+
+    #[inline]
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.contains_hash(self.hasher.hash128(key))
+    }
+
+    /// Insert a key already hashed by this filter's hasher.
+    #[inline]
+    pub fn insert_hash(&mut self, (h1, h2): (u64, u64)) {
+        for pos in Probes::new(h1, h2, self.k, self.bits.len()) {
+            self.bits.set(pos);
+        }
+    }
+
+    /// Query a key already hashed by this filter's hasher.
+    #[inline]
+    pub fn contains_hash(&self, (h1, h2): (u64, u64)) -> bool {
+        Probes::new(h1, h2, self.k, self.bits.len()).all(|pos| self.bits.get(pos))
+    }
+
+    /// The probe positions of a key (for worked examples and debugging).
+    pub fn positions(&self, key: &[u8]) -> Vec<u64> {
+        let (h1, h2) = self.hasher.hash128(key);
+        Probes::new(h1, h2, self.k, self.bits.len()).collect()
+    }
+
+    /// Fraction of bits set.
+    pub fn fill_ratio(&self) -> f64 {
+        self.bits.count_ones() as f64 / self.bits.len() as f64
+    }
+
+    /// Bytes of bit storage.
+    pub fn bytes(&self) -> usize {
+        self.bits.bytes()
+    }
+
+    pub fn bits(&self) -> &BitArray {
+        &self.bits
+    }
+}
+
+/// The baseline double hashing is measured against: k hashers with
+/// independently derived seeds, one full hash evaluation per probe.
+#[derive(Clone, Debug)]
+pub struct IndependentBloom<H> {
+    bits: BitArray,
+    hashers: Vec<H>,
+}
+
+impl<H: KeyHasher> IndependentBloom<H> {
+    /// `k` hashers derived from `base` by [`KeyHasher::derive`].
+    pub fn new(m: u64, k: u32, base: &H) -> Result<Self, ParamError> {
+        check_mk(m, k)?;
+        Ok(IndependentBloom {
+            bits: BitArray::new(m),
+            hashers: (0..k as u64).map(|i| base.derive(i)).collect(),
+        })
+    }
+
+    pub fn with_rate(n: u64, p: f64, base: &H) -> Result<Self, ParamError> {
+        let (m, k) = sized(n, p)?;
+        Self::new(m, k, base)
+    }
+
+    pub fn m(&self) -> u64 {
+        self.bits.len()
+    }
+
+    pub fn k(&self) -> u32 {
+        self.hashers.len() as u32
+    }
+
+    #[inline]
+    fn slot(&self, h: &H, key: &[u8]) -> u64 {
+        h.hash128(key).0 % self.bits.len()
+    }
+
+    pub fn insert(&mut self, key: &[u8]) {
+        for i in 0..self.hashers.len() {
+            let pos = self.slot(&self.hashers[i], key);
+            self.bits.set(pos);
+        }
+    }
+
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.hashers
+            .iter()
+            .all(|h| self.bits.get(self.slot(h, key)))
+    }
+
+    pub fn fill_ratio(&self) -> f64 {
+        self.bits.count_ones() as f64 / self.bits.len() as f64
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.bits.bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hashing::{HashStrategy, SeedPolicy, StrategyKind};
+
+    fn h() -> HashStrategy {
+        HashStrategy::new(StrategyKind::Xxh3, SeedPolicy::Fixed(3))
+    }
+
+    #[test]
+    fn sizing_follows_the_chapter() {
+        let f = BloomFilter::with_rate(1_000_000, 0.01, h()).unwrap();
+        assert_eq!(f.m(), 9_585_059);
+        assert_eq!(f.k(), 7);
+        assert_eq!(f.bytes(), 9_585_059usize.div_ceil(64) * 8);
+    }
+
+    #[test]
+    fn rejects_bad_parameters() {
+        assert!(BloomFilter::new(0, 3, h()).is_err());
+        assert!(BloomFilter::new(10, 0, h()).is_err());
+        assert!(BloomFilter::with_rate(0, 0.01, h()).is_err());
+        for p in [0.0, 1.0, -0.1, f64::NAN] {
+            assert!(BloomFilter::with_rate(10, p, h()).is_err(), "{p}");
+        }
+        assert!(IndependentBloom::new(10, 0, &h()).is_err());
+    }
+
+    #[test]
+    fn inserted_keys_are_found_and_fill_grows() {
+        let mut f = BloomFilter::new(1000, 4, h()).unwrap();
+        assert_eq!(f.fill_ratio(), 0.0);
+        for i in 0u32..50 {
+            f.insert(&i.to_le_bytes());
+        }
+        for i in 0u32..50 {
+            assert!(f.contains(&i.to_le_bytes()));
+        }
+        let ones = f.bits().count_ones();
+        assert!(ones <= 200 && ones > 100, "{ones}");
+        let mut g = IndependentBloom::new(1000, 4, &h()).unwrap();
+        for i in 0u32..50 {
+            g.insert(&i.to_le_bytes());
+        }
+        assert!((0u32..50).all(|i| g.contains(&i.to_le_bytes())));
+    }
+
+    #[test]
+    fn bit_array_basics() {
+        let mut b = BitArray::new(130);
+        b.set(0);
+        b.set(129);
+        assert!(b.get(129) && b.get(0) && !b.get(64));
+        assert_eq!(b.ones(), vec![0, 129]);
+        assert_eq!(b.bytes(), 24);
+        b.clear();
+        assert_eq!(b.count_ones(), 0);
+    }
+}

@@ -1,0 +1,36 @@
+//! Bloom filters (Bloom, 1970).
+//!
+//! # Properties
+//! * m bits, k probes per key derived by double hashing ([`crate::hashing::double`]).
+//! * No false negatives, ever: inserting only sets bits.
+//! * False-positive rate ≈ (1 − e^(−kn/m))^k ([`theory::fpr`]); at the optimal
+//!   k = (m/n)·ln 2 the array is half full and the space is ≈ 1.44·log2(1/p)
+//!   bits per element, independent of the element size.
+//! * Cannot delete, cannot grow, cannot enumerate.
+//!
+//! # Usage
+//! ```
+//! use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyKind};
+//! use sketchlab::structures::bloom::BloomFilter;
+//!
+//! let h = HashStrategy::new(StrategyKind::Xxh3, SeedPolicy::Fixed(1));
+//! let mut f = BloomFilter::with_rate(1_000_000, 0.01, h).unwrap();
+//! assert_eq!((f.m(), f.k()), (9_585_059, 7)); // the chapter's formulas
+//! f.insert(b"https://example.com/a");
+//! assert!(f.contains(b"https://example.com/a"));
+//! ```
+//!
+//! # Variants
+//! * [`IndependentBloom`]: k independently seeded hashes, the baseline double
+//!   hashing is compared against.
+//! * [`reference::ChapterBloom`]: the chapter's Python class, bit for bit.
+//!
+//! # References
+//! * B. H. Bloom, "Space/time trade-offs in hash coding with allowable errors", CACM 13(7), 1970.
+//! * A. Kirsch, M. Mitzenmacher, "Less Hashing, Same Performance", ESA 2006.
+
+mod filter;
+pub mod reference;
+pub mod theory;
+
+pub use filter::{BitArray, BloomFilter, IndependentBloom};

@@ -1,0 +1,170 @@
+//! Bloom-filter formulas. Sources: the textbook chapter (doc 000, §14.2) and
+//! the essay (doc 002, "The trade"); both state the same formulas.
+
+use std::f64::consts::LN_2;
+
+/// False-positive probability of a filter with `m` bits and `k` hashes after
+/// `n` insertions: p ≈ (1 − e^(−kn/m))^k (doc 000 §14.2; doc 002).
+///
+/// This is the standard approximation (it treats bit states as independent);
+/// it is accurate for the sizes sketchlab measures, and the studies show how well.
+pub fn fpr(n: f64, m: f64, k: f64) -> f64 {
+    if n <= 0.0 {
+        return 0.0;
+    }
+    (1.0 - (-k * n / m).exp()).powf(k)
+}
+
+/// The real-valued optimal number of hashes, k* = (m/n)·ln 2 (doc 000 §14.2).
+pub fn optimal_k(m: f64, n: f64) -> f64 {
+    m / n * LN_2
+}
+
+/// The integer k the chapter's code uses: `max(1, round((m/n)·ln 2))`, with
+/// Python's `round` (halves to even).
+pub fn optimal_k_int(m: u64, n: u64) -> u32 {
+    let k = round_half_even(optimal_k(m as f64, n as f64));
+    k.max(1.0) as u32
+}
+
+/// Bits needed for `n` keys at false-positive rate `p`:
+/// m = ceil(−n·ln p / (ln 2)²) (doc 000's `BloomFilter.__init__`).
+/// 9,585,059 bits for n = 10⁶, p = 1%.
+pub fn optimal_m(n: u64, p: f64) -> u64 {
+    (-(n as f64) * p.ln() / (LN_2 * LN_2)).ceil() as u64
+}
+
+/// Bits per element at the optimum: −log2(p)/ln 2 ≈ 1.44·log2(1/p)
+/// (doc 000 "Space"; doc 002 "m/n = −1.44·log2(p)"). 9.585 for p = 1%.
+pub fn bits_per_element(p: f64) -> f64 {
+    -p.log2() / LN_2
+}
+
+/// The cost of one more decimal digit of accuracy: 1.44·log2(10) ≈ 4.79 bits
+/// per element (doc 002: "Each factor of ten in accuracy costs a flat 4.79 bits").
+pub fn bits_per_decade() -> f64 {
+    bits_per_element(0.1) - bits_per_element(1.0)
+}
+
+/// Expected fraction of bits set after `n` insertions: 1 − e^(−kn/m).
+/// Exactly ½ at k = k* (doc 000: "the array is exactly half full").
+pub fn expected_fill(n: f64, m: f64, k: f64) -> f64 {
+    1.0 - (-k * n / m).exp()
+}
+
+/// Expected fill with k probes thrown uniformly and independently,
+/// 1 − (1 − 1/m)^(kn): the exact mean for independent probes, used for tiny m
+/// where e^(−kn/m) is a poor approximation.
+pub fn expected_fill_exact(n: f64, m: f64, k: f64) -> f64 {
+    1.0 - (1.0 - 1.0 / m).powf(k * n)
+}
+
+/// Probability that `draws` independent uniform probes into `m` slots cover
+/// every slot (inclusion–exclusion). Used for the essay's "all sixteen bits
+/// are ones within three inserts" with ten hashes.
+pub fn prob_all_covered(m: u32, draws: u32) -> f64 {
+    let mut total = 0.0;
+    let mut binom = 1.0; // C(m, j)
+    for j in 0..=m {
+        let term = binom * (1.0 - j as f64 / m as f64).powi(draws as i32);
+        total += if j % 2 == 0 { term } else { -term };
+        binom = binom * (m - j) as f64 / (j + 1) as f64;
+    }
+    total.clamp(0.0, 1.0)
+}
+
+/// Fraction of lookups that reach the authoritative store behind a filter
+/// with false-positive rate `p` at hit rate `h`: h + (1 − h)·p (doc 002,
+/// "The economics").
+pub fn store_traffic(h: f64, p: f64) -> f64 {
+    h + (1.0 - h) * p
+}
+
+/// Python 3's `round()` for floats: nearest integer, halves to even.
+pub fn round_half_even(x: f64) -> f64 {
+    let r = x.round();
+    if (x - x.trunc()).abs() == 0.5 {
+        2.0 * (x / 2.0).round()
+    } else {
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chapter_sizing_for_a_million_keys() {
+        // doc 000's formulas; doc 002: "9.6 million bits and its seven hashes".
+        assert_eq!(optimal_m(1_000_000, 0.01), 9_585_059);
+        assert_eq!(optimal_k_int(9_585_059, 1_000_000), 7);
+        // 1.2 MB (doc 002): 9,585,059 bits = 1,198,133 bytes.
+        let mb = optimal_m(1_000_000, 0.01) as f64 / 8.0 / 1e6;
+        assert!((mb - 1.198).abs() < 0.001, "{mb}");
+    }
+
+    #[test]
+    fn bits_per_element_and_per_decade() {
+        assert!((bits_per_element(0.01) - 9.585).abs() < 0.001);
+        // "~1.44 × log2(1/p)" (doc 000)
+        assert!((bits_per_element(0.01) / (1.0f64 / 0.01).log2() - 1.4427).abs() < 1e-4);
+        // "a flat 4.79 bits per element" (doc 002)
+        assert!(
+            (bits_per_decade() - 4.79).abs() < 0.005,
+            "{}",
+            bits_per_decade()
+        );
+    }
+
+    #[test]
+    fn overfill_to_three_million_gives_43_6_percent() {
+        // doc 002: "One million keys to three million took that filter from 1% to 43.6%".
+        let m = optimal_m(1_000_000, 0.01) as f64;
+        let at_cap = fpr(1e6, m, 7.0);
+        assert!((at_cap - 0.01).abs() < 0.0001, "{at_cap}");
+        let at_3m = fpr(3e6, m, 7.0);
+        assert!((at_3m - 0.436).abs() < 0.0005, "{at_3m}");
+    }
+
+    #[test]
+    fn half_full_at_optimal_k() {
+        let (m, n) = (9_585_059.0, 1e6);
+        assert!((expected_fill(n, m, optimal_k(m, n)) - 0.5).abs() < 1e-12);
+        // with the integer k = 7 the code actually uses, slightly over half
+        let f7 = expected_fill(n, m, 7.0);
+        assert!(f7 > 0.5 && f7 < 0.52, "{f7}");
+    }
+
+    #[test]
+    fn essay_economics_298_of_10000() {
+        // doc 002: "Traffic to the database: 298 instead of 10,000."
+        assert!((10_000.0 * store_traffic(0.02, 0.01) - 298.0).abs() < 1e-9);
+        // and at 90% hits the filter removes about one query in ten
+        assert!((1.0 - store_traffic(0.9, 0.01) - 0.099).abs() < 1e-9);
+    }
+
+    #[test]
+    fn fpr_edges() {
+        assert_eq!(fpr(0.0, 100.0, 3.0), 0.0);
+        assert!(fpr(1e9, 100.0, 3.0) > 0.999_999);
+    }
+
+    #[test]
+    fn coverage_probability() {
+        assert!((prob_all_covered(1, 1) - 1.0).abs() < 1e-12);
+        assert_eq!(prob_all_covered(16, 15), 0.0);
+        // 2 slots, 2 draws: covered iff the draws differ: 1/2
+        assert!((prob_all_covered(2, 2) - 0.5).abs() < 1e-12);
+        let p = prob_all_covered(16, 30);
+        assert!(p > 0.0 && p < 0.2, "{p}");
+    }
+
+    #[test]
+    fn python_rounding() {
+        assert_eq!(round_half_even(2.5), 2.0);
+        assert_eq!(round_half_even(3.5), 4.0);
+        assert_eq!(round_half_even(6.64), 7.0);
+        assert_eq!(round_half_even(-0.4), -0.0);
+    }
+}

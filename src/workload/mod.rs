@@ -1,0 +1,157 @@
+//! Key sources. Every key is a pure function of `(key type, salt, id)` and
+//! distinct ids give distinct keys (each generator embeds a bijection of the
+//! id), so "inserted" ids `0..n` and "query" ids `n..n+q` are disjoint by
+//! construction: a query that the filter accepts is a false positive, no
+//! exact set needed to tell.
+
+use crate::hashing::splitmix64;
+use std::io::Write;
+
+/// The key shapes the studies use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyType {
+    /// 8 bytes: a bijective mix of the id (random-looking 64-bit integers).
+    U64,
+    /// 100-byte URL-like strings with a shared scheme and host.
+    Url100,
+    /// 2 KiB byte strings.
+    Blob2k,
+    /// Short decimal strings `key-<n>` (what a Python `str` item looks like).
+    Decimal,
+}
+
+impl KeyType {
+    pub const ALL: [KeyType; 4] = [
+        KeyType::U64,
+        KeyType::Url100,
+        KeyType::Blob2k,
+        KeyType::Decimal,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyType::U64 => "u64",
+            KeyType::Url100 => "url100",
+            KeyType::Blob2k => "blob2k",
+            KeyType::Decimal => "decimal",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    pub fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|k| k.name()).collect()
+    }
+
+    /// Key length in bytes (`None` when it varies).
+    pub fn len(self) -> Option<usize> {
+        match self {
+            KeyType::U64 => Some(8),
+            KeyType::Url100 => Some(100),
+            KeyType::Blob2k => Some(2048),
+            KeyType::Decimal => None,
+        }
+    }
+}
+
+/// Writes keys of one type into a reusable buffer.
+#[derive(Clone, Debug)]
+pub struct KeyGen {
+    kind: KeyType,
+    salt: u64,
+    buf: Vec<u8>,
+}
+
+const URL_PREFIX: &[u8] = b"https://www.example.com/articles/";
+const URL_WORDS: [&str; 16] = [
+    "bloom", "filter", "sketch", "cache", "index", "shard", "query", "store", "hash", "count",
+    "merge", "table", "graph", "event", "token", "batch",
+];
+
+impl KeyGen {
+    pub fn new(kind: KeyType, salt: u64) -> Self {
+        KeyGen {
+            kind,
+            salt,
+            buf: Vec::with_capacity(2048),
+        }
+    }
+
+    pub fn kind(&self) -> KeyType {
+        self.kind
+    }
+
+    /// The key for `id`; valid until the next call.
+    #[inline]
+    pub fn key(&mut self, id: u64) -> &[u8] {
+        // A bijection of id: distinct ids give distinct x.
+        let x = splitmix64(id ^ self.salt);
+        self.buf.clear();
+        match self.kind {
+            KeyType::U64 => self.buf.extend_from_slice(&x.to_le_bytes()),
+            KeyType::Url100 => {
+                self.buf.extend_from_slice(URL_PREFIX);
+                let mut r = x;
+                while self.buf.len() < 100 - 17 {
+                    let w = URL_WORDS[(r & 15) as usize].as_bytes();
+                    r = r.rotate_right(4);
+                    self.buf.extend_from_slice(w);
+                    self.buf.push(b'-');
+                }
+                self.buf.truncate(100 - 17);
+                // 16 hex digits of x make the key unique.
+                write!(self.buf, "/{x:016x}").unwrap();
+                debug_assert_eq!(self.buf.len(), 100);
+            }
+            KeyType::Blob2k => {
+                self.buf.extend_from_slice(&x.to_le_bytes());
+                let mut s = x;
+                while self.buf.len() < 2048 {
+                    s = splitmix64(s);
+                    self.buf.extend_from_slice(&s.to_le_bytes());
+                }
+            }
+            KeyType::Decimal => {
+                write!(self.buf, "key-{x}").unwrap();
+            }
+        }
+        &self.buf
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn keys_have_their_lengths_and_are_distinct() {
+        for kind in KeyType::ALL {
+            let mut g = KeyGen::new(kind, 99);
+            let mut seen = HashSet::new();
+            for id in 0..2000 {
+                let k = g.key(id).to_vec();
+                if let Some(len) = kind.len() {
+                    assert_eq!(k.len(), len, "{kind:?}");
+                }
+                assert!(seen.insert(k), "{kind:?} repeated a key at id {id}");
+            }
+        }
+    }
+
+    #[test]
+    fn urls_look_like_urls() {
+        let mut g = KeyGen::new(KeyType::Url100, 1);
+        let k = String::from_utf8(g.key(5).to_vec()).unwrap();
+        assert!(k.starts_with("https://www.example.com/articles/"), "{k}");
+    }
+
+    #[test]
+    fn salt_changes_keys() {
+        let a = KeyGen::new(KeyType::U64, 1).key(0).to_vec();
+        let b = KeyGen::new(KeyType::U64, 2).key(0).to_vec();
+        assert_ne!(a, b);
+    }
+}
