@@ -264,7 +264,7 @@ impl Params {
         match self.get("hash_seed") {
             Value::Str(s) if s == "random" => SeedPolicy::Random,
             Value::Int(i) => SeedPolicy::Fixed(*i as u64),
-            _ => SeedPolicy::Fixed(splitmix64(trial_seed ^ 0x5EED_0F_4A5B)),
+            _ => SeedPolicy::Fixed(splitmix64(trial_seed ^ 0x005E_ED0F_4A5B)),
         }
     }
 

@@ -120,14 +120,23 @@ impl Spec {
         let raw: RawSpec = toml::from_str(text).map_err(|e| {
             // toml's message spans lines (with a source excerpt); keep it on one.
             let msg = e.message().trim().to_string();
-            let at = e
-                .span()
-                .map(|s| {
-                    let line = text[..s.start].matches('\n').count() + 1;
-                    format!(" (line {line})")
-                })
-                .unwrap_or_default();
-            Error::file(path, format!("{msg}{at}"))
+            match e.span() {
+                Some(s) => {
+                    let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                    // Name the key on that line, when there is one.
+                    let key = text
+                        .lines()
+                        .nth(line - 1)
+                        .and_then(|l| l.split_once('='))
+                        .map(|(k, _)| k.trim())
+                        .filter(|k| !k.is_empty() && !k.starts_with('['));
+                    match key {
+                        Some(k) => Error::file(path, format!("{k} (line {line}): {msg}")),
+                        None => Error::file(path, format!("{msg} (line {line})")),
+                    }
+                }
+                None => Error::file(path, msg),
+            }
         })?;
         let fe =
             |field: &str, value: &str, allowed: &str| Error::field(path, field, value, allowed);
@@ -186,18 +195,18 @@ impl Spec {
                 ("metric", Some(&c.metric)),
                 ("theory_metric", c.theory_metric.as_ref()),
             ] {
-                if let Some(m) = m {
-                    if !columns.contains(&m.as_str()) {
-                        return Err(fe(
-                            &at(f),
-                            &format!("{m:?}"),
-                            &format!(
-                                "must be a column of kind {}: {}",
-                                kind.name(),
-                                columns.join(", ")
-                            ),
-                        ));
-                    }
+                if let Some(m) = m
+                    && !columns.contains(&m.as_str())
+                {
+                    return Err(fe(
+                        &at(f),
+                        &format!("{m:?}"),
+                        &format!(
+                            "must be a column of kind {}: {}",
+                            kind.name(),
+                            columns.join(", ")
+                        ),
+                    ));
                 }
             }
             if !c.documented.is_finite() {
@@ -207,14 +216,14 @@ impl Spec {
                     "must be a finite number",
                 ));
             }
-            if let Some(h) = c.documented_high {
-                if !(h.is_finite() && h >= c.documented) {
-                    return Err(fe(
-                        &at("documented_high"),
-                        &h.to_string(),
-                        "must be a finite number >= documented",
-                    ));
-                }
+            if let Some(h) = c.documented_high
+                && !(h.is_finite() && h >= c.documented)
+            {
+                return Err(fe(
+                    &at("documented_high"),
+                    &h.to_string(),
+                    "must be a finite number >= documented",
+                ));
             }
             if !(c.tolerance.is_finite() && c.tolerance >= 0.0) {
                 return Err(fe(

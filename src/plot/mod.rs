@@ -125,7 +125,10 @@ impl Chart {
 static FONT: &[u8] = include_bytes!("../../data/fonts/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
 
-fn register_font() {
+/// Registers the bundled font as "sans-serif" (idempotent). Anything that draws
+/// with plotters in this build (criterion's reports too) needs it: the
+/// `ab_glyph` feature has no system fonts.
+pub fn register_font() {
     REGISTER.call_once(|| {
         plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, FONT)
             .unwrap_or_else(|_| panic!("bug: the bundled font does not parse"));

@@ -46,7 +46,7 @@ impl KeyType {
     }
 
     /// Key length in bytes (`None` when it varies).
-    pub fn len(self) -> Option<usize> {
+    pub fn key_len(self) -> Option<usize> {
         match self {
             KeyType::U64 => Some(8),
             KeyType::Url100 => Some(100),
@@ -133,7 +133,7 @@ mod tests {
             let mut seen = HashSet::new();
             for id in 0..2000 {
                 let k = g.key(id).to_vec();
-                if let Some(len) = kind.len() {
+                if let Some(len) = kind.key_len() {
                     assert_eq!(k.len(), len, "{kind:?}");
                 }
                 assert!(seen.insert(k), "{kind:?} repeated a key at id {id}");

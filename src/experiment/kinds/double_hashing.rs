@@ -176,10 +176,11 @@ impl Kind for DoubleHashing {
                 if a_lo <= b_hi && b_lo <= a_hi {
                     overlapping += 1;
                 }
-                if let (Some(a), Some(b)) = (t.f64(r, "fpr_measured"), t.f64(o, "fpr_measured")) {
-                    if a > 0.0 && b > 0.0 {
-                        worst = worst.max(a / b).max(b / a);
-                    }
+                if let (Some(a), Some(b)) = (t.f64(r, "fpr_measured"), t.f64(o, "fpr_measured"))
+                    && a > 0.0
+                    && b > 0.0
+                {
+                    worst = worst.max(a / b).max(b / a);
                 }
             }
         }

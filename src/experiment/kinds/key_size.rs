@@ -125,7 +125,7 @@ impl Kind for KeySize {
             false_negatives,
             ..
         } = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
-        let key_bytes = kind.len().map(|l| l as u64).unwrap_or_else(|| {
+        let key_bytes = kind.key_len().map(|l| l as u64).unwrap_or_else(|| {
             (0..n.min(1000))
                 .map(|id| keys.key(id).len() as u64)
                 .sum::<u64>()

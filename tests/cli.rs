@@ -1,0 +1,300 @@
+//! The command line: list, run, help, and bad input (exit 2, the field named,
+//! nothing written).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+
+fn sketchlab() -> Command {
+    Command::cargo_bin("sketchlab").unwrap()
+}
+
+const VALID: &str = r#"
+name = "tiny"
+kind = "bloom_fpr"
+description = "a tiny sweep"
+seed = 7
+
+[grid]
+n = 2000
+bits_per_key = [4, 10]
+k = [3, "optimal"]
+hash = ["xxh3", "sip13"]
+queries = 20000
+
+[[claim]]
+id = "fpr10"
+document = "000"
+quote = "p = (1 - e^(-kn/m))^k"
+documented = 0.0082
+unit = "fraction"
+select = { bits_per_key = 10, k = "optimal", hash = "xxh3" }
+metric = "fpr_measured"
+theory_metric = "fpr_theory"
+tolerance = 0.5
+"#;
+
+#[test]
+fn list_shows_every_study() {
+    let out = sketchlab()
+        .arg("list")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for name in [
+        "bloom_fpr",
+        "bloom_sizing",
+        "bloom_overfill",
+        "hit_rate",
+        "key_size",
+        "double_hashing",
+        "doc_examples",
+    ] {
+        assert!(
+            out.lines().any(|l| l.starts_with(name)),
+            "{name} missing from:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn help_shows_examples_for_each_subcommand() {
+    for sub in ["list", "run", "reproduce"] {
+        sketchlab()
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Example"));
+    }
+}
+
+#[test]
+fn run_a_spec_file_writes_csv_manifest_and_plots() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = d.path().join("tiny.toml");
+    std::fs::write(&spec, VALID).unwrap();
+    let out = d.path().join("out");
+    sketchlab()
+        .args([
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "2",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("claim fpr10"));
+    let dir = out.join("tiny");
+    let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.starts_with("n,bits_per_key,k,hash,hash_seed,keys,queries,trial,seed,m,"),
+        "{header}"
+    );
+    assert!(header.contains("fpr_measured_lo") && header.contains("fpr_theory"));
+    assert_eq!(csv.lines().count(), 1 + 8);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["seed"], 7);
+    assert_eq!(manifest["threads"], 2);
+    assert_eq!(manifest["quick"], false);
+    assert_eq!(manifest["trials"], 8);
+    for f in [
+        "fpr_vs_bits_per_key.png",
+        "fpr_vs_bits_per_key.svg",
+        "fpr_vs_k.png",
+        "fill_at_capacity.svg",
+    ] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+    // no temporary files left behind
+    assert!(
+        std::fs::read_dir(&dir).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with('.'))
+    );
+}
+
+#[test]
+fn run_by_name_quick() {
+    let d = tempfile::tempdir().unwrap();
+    sketchlab()
+        .args([
+            "run",
+            "bloom_overfill",
+            "--quick",
+            "--threads",
+            "2",
+            "--quiet",
+            "--out",
+        ])
+        .arg(d.path())
+        .assert()
+        .success()
+        .stdout("");
+    let manifest = std::fs::read_to_string(d.path().join("bloom_overfill/manifest.json")).unwrap();
+    assert!(manifest.contains("\"quick\": true"));
+}
+
+#[test]
+fn unknown_study_name_is_bad_input() {
+    sketchlab()
+        .args(["run", "no_such_study"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no_such_study"));
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    sketchlab()
+        .args(["run", "bloom_fpr", "--threads", "0"])
+        .assert()
+        .code(2);
+    sketchlab().args(["frobnicate"]).assert().code(2);
+}
+
+/// Replaces `from` in the valid spec (which must contain it) with `to`.
+fn variant(from: &str, to: &str) -> String {
+    assert!(VALID.contains(from), "{from}");
+    VALID.replacen(from, to, 1)
+}
+
+fn assert_rejected(spec: &str, needle: &str) {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("bad.toml");
+    std::fs::write(&path, spec).unwrap();
+    let out = d.path().join("out");
+    let assert = sketchlab()
+        .args([
+            "run",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("bad.toml"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(needle), "expected {needle:?} in {stderr:?}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(
+        !Path::new(&out).exists(),
+        "an invalid spec must write nothing"
+    );
+}
+
+#[test]
+fn bad_specs_are_rejected_with_the_field_named() {
+    let sizing = |p: &str| {
+        format!(
+            "name = \"s\"\nkind = \"bloom_sizing\"\ndescription = \"d\"\nseed = 1\n[grid]\np = {p}\n"
+        )
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (variant("seed = 7", "seed = 7\ncolour = \"red\""), "colour"),
+        (variant("seed = 7", "seed = \"seven\""), "seed"),
+        (sizing("0.0"), "grid.p = 0"),
+        (sizing("1.0"), "grid.p = 1"),
+        (sizing("nan"), "grid.p = nan"),
+        (sizing("[0.1, -0.5]"), "grid.p[1] = -0.5"),
+        (
+            variant("n = 2000", "n = 0"),
+            "grid.n = 0: must be an integer in 1..=",
+        ),
+        (
+            variant("k = [3, \"optimal\"]", "k = [0, \"optimal\"]"),
+            "grid.k[0] = 0",
+        ),
+        (
+            variant("k = [3, \"optimal\"]", "k = [3, \"best\"]"),
+            "grid.k[1] = \"best\"",
+        ),
+        (
+            variant("kind = \"bloom_fpr\"", "kind = \"bloom_fancy\""),
+            "kind = \"bloom_fancy\"",
+        ),
+        (
+            variant("hash = [\"xxh3\", \"sip13\"]", "hash = [\"xxh3\", \"md5\"]"),
+            "grid.hash[1] = \"md5\"",
+        ),
+        (
+            variant("bits_per_key = [4, 10]", "bits_per_key = [4, 10, 0]"),
+            "grid.bits_per_key[2] = 0",
+        ),
+        (
+            variant("bits_per_key = [4, 10]", "bits_per_key = []"),
+            "grid.bits_per_key = []",
+        ),
+        (variant("n = 2000", "n = 2000\nwidth = 3"), "grid.width"),
+        (variant("n = 2000\n", ""), "grid.n"),
+        (
+            "name = \"e\"\nkind = \"bloom_sizing\"\ndescription = \"d\"\nseed = 1\n[grid]\n"
+                .to_string(),
+            "grid = {}: must set at least one parameter",
+        ),
+        (
+            variant("queries = 20000", "queries = -5"),
+            "grid.queries = -5",
+        ),
+        (
+            variant("metric = \"fpr_measured\"", "metric = \"fpr_imagined\""),
+            "claim[0].metric",
+        ),
+        (
+            variant(
+                "select = { bits_per_key",
+                "select = { colour = 1, bits_per_key",
+            ),
+            "claim[0].select.colour",
+        ),
+        (
+            variant("document = \"000\"", "document = \"001\""),
+            "claim[0].document",
+        ),
+        (
+            variant("name = \"tiny\"", "name = \"../escape\""),
+            "name = \"../escape\"",
+        ),
+    ];
+    assert!(cases.len() >= 10);
+    for (spec, needle) in &cases {
+        assert_rejected(spec, needle);
+    }
+}
+
+#[test]
+fn reproduce_with_a_bad_spec_runs_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = d.path().join("exp");
+    std::fs::create_dir(&exp).unwrap();
+    std::fs::write(exp.join("a.toml"), VALID).unwrap();
+    std::fs::write(
+        exp.join("b.toml"),
+        variant("name = \"tiny\"", "name = \"other\"").replace("n = 2000", "n = 0"),
+    )
+    .unwrap();
+    let out = d.path().join("out");
+    sketchlab()
+        .args([
+            "reproduce",
+            "--experiments",
+            exp.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("b.toml: grid.n = 0"));
+    assert!(!out.exists());
+}

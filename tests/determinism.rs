@@ -1,0 +1,148 @@
+//! The same specs and seed give byte-identical results.csv (and claims.csv)
+//! whatever the thread count.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+const SPECS: &[(&str, &str)] = &[
+    (
+        "a.toml",
+        r#"name = "a"
+kind = "bloom_fpr"
+description = "d"
+seed = 11
+[grid]
+n = [500, 3000]
+bits_per_key = [3, 8, 12]
+k = [2, "optimal"]
+hash = ["sip13", "xxh3", "murmur3_x64_128"]
+queries = 5000
+[[claim]]
+id = "no_fn"
+document = "000"
+quote = "no false negatives"
+documented = 0
+unit = "count"
+metric = "false_negatives"
+check = "max"
+"#,
+    ),
+    (
+        "b.toml",
+        r#"name = "b"
+kind = "hit_rate"
+description = "d"
+seed = 12
+[grid]
+n = 5000
+hit_rate = [0.02, 0.5]
+requests = 20000
+"#,
+    ),
+    (
+        "c.toml",
+        r#"name = "c"
+kind = "doc_examples"
+description = "d"
+seed = 13
+[grid]
+example = ["essay_m16_k10", "chapter_m12_k3", "reference_fpr"]
+trials = 3000
+n = 2000
+queries = 5000
+"#,
+    ),
+    (
+        "d.toml",
+        r#"name = "d"
+kind = "double_hashing"
+description = "d"
+seed = 14
+[grid]
+n = 2000
+bits_per_key = [6, 10]
+scheme = ["double", "independent"]
+queries = 5000
+"#,
+    ),
+];
+
+fn reproduce(exp: &Path, out: &Path, threads: &str) {
+    Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args([
+            "reproduce",
+            "--quiet",
+            "--threads",
+            threads,
+            "--experiments",
+        ])
+        .arg(exp)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+#[test]
+fn results_are_byte_identical_across_thread_counts() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = d.path().join("exp");
+    std::fs::create_dir(&exp).unwrap();
+    for (f, text) in SPECS {
+        std::fs::write(exp.join(f), text).unwrap();
+    }
+    let (one, two) = (d.path().join("t1"), d.path().join("t2"));
+    reproduce(&exp, &one, "1");
+    reproduce(&exp, &two, "2");
+    for study in ["a", "b", "c", "d"] {
+        let a = std::fs::read(one.join(study).join("results.csv")).unwrap();
+        let b = std::fs::read(two.join(study).join("results.csv")).unwrap();
+        assert!(!a.is_empty());
+        assert!(
+            a == b,
+            "{study}/results.csv differs between --threads 1 and 2"
+        );
+    }
+    assert_eq!(
+        std::fs::read(one.join("claims.csv")).unwrap(),
+        std::fs::read(two.join("claims.csv")).unwrap()
+    );
+    let claims = std::fs::read_to_string(one.join("claims.csv")).unwrap();
+    assert_eq!(
+        claims.lines().next().unwrap(),
+        "claim_id,document,quote,documented,theory,measured,unit,verdict"
+    );
+    assert!(
+        claims.contains("no_fn,000,no false negatives,0,,0,count,holds"),
+        "{claims}"
+    );
+    let report = std::fs::read_to_string(one.join("REPORT.md")).unwrap();
+    assert!(
+        report.contains("## Claims ledger")
+            && report.contains("![fpr_vs_bits_per_key](a/fpr_vs_bits_per_key.png)")
+    );
+}
+
+#[test]
+fn a_different_seed_gives_different_rows() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = d.path().join("exp");
+    std::fs::create_dir(&exp).unwrap();
+    std::fs::write(exp.join("b.toml"), SPECS[1].1).unwrap();
+    let out1 = d.path().join("s1");
+    reproduce(&exp, &out1, "2");
+    let out2 = d.path().join("s2");
+    Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(["reproduce", "--quiet", "--seed", "99", "--experiments"])
+        .arg(&exp)
+        .arg("--out")
+        .arg(&out2)
+        .assert()
+        .success();
+    assert_ne!(
+        std::fs::read(out1.join("b/results.csv")).unwrap(),
+        std::fs::read(out2.join("b/results.csv")).unwrap()
+    );
+}

@@ -1,0 +1,65 @@
+//! Property tests: invariants that must hold for every input.
+
+use proptest::prelude::*;
+use sketchlab::experiment::{Cell, Table};
+use sketchlab::hashing::double::Probes;
+use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyKind};
+use sketchlab::structures::bloom::reference::ChapterBloom;
+use sketchlab::structures::bloom::{BloomFilter, IndependentBloom};
+
+fn strategy() -> impl Strategy<Value = StrategyKind> {
+    prop::sample::select(StrategyKind::ALL.to_vec())
+}
+
+proptest! {
+    #[test]
+    fn bloom_has_no_false_negatives(keys in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..40), 1..200),
+                                    m in 1u64..5000, k in 1u32..20, kind in strategy(), seed in any::<u64>()) {
+        let h = HashStrategy::new(kind, SeedPolicy::Fixed(seed));
+        let mut f = BloomFilter::new(m, k, h.clone()).unwrap();
+        let mut g = IndependentBloom::new(m, k, &h).unwrap();
+        for key in &keys {
+            f.insert(key);
+            g.insert(key);
+        }
+        for key in &keys {
+            prop_assert!(f.contains(key));
+            prop_assert!(g.contains(key));
+        }
+        prop_assert!(f.bits().count_ones() <= keys.len() as u64 * k as u64);
+    }
+
+    #[test]
+    fn chapter_filter_has_no_false_negatives(items in prop::collection::vec(".{0,12}", 1..100), n in 1u64..1000, p in 0.0001f64..0.5) {
+        let mut f = ChapterBloom::new(n, p).unwrap();
+        for s in &items {
+            f.add(s);
+        }
+        for s in &items {
+            prop_assert!(f.contains(s));
+        }
+    }
+
+    #[test]
+    fn probes_equal_the_formula_on_unbounded_integers(h1 in any::<u64>(), h2 in any::<u64>(), k in 0u32..40, m in 1u64..u64::MAX / 2) {
+        let got: Vec<u64> = Probes::new(h1, h2, k, m).collect();
+        let want: Vec<u64> = (0..k as u128).map(|i| ((h1 as u128 + i * h2 as u128) % m as u128) as u64).collect();
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn signed_probes_equal_python(h1 in any::<i64>(), h2 in any::<i64>(), k in 0u32..40, m in 1u64..1_000_000_000) {
+        let got: Vec<u64> = Probes::signed(h1, h2, k, m).collect();
+        let want: Vec<u64> = (0..k as i128).map(|i| (h1 as i128 + i * h2 as i128).rem_euclid(m as i128) as u64).collect();
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn csv_round_trips_numbers(xs in prop::collection::vec(any::<f64>().prop_filter("finite", |x| x.is_finite()), 1..50)) {
+        let t = Table { columns: vec!["x".into()], rows: xs.iter().map(|x| vec![Cell::Float(*x)]).collect() };
+        let back = sketchlab::export::csv::parse(&sketchlab::export::csv::to_bytes(&t).unwrap()).unwrap();
+        for (a, b) in xs.iter().zip(&back.rows) {
+            prop_assert_eq!(Some(*a), b[0].as_f64());
+        }
+    }
+}
