@@ -25,7 +25,16 @@ pub fn run(cli: Cli) -> Result<()> {
         seed: cli.seed,
     };
     match &cli.command {
-        Command::List => list(&cli.experiments),
+        Command::List { hashes: false } => list(&cli.experiments),
+        Command::List { hashes: true } => {
+            print!("{}", list_hashes());
+            Ok(())
+        }
+        Command::Hash {
+            strategy,
+            hex,
+            keys,
+        } => hash_command(strategy, cli.seed, *hex, keys),
         Command::Run { target } => {
             let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
             let pool = pool(threads)?;
@@ -132,6 +141,81 @@ fn list(dir: &Path) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The strategy table `list --hashes` prints.
+pub fn list_hashes() -> String {
+    let mut s = format!(
+        "{:<16} {:>5}  {:<5}  {:<50} {}\n",
+        "strategy", "bits", "keyed", "seed", "computed by"
+    );
+    for &k in crate::hashing::StrategyKind::ALL {
+        s += &format!(
+            "{:<16} {:>5}  {:<5}  {:<50} {}\n",
+            k.name(),
+            k.width(),
+            if k.keyed() { "yes" } else { "no" },
+            k.seed_use(),
+            k.source()
+        );
+    }
+    s
+}
+
+/// `sketchlab hash`: one line per key, `key<TAB>hex`.
+fn hash_command(strategy: &str, seed: Option<u64>, hex: bool, keys: &[String]) -> Result<()> {
+    use crate::hashing::{KeyHasher, Seed, StrategyKind};
+    use std::io::{BufRead, Write};
+    let kind = StrategyKind::from_name(strategy).ok_or_else(|| {
+        Error::Input(format!(
+            "--strategy = {strategy:?}: must be one of {}",
+            StrategyKind::names().join(", ")
+        ))
+    })?;
+    let h = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
+    let digits = (kind.width() / 4) as usize;
+    let stdin_keys;
+    let keys: &[String] = if keys.is_empty() {
+        stdin_keys = std::io::stdin()
+            .lock()
+            .lines()
+            .map(|l| l.map(|l| l.strip_suffix('\r').map(str::to_string).unwrap_or(l)))
+            .collect::<std::io::Result<Vec<String>>>()
+            .map_err(|e| Error::Other(anyhow::anyhow!("reading keys from stdin: {e}")))?;
+        &stdin_keys
+    } else {
+        keys
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for key in keys {
+        let bytes = if hex {
+            parse_hex(key)?
+        } else {
+            key.as_bytes().to_vec()
+        };
+        let v = h.native(&bytes);
+        writeln!(out, "{key}\t{v:0digits$x}").map_err(|e| Error::Other(e.into()))?;
+    }
+    out.flush().map_err(|e| Error::Other(e.into()))
+}
+
+fn parse_hex(s: &str) -> Result<Vec<u8>> {
+    let bad = || {
+        Error::Input(format!(
+            "key {s:?}: with --hex, keys must be an even number of hex digits"
+        ))
+    };
+    if !s.len().is_multiple_of(2) {
+        return Err(bad());
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| {
+            s.get(i..i + 2)
+                .and_then(|b| u8::from_str_radix(b, 16).ok())
+                .ok_or_else(bad)
+        })
+        .collect()
 }
 
 fn pool(threads: usize) -> Result<rayon::ThreadPool> {

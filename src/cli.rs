@@ -8,7 +8,7 @@ use std::path::PathBuf;
     name = "sketchlab",
     version,
     about = "Measures probabilistic data structures against their theory and the documents' claims",
-    after_help = "Examples:\n  sketchlab list\n  sketchlab run experiments/bloom_fpr.toml\n  sketchlab run bloom_overfill --quick --threads 2 --out /tmp/r\n  sketchlab reproduce --quick"
+    after_help = "Examples:\n  sketchlab list\n  sketchlab list --hashes\n  sketchlab hash --strategy xxh3 apple\n  sketchlab run experiments/bloom_fpr.toml\n  sketchlab run bloom_overfill --quick --threads 2 --out /tmp/r\n  sketchlab reproduce --quick"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -42,8 +42,26 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List every study in the experiments directory, one line each
-    #[command(after_help = "Example:\n  sketchlab list")]
-    List,
+    #[command(after_help = "Examples:\n  sketchlab list\n  sketchlab list --hashes")]
+    List {
+        /// List the hash strategies instead: width, keyed or not, seed use, source
+        #[arg(long)]
+        hashes: bool,
+    },
+    /// Hash keys with a strategy and print `key<TAB>hash-as-hex` (full width)
+    #[command(
+        after_help = "Examples:\n  sketchlab hash --strategy murmur3_x64_128 apple banana\n  sketchlab hash --strategy murmur64a --hex 7265646973\n  printf 'a\\nb\\n' | sketchlab hash --strategy xxh3 --seed 42\n\nThe seed is the global --seed (default: the strategy's default, 0 or Redis's 0xadc83b19 for murmur64a).\n128-bit values print as one number, high half first (mmh3.hash128 / xxh3_128_hexdigest order)."
+    )]
+    Hash {
+        /// Strategy name (see `sketchlab list --hashes`)
+        #[arg(long, short)]
+        strategy: String,
+        /// Keys are hex-encoded bytes
+        #[arg(long)]
+        hex: bool,
+        /// Keys to hash; read from stdin, one per line, when none are given
+        keys: Vec<String>,
+    },
     /// Run one study: a spec file, or the name of a study in experiments/
     #[command(
         after_help = "Examples:\n  sketchlab run experiments/bloom_fpr.toml\n  sketchlab run bloom_overfill --quick --threads 2 --out /tmp/r"

@@ -298,3 +298,93 @@ fn reproduce_with_a_bad_spec_runs_nothing() {
         .stderr(predicate::str::contains("b.toml: grid.n = 0"));
     assert!(!out.exists());
 }
+
+#[test]
+fn list_hashes_shows_width_and_keying() {
+    let out = sketchlab()
+        .args(["list", "--hashes"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for (name, bits, keyed) in [
+        ("sip13", "128", "yes"),
+        ("sip24", "128", "yes"),
+        ("std_default", "64", "no"),
+        ("crc32", "32", "no"),
+        ("murmur64a", "64", "no"),
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} missing"));
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!((cols[1], cols[2]), (bits, keyed), "{line}");
+    }
+    assert_eq!(out.lines().count(), 1 + 14);
+}
+
+#[test]
+fn hash_command_equals_reference_implementations() {
+    // mmh3.hash128(b"apple") and mmh3.hash128(b"a", 42)
+    sketchlab()
+        .args(["hash", "--strategy", "murmur3_x64_128", "apple"])
+        .assert()
+        .success()
+        .stdout("apple\tdb6880d53440b46fe59668c380f21c67\n");
+    sketchlab()
+        .args(["hash", "--strategy", "murmur3_x64_128", "--seed", "42", "a"])
+        .assert()
+        .success()
+        .stdout("a\t25ebca9125f82b1528259ca4fdf626b0\n");
+    // mmh3.hash(b"abc", signed=False) = 0xb3dd93fa; keys from stdin, one per line
+    sketchlab()
+        .args(["hash", "--strategy", "murmur3_x86_32"])
+        .write_stdin("abc\n\nhello world\r\n")
+        .assert()
+        .success()
+        .stdout("abc\tb3dd93fa\n\t00000000\nhello world\t5e928f0f\n");
+    // xxhash.xxh3_128_intdigest(b"a", 42), xxh3_64 of "" (full width, zero-padded)
+    sketchlab()
+        .args(["hash", "-s", "xxh3", "--seed", "42", "a"])
+        .assert()
+        .success()
+        .stdout("a\t28df5945863b24b74c437dd47f0716f4\n");
+    sketchlab()
+        .args(["hash", "-s", "xxh3_64", ""])
+        .assert()
+        .success()
+        .stdout("\t2d06800538d394c2\n");
+    // MurmurHash64A with Redis's default seed 0xadc83b19, key "redis" given as hex
+    sketchlab()
+        .args(["hash", "-s", "murmur64a", "--hex", "7265646973"])
+        .assert()
+        .success()
+        .stdout("7265646973\te0ac091ec900a4fb\n");
+    // zlib.crc32(b"hello")
+    sketchlab()
+        .args(["hash", "-s", "crc32", "hello"])
+        .assert()
+        .success()
+        .stdout("hello\t3610a686\n");
+}
+
+#[test]
+fn hash_command_rejects_bad_input() {
+    sketchlab()
+        .args(["hash", "-s", "md5", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--strategy = \"md5\""));
+    sketchlab()
+        .args(["hash", "-s", "xxh3", "--hex", "abc"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("\"abc\""));
+    sketchlab()
+        .args(["hash", "-s", "xxh3", "--hex", "zz"])
+        .assert()
+        .code(2);
+}

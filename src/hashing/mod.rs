@@ -10,31 +10,82 @@
 //! hashing) lives in [`double`], and only there.
 
 pub mod double;
-pub mod murmur3;
-pub mod sip;
-pub mod xxh;
+mod fast;
+mod murmur;
+mod sip;
+mod xxh;
 
 use std::fmt;
 use std::sync::OnceLock;
 
-pub use murmur3::Murmur3x64_128;
-pub use sip::Sip13;
-pub use xxh::Xxh3;
+pub use fast::{AHash, Crc32, Fnv1a64, FoldHash, Fx};
+pub use murmur::{Murmur3x64_128, Murmur3x86_32, Murmur64a};
+pub use sip::{Sip13, Sip24, StdDefault};
+pub use xxh::{Xxh3, Xxh3_64, Xxh64};
 
-/// A hash function from bytes to 128 bits (two 64-bit halves `(h1, h2)`).
+/// A hash function from bytes to `width()` bits, seen by structures as two
+/// 64-bit halves `(h1, h2)` (see [`halves`]).
 ///
 /// Implementations must be pure functions of `(key, seed)`.
 pub trait KeyHasher: Send + Sync + Clone {
-    /// Hash `key` to two 64-bit halves.
-    fn hash128(&self, key: &[u8]) -> (u64, u64);
+    /// Output width in bits: 32, 64 or 128.
+    fn width(&self) -> u32;
+
+    /// The function's own output, in the low `width()` bits.
+    fn native(&self, key: &[u8]) -> u128;
+
+    /// Two 64-bit halves for double hashing, by the rule in [`halves`].
+    #[inline]
+    fn hash128(&self, key: &[u8]) -> (u64, u64) {
+        halves(self.native(key), self.width())
+    }
 
     /// The same function keyed with an independent seed derived from this
     /// one and `index`; used for "k independent hashes" variants.
     fn derive(&self, index: u64) -> Self;
 }
 
+/// Facts about a strategy, for `sketchlab list --hashes` and the studies.
+pub trait StrategyInfo {
+    const NAME: &'static str;
+    const WIDTH: u32;
+    /// A keyed PRF whose random key resists hash flooding (SipHash).
+    const KEYED: bool;
+    /// How the seed is used (what `fixed = s` means for this function).
+    const SEED_USE: &'static str;
+    /// The crate that computes it.
+    const SOURCE: &'static str;
+    /// The seed used when none is given (0 for all but murmur64a).
+    const DEFAULT_SEED: u64 = 0;
+}
+
+/// The documented rule turning a function's output into the two halves
+/// double hashing needs:
+/// * 128 bits: `(low 64, high 64)`;
+/// * 64 bits: `(h, splitmix64(h))`;
+/// * 32 bits: `(splitmix64(h), splitmix64(h ^ 0x9E3779B97F4A7C15))`, mixing
+///   both so the first probe can reach any slot of a table larger than 2^32.
+///
+/// The halves carry no more information than the output: keys whose 32-bit
+/// hashes collide (1 pair expected among 77,163 keys) get identical probe
+/// sequences. `hash_in_structures` measures what that costs.
+#[inline]
+pub fn halves(native: u128, width: u32) -> (u64, u64) {
+    match width {
+        128 => (native as u64, (native >> 64) as u64),
+        64 => {
+            let h = native as u64;
+            (h, splitmix64(h))
+        }
+        _ => {
+            let h = native as u64;
+            (splitmix64(h), splitmix64(h ^ 0x9E37_79B9_7F4A_7C15))
+        }
+    }
+}
+
 /// 128 bits of key material. A `fixed = s` policy gives `Seed { lo: s, hi: 0 }`;
-/// each function takes what it can use (documented on each strategy).
+/// each function takes what it can use (see [`StrategyInfo::SEED_USE`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Seed {
     pub lo: u64,
@@ -109,94 +160,120 @@ pub fn process_random_seed_if_used() -> Option<Seed> {
     PROCESS_SEED.get().copied()
 }
 
-/// The hash functions a spec can name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StrategyKind {
-    Sip13,
-    Xxh3,
-    Murmur3x64_128,
+/// Declares the strategy zoo once: the name enum, the runtime enum, and
+/// their dispatch.
+macro_rules! strategies {
+    ($($variant:ident => $ty:ty),* $(,)?) => {
+        /// The hash functions a spec can name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum StrategyKind { $($variant),* }
+
+        impl StrategyKind {
+            pub const ALL: &'static [StrategyKind] = &[$(StrategyKind::$variant),*];
+
+            pub fn name(self) -> &'static str {
+                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::NAME),* }
+            }
+            pub fn width(self) -> u32 {
+                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::WIDTH),* }
+            }
+            /// A keyed PRF (DoS-resistant with a random key).
+            pub fn keyed(self) -> bool {
+                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::KEYED),* }
+            }
+            pub fn seed_use(self) -> &'static str {
+                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::SEED_USE),* }
+            }
+            pub fn source(self) -> &'static str {
+                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::SOURCE),* }
+            }
+            pub fn default_seed(self) -> u64 {
+                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::DEFAULT_SEED),* }
+            }
+            pub fn build(self, seed: Seed) -> HashStrategy {
+                match self { $(StrategyKind::$variant => HashStrategy::$variant(<$ty>::new(seed))),* }
+            }
+        }
+
+        /// Any strategy, chosen at run time (what experiments use): one
+        /// `match` per key around the concrete type.
+        #[derive(Clone, Debug)]
+        pub enum HashStrategy { $($variant($ty)),* }
+
+        impl HashStrategy {
+            pub fn kind(&self) -> StrategyKind {
+                match self { $(HashStrategy::$variant(_) => StrategyKind::$variant),* }
+            }
+        }
+
+        impl KeyHasher for HashStrategy {
+            #[inline]
+            fn width(&self) -> u32 {
+                match self { $(HashStrategy::$variant(h) => h.width()),* }
+            }
+            #[inline]
+            fn native(&self, key: &[u8]) -> u128 {
+                match self { $(HashStrategy::$variant(h) => h.native(key)),* }
+            }
+            #[inline]
+            fn hash128(&self, key: &[u8]) -> (u64, u64) {
+                match self { $(HashStrategy::$variant(h) => h.hash128(key)),* }
+            }
+            fn derive(&self, index: u64) -> Self {
+                match self { $(HashStrategy::$variant(h) => HashStrategy::$variant(h.derive(index))),* }
+            }
+        }
+    };
+}
+
+strategies! {
+    Sip13 => Sip13,
+    Sip24 => Sip24,
+    StdDefault => StdDefault,
+    Xxh3 => Xxh3,
+    Xxh3_64 => Xxh3_64,
+    Xxh64 => Xxh64,
+    Murmur3x64_128 => Murmur3x64_128,
+    Murmur3x86_32 => Murmur3x86_32,
+    Murmur64a => Murmur64a,
+    Fnv1a64 => Fnv1a64,
+    Crc32 => Crc32,
+    Fx => Fx,
+    Foldhash => FoldHash,
+    Ahash => AHash,
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 3] = [
-        StrategyKind::Sip13,
-        StrategyKind::Xxh3,
-        StrategyKind::Murmur3x64_128,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            StrategyKind::Sip13 => "sip13",
-            StrategyKind::Xxh3 => "xxh3",
-            StrategyKind::Murmur3x64_128 => "murmur3_x64_128",
-        }
-    }
-
     pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == s)
+        Self::ALL.iter().copied().find(|k| k.name() == s)
     }
 
     pub fn names() -> Vec<&'static str> {
         Self::ALL.iter().map(|k| k.name()).collect()
     }
-
-    /// Whether the function is keyed (its seed is a secret key that resists
-    /// hash flooding when random) or merely seeded.
-    pub fn keyed(self) -> bool {
-        matches!(self, StrategyKind::Sip13)
-    }
-
-    pub fn build(self, seed: Seed) -> HashStrategy {
-        match self {
-            StrategyKind::Sip13 => HashStrategy::Sip13(Sip13::new(seed)),
-            StrategyKind::Xxh3 => HashStrategy::Xxh3(Xxh3::new(seed)),
-            StrategyKind::Murmur3x64_128 => HashStrategy::Murmur3(Murmur3x64_128::new(seed)),
-        }
-    }
-}
-
-/// Any strategy, chosen at run time (what experiments use). Dispatch is one
-/// `match` per key, which the `hashing` bench shows costs nothing measurable
-/// next to the hash itself.
-#[derive(Clone, Debug)]
-pub enum HashStrategy {
-    Sip13(Sip13),
-    Xxh3(Xxh3),
-    Murmur3(Murmur3x64_128),
 }
 
 impl HashStrategy {
     pub fn new(kind: StrategyKind, policy: SeedPolicy) -> Self {
         kind.build(policy.resolve())
     }
-
-    pub fn kind(&self) -> StrategyKind {
-        match self {
-            HashStrategy::Sip13(_) => StrategyKind::Sip13,
-            HashStrategy::Xxh3(_) => StrategyKind::Xxh3,
-            HashStrategy::Murmur3(_) => StrategyKind::Murmur3x64_128,
-        }
-    }
 }
 
-impl KeyHasher for HashStrategy {
-    #[inline]
-    fn hash128(&self, key: &[u8]) -> (u64, u64) {
-        match self {
-            HashStrategy::Sip13(h) => h.hash128(key),
-            HashStrategy::Xxh3(h) => h.hash128(key),
-            HashStrategy::Murmur3(h) => h.hash128(key),
+/// Implements `new`, `derive` and the seed plumbing for a strategy struct
+/// holding `seed: Seed` plus prepared state built by `$prep`.
+macro_rules! seeded {
+    ($ty:ident, |$s:ident| $prep:expr) => {
+        impl $ty {
+            pub fn new($s: $crate::hashing::Seed) -> Self {
+                $ty {
+                    seed: $s,
+                    state: $prep,
+                }
+            }
         }
-    }
-
-    fn derive(&self, index: u64) -> Self {
-        match self {
-            HashStrategy::Sip13(h) => HashStrategy::Sip13(h.derive(index)),
-            HashStrategy::Xxh3(h) => HashStrategy::Xxh3(h.derive(index)),
-            HashStrategy::Murmur3(h) => HashStrategy::Murmur3(h.derive(index)),
-        }
-    }
+    };
 }
+pub(crate) use seeded;
 
 /// SplitMix64's finaliser: a bijection on u64 with full avalanche. Used to
 /// derive seeds and to make distinct integer keys, never as a strategy.
@@ -214,8 +291,10 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for k in StrategyKind::ALL {
+        for &k in StrategyKind::ALL {
             assert_eq!(StrategyKind::from_name(k.name()), Some(k));
+            assert!([32, 64, 128].contains(&k.width()));
+            assert_eq!(k.build(Seed::fixed(1)).width(), k.width());
         }
         assert_eq!(StrategyKind::from_name("md5"), None);
     }
@@ -231,6 +310,15 @@ mod tests {
     fn fold32_keeps_small_seeds() {
         assert_eq!(Seed::fixed(42).fold32(), 42);
         assert_eq!(Seed::fixed(u32::MAX as u64).fold32(), u32::MAX);
+    }
+
+    #[test]
+    fn halves_follow_the_rule() {
+        assert_eq!(halves(5 | 7 << 64, 128), (5, 7));
+        assert_eq!(halves(5, 64), (5, splitmix64(5)));
+        let (a, b) = halves(5, 32);
+        assert_ne!(a, b);
+        assert!(a > u32::MAX as u64 || b > u32::MAX as u64);
     }
 
     #[test]

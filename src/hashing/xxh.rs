@@ -1,29 +1,56 @@
-//! XXH3 (xxhash-rust crate), 128-bit output seeded with `seed.lo`.
+//! xxHash (xxhash-rust crate): XXH3 (128 and 64-bit) and XXH64, seeded with `seed.lo`.
 
-use super::{KeyHasher, Seed};
-use xxhash_rust::xxh3::xxh3_128_with_seed;
+use super::{KeyHasher, Seed, StrategyInfo, seeded};
+use xxhash_rust::xxh3::{xxh3_64_with_seed, xxh3_128_with_seed};
+use xxhash_rust::xxh64::xxh64;
 
-/// XXH3-128 seeded with `seed.lo` (the upper key half is unused: XXH3 takes a
-/// 64-bit seed). Halves are `(low 64 bits, high 64 bits)` of the 128-bit value.
-#[derive(Clone, Debug)]
-pub struct Xxh3 {
-    seed: Seed,
+macro_rules! xxh {
+    ($ty:ident, $name:literal, $width:literal, $src:literal, |$k:ident, $s:ident| $f:expr) => {
+        #[derive(Clone, Debug)]
+        pub struct $ty {
+            seed: Seed,
+            state: u64,
+        }
+        seeded!($ty, |s| s.lo);
+
+        impl StrategyInfo for $ty {
+            const NAME: &'static str = $name;
+            const WIDTH: u32 = $width;
+            const KEYED: bool = false;
+            const SEED_USE: &'static str = "64-bit seed (lo)";
+            const SOURCE: &'static str = $src;
+        }
+
+        impl KeyHasher for $ty {
+            fn width(&self) -> u32 {
+                $width
+            }
+            #[inline]
+            fn native(&self, $k: &[u8]) -> u128 {
+                let $s = self.state;
+                ($f) as u128
+            }
+            fn derive(&self, index: u64) -> Self {
+                Self::new(self.seed.derive(index))
+            }
+        }
+    };
 }
 
-impl Xxh3 {
-    pub fn new(seed: Seed) -> Self {
-        Xxh3 { seed }
-    }
-}
-
-impl KeyHasher for Xxh3 {
-    #[inline]
-    fn hash128(&self, key: &[u8]) -> (u64, u64) {
-        let h = xxh3_128_with_seed(key, self.seed.lo);
-        (h as u64, (h >> 64) as u64)
-    }
-
-    fn derive(&self, index: u64) -> Self {
-        Xxh3::new(self.seed.derive(index))
-    }
-}
+xxh!(
+    Xxh3,
+    "xxh3",
+    128,
+    "xxhash_rust::xxh3::xxh3_128_with_seed",
+    |k, s| xxh3_128_with_seed(k, s)
+);
+xxh!(
+    Xxh3_64,
+    "xxh3_64",
+    64,
+    "xxhash_rust::xxh3::xxh3_64_with_seed",
+    |k, s| xxh3_64_with_seed(k, s)
+);
+xxh!(Xxh64, "xxh64", 64, "xxhash_rust::xxh64::xxh64", |k, s| {
+    xxh64(k, s)
+});
