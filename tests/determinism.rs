@@ -65,6 +65,45 @@ scheme = ["double", "independent"]
 queries = 5000
 "#,
     ),
+    (
+        "e.toml",
+        r#"name = "e"
+kind = "birthday"
+description = "d"
+seed = 15
+[grid]
+hash = ["crc32", "xxh3_64"]
+bits = 16
+searches = 50
+"#,
+    ),
+    (
+        "f.toml",
+        r#"name = "f"
+kind = "hash_quality"
+description = "d"
+seed = 16
+[grid]
+hash = ["fx", "sip13"]
+check = ["avalanche", "words", "high_bits"]
+samples = 300
+n = 5000
+"#,
+    ),
+    (
+        "g.toml",
+        r#"name = "g"
+kind = "hash_in_structures"
+description = "d"
+seed = 17
+[grid]
+hash = ["murmur3_x86_32", "foldhash"]
+keyset = ["url_prefix", "random"]
+n = 3000
+queries = 5000
+hll_p = 8
+"#,
+    ),
 ];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {
@@ -95,7 +134,7 @@ fn results_are_byte_identical_across_thread_counts() {
     let (one, two) = (d.path().join("t1"), d.path().join("t2"));
     reproduce(&exp, &one, "1");
     reproduce(&exp, &two, "2");
-    for study in ["a", "b", "c", "d"] {
+    for study in ["a", "b", "c", "d", "e", "f", "g"] {
         let a = std::fs::read(one.join(study).join("results.csv")).unwrap();
         let b = std::fs::read(two.join(study).join("results.csv")).unwrap();
         assert!(!a.is_empty());

@@ -41,22 +41,22 @@ pub fn run_trials(
     let seed = opts.seed.unwrap_or(spec.seed);
     let trials = grid::expand(spec.grid(opts.quick), seed);
     let kind = spec.kind;
-    let rows: Vec<anyhow::Result<Vec<Cell>>> = pool.install(|| {
-        trials
-            .par_iter()
-            .map(|t: &Trial| {
-                let metrics = kind.run(&t.params, t.seed).with_context(|| {
-                    format!("{}: trial {} ({:?})", spec.name, t.index, t.params.0)
-                })?;
-                let mut row: Vec<Cell> = t.params.0.iter().map(|(_, v)| param_cell(v)).collect();
-                row.push(Cell::Int(t.index as i64));
-                row.push(Cell::Str(format!("{:016x}", t.seed)));
-                row.extend(metrics.into_cells());
-                progress.inc(1);
-                Ok(row)
-            })
-            .collect()
-    });
+    let one = |t: &Trial| -> anyhow::Result<Vec<Cell>> {
+        let metrics = kind
+            .run(&t.params, t.seed)
+            .with_context(|| format!("{}: trial {} ({:?})", spec.name, t.index, t.params.0))?;
+        let mut row: Vec<Cell> = t.params.0.iter().map(|(_, v)| param_cell(v)).collect();
+        row.push(Cell::Int(t.index as i64));
+        row.push(Cell::Str(format!("{:016x}", t.seed)));
+        row.extend(metrics.into_cells());
+        progress.inc(1);
+        Ok(row)
+    };
+    let rows: Vec<anyhow::Result<Vec<Cell>>> = if kind.serial() {
+        trials.iter().map(one).collect()
+    } else {
+        pool.install(|| trials.par_iter().map(one).collect())
+    };
     let rows = rows.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
     Ok(Table {
         columns: kind.columns().into_iter().map(String::from).collect(),
@@ -93,7 +93,8 @@ pub fn run_study(
 
     // Later stages read what this one wrote, never the structures.
     let table = export::csv::parse(&csv)?;
-    let plots = crate::plot::render_all(&spec.kind.charts(&table), &dir)?;
+    let plots =
+        crate::plot::render_all(&spec.kind.charts(&table), &spec.kind.heatmaps(&table), &dir)?;
 
     let manifest = Manifest::new(spec, opts, table.rows.len(), started, seconds, &plots);
     export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;

@@ -13,7 +13,13 @@ pub fn sig(x: f64, sig: usize) -> String {
     }
     let mag = x.abs().log10().floor() as i32;
     if !(-4..15).contains(&mag) {
-        return format!("{:.*e}", sig.saturating_sub(1), x);
+        let s = format!("{:.*e}", sig.saturating_sub(1), x);
+        return match s.split_once('e') {
+            Some((m, e)) if m.contains('.') => {
+                format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.'))
+            }
+            _ => s,
+        };
     }
     let decimals = (sig as i32 - 1 - mag).max(0) as usize;
     let s = format!("{x:.decimals$}");
@@ -60,6 +66,7 @@ mod tests {
         assert_eq!(sig(9_585_059.0, 4), "9585059");
         assert_eq!(sig(1.198_13, 3), "1.2");
         assert_eq!(sig(0.000_012_3, 3), "1.23e-5");
+        assert_eq!(sig(2.3e18, 6), "2.3e18");
         assert_eq!(pct(0.4358, 3), "43.6%");
     }
 

@@ -160,6 +160,12 @@ pub fn process_random_seed_if_used() -> Option<Seed> {
     PROCESS_SEED.get().copied()
 }
 
+/// Code generic over the concrete strategy, run through [`HashStrategy::visit`].
+pub trait StrategyVisitor {
+    type Output;
+    fn visit<H: KeyHasher>(self, h: &H) -> Self::Output;
+}
+
 /// Declares the strategy zoo once: the name enum, the runtime enum, and
 /// their dispatch.
 macro_rules! strategies {
@@ -203,6 +209,12 @@ macro_rules! strategies {
         impl HashStrategy {
             pub fn kind(&self) -> StrategyKind {
                 match self { $(HashStrategy::$variant(_) => StrategyKind::$variant),* }
+            }
+
+            /// Calls `v` with the concrete strategy type, so a hot loop
+            /// inside it is monomorphised and pays no per-key dispatch.
+            pub fn visit<V: StrategyVisitor>(&self, v: V) -> V::Output {
+                match self { $(HashStrategy::$variant(h) => v.visit(h)),* }
             }
         }
 

@@ -2,7 +2,10 @@
 //! [`Chart`] values; [`render_all`] draws each as SVG and PNG with a bundled
 //! font (data/fonts/DejaVuSans.ttf), so no system font library is needed.
 
+mod heatmap;
 mod xy;
+
+pub use heatmap::Heatmap;
 
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -135,8 +138,14 @@ pub fn register_font() {
     });
 }
 
-/// Draws every chart with points into `dir` as SVG and PNG; returns the files.
-pub fn render_all(charts: &[Chart], dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+/// Draws every chart with points into `dir` as SVG and PNG, and every
+/// heatmap as PNG only (an SVG of thousands of cells is large and adds
+/// nothing); returns the files.
+pub fn render_all(
+    charts: &[Chart],
+    heatmaps: &[Heatmap],
+    dir: &Path,
+) -> anyhow::Result<Vec<PathBuf>> {
     register_font();
     let mut files = Vec::new();
     for c in charts.iter().filter(|c| !c.series.is_empty()) {
@@ -148,6 +157,13 @@ pub fn render_all(charts: &[Chart], dir: &Path) -> anyhow::Result<Vec<PathBuf>> 
         xy::png(c, &tmp)?;
         std::fs::rename(&tmp, &png_path)?;
         files.push(svg_path);
+        files.push(png_path);
+    }
+    for h in heatmaps {
+        let png_path = dir.join(format!("{}.png", h.stem));
+        let tmp = crate::export::tmp_path(&png_path);
+        heatmap::png(h, &tmp)?;
+        std::fs::rename(&tmp, &png_path)?;
         files.push(png_path);
     }
     Ok(files)

@@ -1,6 +1,7 @@
 //! Probabilistic data structures, one folder per family. Each family has a
 //! `theory.rs` of pure, documented formulas citing their source.
 
+pub mod birthday;
 pub mod bloom;
 
 use thiserror::Error;

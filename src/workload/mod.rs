@@ -4,6 +4,8 @@
 //! construction: a query that the filter accepts is a false positive, no
 //! exact set needed to tell.
 
+pub mod keysets;
+
 use crate::hashing::splitmix64;
 use std::io::Write;
 

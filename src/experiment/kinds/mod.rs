@@ -2,12 +2,16 @@
 //! describes its charts and report section from rows alone. Registered in
 //! [`KINDS`]; a new kind is a new file plus one line there.
 
+mod birthday;
 mod bloom_fpr;
 mod bloom_overfill;
 mod bloom_sizing;
 mod common;
 mod doc_examples;
 mod double_hashing;
+mod hash_in_structures;
+mod hash_quality;
+mod hash_speed;
 mod hit_rate;
 mod key_size;
 
@@ -34,10 +38,24 @@ pub trait Kind: Sync {
     fn check(&self, _p: &Params) -> Result<(), (&'static str, String)> {
         Ok(())
     }
+    /// Whether trials must run one at a time (timing experiments: a second
+    /// trial on the other core would share caches and memory bandwidth).
+    fn serial(&self) -> bool {
+        false
+    }
+    /// Whether rows are a pure function of the seed (false for timings);
+    /// the determinism guarantee covers only deterministic kinds.
+    fn deterministic(&self) -> bool {
+        true
+    }
     /// Runs one trial. All randomness must derive from `seed`.
     fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics>;
     fn charts(&self, t: &Table) -> Vec<Chart>;
     fn section(&self, t: &Table) -> Section;
+    /// Matrix figures (PNG only), also drawn from rows alone.
+    fn heatmaps(&self, _t: &Table) -> Vec<crate::plot::Heatmap> {
+        Vec::new()
+    }
 
     /// The CSV header: parameters, `trial`, `seed`, then metrics.
     fn columns(&self) -> Vec<&'static str> {
@@ -58,6 +76,11 @@ pub static KINDS: &[&dyn Kind] = &[
     &key_size::KeySize,
     &double_hashing::DoubleHashing,
     &doc_examples::DocExamples,
+    &hash_speed::HashSpeed,
+    &hash_quality::HashQuality,
+    &hash_in_structures::HashInStructures,
+    &birthday::Birthday,
+    &birthday::BirthdayBound,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Kind> {

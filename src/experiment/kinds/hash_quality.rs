@@ -1,0 +1,370 @@
+//! `hash_quality`: SMHasher-style checks that run in seconds.
+//!
+//! * `avalanche`: flip each input bit of random keys; the probability each
+//!   output bit flips should be ½. Bias = |2p − 1| per (input, output) bit;
+//!   reported: the worst and the mean, next to the worst bias a perfect
+//!   random function shows with the same samples (the noise floor).
+//! * keysets (`sequential`, `high_bits`, `url_prefix`, `words`, `random`):
+//!   chi-square uniformity over 2^16 buckets taken from the low 16 bits
+//!   (what `h % 65536` uses) and from the top 16 bits of the output (what
+//!   multiply-shift reduction uses), as z = (χ² − df)/√(2·df); and
+//!   full-width collisions next to n²/2^(w+1).
+
+use super::common::{self, rng};
+use super::{Kind, Section};
+use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
+use crate::experiment::table::{Cell, Metrics, Table};
+use crate::export::markdown::{pct, sig};
+use crate::hashing::KeyHasher;
+use crate::plot::{Chart, Heatmap, Point, Series, Style};
+use crate::workload::keysets::{Keyset, KeysetGen};
+use rand::RngExt;
+use std::collections::HashSet;
+
+pub struct HashQuality;
+
+const CHECKS: &[&str] = &[
+    "avalanche",
+    "sequential",
+    "high_bits",
+    "url_prefix",
+    "words",
+    "random",
+];
+
+static PARAMS: [ParamDef; 6] = [
+    HASH,
+    HASH_SEED,
+    ParamDef::new(
+        "check",
+        PType::Choice(CHECKS),
+        Def::Required,
+        "avalanche, or a keyset for bucket uniformity",
+    ),
+    common::count("samples", Def::Int(20_000), "avalanche: random base keys"),
+    ParamDef::new(
+        "key_bytes",
+        PType::Int { min: 1, max: 64 },
+        Def::Int(8),
+        "avalanche: key length in bytes",
+    ),
+    common::count(
+        "n",
+        Def::Int(1 << 20),
+        "keyset: keys hashed (the words keyset has 104,334)",
+    ),
+];
+
+static METRICS: [&str; 14] = [
+    "width",
+    "avalanche_worst_bias",
+    "avalanche_mean_bias",
+    "avalanche_noise_floor",
+    "avalanche_cells_over_floor",
+    "avalanche_matrix",
+    "keys",
+    "chi2_low16_z",
+    "chi2_high16_z",
+    "chi2_low16_max_bucket",
+    "chi2_expected_per_bucket",
+    "collisions",
+    "collisions_expected",
+    "verdict",
+];
+
+const BUCKETS: usize = 1 << 16;
+
+/// The bias below which a perfect random function keeps all `cells` cells
+/// with probability 99.9%: each cell's |2p − 1| is ≈ |N(0, 1/samples)|, so the
+/// threshold is z/√samples with P(|Z| > z) = 0.001/cells (Bonferroni).
+fn noise_floor(cells: usize, samples: u64) -> f64 {
+    normal_upper_quantile(0.001 / cells as f64 / 2.0) / (samples as f64).sqrt()
+}
+
+/// z with P(Z > z) = q for a standard normal, for small q (bisection on the
+/// asymptotic tail φ(z)/z·(1 − 1/z² + 3/z⁴), accurate to < 1% for q < 1e-3).
+fn normal_upper_quantile(q: f64) -> f64 {
+    let tail = |z: f64| {
+        (-z * z / 2.0).exp() / (z * (2.0 * std::f64::consts::PI).sqrt())
+            * (1.0 - 1.0 / (z * z) + 3.0 / z.powi(4))
+    };
+    let (mut lo, mut hi) = (2.0f64, 40.0f64);
+    for _ in 0..100 {
+        let mid = (lo + hi) / 2.0;
+        if tail(mid) > q { lo = mid } else { hi = mid }
+    }
+    (lo + hi) / 2.0
+}
+
+fn chi2_z(counts: &[u32], n: u64) -> f64 {
+    let e = n as f64 / counts.len() as f64;
+    let chi2: f64 = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
+    let df = (counts.len() - 1) as f64;
+    (chi2 - df) / (2.0 * df).sqrt()
+}
+
+impl Kind for HashQuality {
+    fn name(&self) -> &'static str {
+        "hash_quality"
+    }
+    fn about(&self) -> &'static str {
+        "avalanche bias and bucket uniformity (chi-square over 2^16 buckets) on structured keysets"
+    }
+    fn params(&self) -> &'static [ParamDef] {
+        &PARAMS
+    }
+    fn metrics(&self) -> &'static [&'static str] {
+        &METRICS
+    }
+
+    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
+        let h = p.hasher(seed);
+        let width = h.width() as usize;
+        let mut m = Metrics::new(&METRICS);
+        m.set("width", width);
+        let check = p.str("check");
+        if check == "avalanche" {
+            let (samples, len) = (p.u64("samples"), p.u64("key_bytes") as usize);
+            let inbits = len * 8;
+            let mut counts = vec![0u32; inbits * width];
+            let mut r = rng(p.salt(seed, 4));
+            let mut key = vec![0u8; len];
+            for _ in 0..samples {
+                r.fill(&mut key[..]);
+                let h0 = h.native(&key);
+                for i in 0..inbits {
+                    key[i / 8] ^= 1 << (i % 8);
+                    let mut d = h0 ^ h.native(&key);
+                    key[i / 8] ^= 1 << (i % 8);
+                    while d != 0 {
+                        let j = d.trailing_zeros() as usize;
+                        counts[i * width + j] += 1;
+                        d &= d - 1;
+                    }
+                }
+            }
+            let bias: Vec<f64> = counts
+                .iter()
+                .map(|&c| (2.0 * c as f64 / samples as f64 - 1.0).abs())
+                .collect();
+            let worst = bias.iter().copied().fold(0.0, f64::max);
+            let floor = noise_floor(bias.len(), samples);
+            let hex: String = bias
+                .iter()
+                .map(|b| format!("{:02x}", (b * 255.0).round() as u8))
+                .collect();
+            m.set("avalanche_worst_bias", worst)
+                .set(
+                    "avalanche_mean_bias",
+                    bias.iter().sum::<f64>() / bias.len() as f64,
+                )
+                .set("avalanche_noise_floor", floor)
+                .set(
+                    "avalanche_cells_over_floor",
+                    bias.iter().filter(|&&b| b > floor).count(),
+                )
+                .set("avalanche_matrix", format!("{inbits}x{width}:{hex}"))
+                .set("verdict", if worst <= floor { "pass" } else { "fail" });
+            return Ok(m);
+        }
+        let set = Keyset::from_name(check).expect("validated keyset");
+        let n = p.u64("n").min(set.max_ids());
+        let mut g = KeysetGen::new(set, p.salt(seed, 1));
+        let (mut low, mut high) = (vec![0u32; BUCKETS], vec![0u32; BUCKETS]);
+        let mut seen: HashSet<u128> = HashSet::with_capacity(n as usize);
+        let mut collisions = 0u64;
+        for id in 0..n {
+            let v = h.native(g.key(id));
+            low[(v & 0xffff) as usize] += 1;
+            high[(v >> (width - 16)) as usize & 0xffff] += 1;
+            collisions += !seen.insert(v) as u64;
+        }
+        let (zl, zh) = (chi2_z(&low, n), chi2_z(&high, n));
+        let nf = n as f64;
+        let expected = nf * (nf - 1.0) / 2.0 / 2f64.powi(width as i32);
+        // |z| <= 4 is consistent with uniform (a 6e-5 two-sided tail per test)
+        let ok = zl.abs() <= 4.0
+            && zh.abs() <= 4.0
+            && (collisions as f64) <= expected + 4.0 * expected.sqrt() + 4.0;
+        m.set("keys", n)
+            .set("chi2_low16_z", zl)
+            .set("chi2_high16_z", zh)
+            .set(
+                "chi2_low16_max_bucket",
+                low.iter().copied().max().unwrap_or(0),
+            )
+            .set("chi2_expected_per_bucket", nf / BUCKETS as f64)
+            .set("collisions", collisions)
+            .set("collisions_expected", expected)
+            .set("verdict", if ok { "pass" } else { "fail" });
+        Ok(m)
+    }
+
+    fn charts(&self, t: &Table) -> Vec<Chart> {
+        // |z| of the low-16-bit chi-square by keyset, one series per hash (log y).
+        let sets: Vec<&str> = CHECKS[1..].to_vec();
+        let mut c = Chart::new(
+            "chi2_low16",
+            "Bucket uniformity: |z| of chi-square over 2^16 low-bit buckets",
+            "keyset (1 = sequential, 2 = high_bits, 3 = url_prefix, 4 = words, 5 = random)",
+            "|z| (4 = consistent-with-uniform limit)",
+        )
+        .log_y()
+        .hline(4.0, "|z| = 4");
+        let mut a = Chart::new(
+            "avalanche_worst_bias",
+            "Avalanche: worst bias |2p-1| per strategy",
+            "strategy (index in the table)",
+            "worst bias",
+        )
+        .log_y();
+        for (i, name) in common::names(t, "hash").iter().enumerate() {
+            let pts: Vec<Point> = sets
+                .iter()
+                .enumerate()
+                .filter_map(|(k, s)| {
+                    let r = t
+                        .rows
+                        .iter()
+                        .find(|r| t.str(r, "hash") == *name && t.str(r, "check") == *s)?;
+                    Some(Point::new(
+                        k as f64 + 1.0,
+                        t.f64(r, "chi2_low16_z")?.abs().max(1e-3),
+                    ))
+                })
+                .collect();
+            c = c.series(Series::new(name.clone(), Style::LinePoints, pts));
+            if let Some(r) = t
+                .rows
+                .iter()
+                .find(|r| t.str(r, "hash") == *name && t.str(r, "check") == "avalanche")
+            {
+                let mut s = Series::new(name.clone(), Style::Points, vec![]);
+                if let Some(w) = t.f64(r, "avalanche_worst_bias") {
+                    s.points.push(Point::new(i as f64 + 1.0, w.max(1e-4)));
+                }
+                a = a.series(s);
+            }
+        }
+        if let Some(f) = t
+            .rows
+            .iter()
+            .find_map(|r| t.f64(r, "avalanche_noise_floor"))
+        {
+            a = a.hline(f, "99.9% bound for a perfect function");
+        }
+        vec![c, a]
+    }
+
+    fn heatmaps(&self, t: &Table) -> Vec<Heatmap> {
+        t.rows
+            .iter()
+            .filter(|r| t.str(r, "check") == "avalanche")
+            .filter_map(|r| {
+                let s = t.str(r, "avalanche_matrix");
+                let (dims, hex) = s.split_once(':')?;
+                let (rows, cols) = dims.split_once('x')?;
+                let (rows, cols): (usize, usize) = (rows.parse().ok()?, cols.parse().ok()?);
+                let values: Vec<f64> = (0..hex.len() / 2)
+                    .map(|i| {
+                        u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0) as f64 / 255.0
+                    })
+                    .collect();
+                (values.len() == rows * cols).then(|| Heatmap {
+                    stem: format!("avalanche_{}", t.str(r, "hash")),
+                    title: format!(
+                        "Avalanche bias |2p-1|: {} (worst {})",
+                        t.str(r, "hash"),
+                        pct(t.f64(r, "avalanche_worst_bias").unwrap_or(f64::NAN), 3)
+                    ),
+                    x_label: "output bit".into(),
+                    y_label: "flipped input bit".into(),
+                    rows,
+                    cols,
+                    values,
+                    scale_max: "bias 100%".into(),
+                })
+            })
+            .collect()
+    }
+
+    fn section(&self, t: &Table) -> Section {
+        let mut table = Table {
+            columns: vec!["hash".into(), "width".into(), "avalanche worst bias".into()],
+            rows: vec![],
+        };
+        table
+            .columns
+            .extend(CHECKS[1..].iter().map(|c| format!("z low16 {c}")));
+        table.columns.push("z high16 (worst)".into());
+        let mut failing = Vec::new();
+        for name in common::names(t, "hash") {
+            let rows: Vec<_> = t.where_str("hash", &name).collect();
+            let av = rows.iter().find(|r| t.str(r, "check") == "avalanche");
+            let mut row: Vec<Cell> = vec![
+                name.clone().into(),
+                rows.first()
+                    .map(|r| t.cell(r, "width").clone())
+                    .unwrap_or(Cell::Empty),
+            ];
+            row.push(av.and_then(|r| t.f64(r, "avalanche_worst_bias")).into());
+            for c in &CHECKS[1..] {
+                row.push(
+                    rows.iter()
+                        .find(|r| t.str(r, "check") == *c)
+                        .and_then(|r| t.f64(r, "chi2_low16_z"))
+                        .into(),
+                );
+            }
+            row.push(
+                rows.iter()
+                    .filter_map(|r| t.f64(r, "chi2_high16_z"))
+                    .max_by(|a, b| a.abs().total_cmp(&b.abs()))
+                    .into(),
+            );
+            table.rows.push(row);
+            let fails: Vec<String> = rows
+                .iter()
+                .filter(|r| t.str(r, "verdict") == "fail")
+                .map(|r| t.str(r, "check"))
+                .collect();
+            if !fails.is_empty() {
+                failing.push(format!("{name} ({})", fails.join(", ")));
+            }
+        }
+        let floor = t
+            .rows
+            .iter()
+            .find_map(|r| t.f64(r, "avalanche_noise_floor"))
+            .map(|f| pct(f, 2))
+            .unwrap_or_default();
+        Section {
+            table,
+            reading: format!(
+                "Checks beyond what a perfect random function shows (avalanche worst bias above the {floor} that 99.9% of perfect functions stay under, |z| > 4, or excess full-width collisions): {}. A negative z means buckets more even than chance: structure, not randomness.",
+                if failing.is_empty() {
+                    "none".to_string()
+                } else {
+                    failing.join("; ")
+                }
+            ) + &format!(" ({} checks)", sig(t.rows.len() as f64, 3)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_tail_quantiles() {
+        // P(Z > 3.0902) = 1e-3, P(Z > 5.1993) = 1e-7
+        assert!((normal_upper_quantile(1e-3) - 3.0902).abs() < 0.02);
+        assert!((normal_upper_quantile(1e-7) - 5.1993).abs() < 0.01);
+    }
+
+    #[test]
+    fn chi2_of_uniform_counts() {
+        assert!(chi2_z(&[4; 1 << 16], 1 << 18) < -100.0);
+    }
+}

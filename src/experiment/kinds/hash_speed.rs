@@ -1,0 +1,227 @@
+//! `hash_speed`: nanoseconds per hash and GB/s for a strategy at a key size,
+//! the median of repeated timed batches (trials run one at a time).
+
+use super::common::{self, rng};
+use super::{Kind, Section};
+use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
+use crate::experiment::table::{Metrics, Table};
+use crate::export::markdown::sig;
+use crate::hashing::KeyHasher;
+use crate::plot::{Chart, Series, Style};
+use rand::RngExt;
+use std::hint::black_box;
+use std::time::Instant;
+
+pub struct HashSpeed;
+
+static PARAMS: [ParamDef; 5] = [
+    HASH,
+    HASH_SEED,
+    ParamDef::new(
+        "key_bytes",
+        PType::Int {
+            min: 0,
+            max: 1 << 20,
+        },
+        Def::Required,
+        "key length in bytes",
+    ),
+    ParamDef::new(
+        "reps",
+        PType::Int {
+            min: 1,
+            max: 10_000,
+        },
+        Def::Int(21),
+        "timed batches; the median is reported",
+    ),
+    ParamDef::new(
+        "batch_bytes",
+        PType::Int {
+            min: 1024,
+            max: 1 << 30,
+        },
+        Def::Int(8 << 20),
+        "bytes hashed per batch (at least 2,000 hashes)",
+    ),
+];
+
+static METRICS: [&str; 7] = [
+    "width",
+    "hashes_per_batch",
+    "ns_per_hash",
+    "ns_per_hash_p10",
+    "ns_per_hash_p90",
+    "gb_per_s",
+    "checksum",
+];
+
+/// Distinct keys cycled through, so a batch is not one cached key.
+const KEYS: usize = 256;
+
+impl Kind for HashSpeed {
+    fn name(&self) -> &'static str {
+        "hash_speed"
+    }
+    fn about(&self) -> &'static str {
+        "ns per hash and GB/s per strategy and key size (median of timed batches)"
+    }
+    fn params(&self) -> &'static [ParamDef] {
+        &PARAMS
+    }
+    fn metrics(&self) -> &'static [&'static str] {
+        &METRICS
+    }
+    fn serial(&self) -> bool {
+        true
+    }
+    fn deterministic(&self) -> bool {
+        false
+    }
+
+    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
+        let h = p.hasher(seed);
+        let len = p.u64("key_bytes") as usize;
+        let mut r = rng(p.salt(seed, 3));
+        let buf: Vec<u8> = (0..KEYS * len.max(1)).map(|_| r.random::<u8>()).collect();
+        let keys: Vec<&[u8]> = (0..KEYS)
+            .map(|i| &buf[i * len.max(1)..i * len.max(1) + len])
+            .collect();
+        let per_batch =
+            ((p.u64("batch_bytes") as usize / len.max(1)).max(2000)).div_ceil(KEYS) * KEYS;
+        struct Timer<'a> {
+            keys: &'a [&'a [u8]],
+            per_batch: usize,
+            reps: u64,
+        }
+        impl crate::hashing::StrategyVisitor for Timer<'_> {
+            type Output = (Vec<f64>, u128);
+            fn visit<H: KeyHasher>(self, h: &H) -> (Vec<f64>, u128) {
+                let mut acc = 0u128;
+                // one untimed warm-up batch
+                for k in self.keys.iter().cycle().take(self.per_batch) {
+                    acc ^= h.native(black_box(k));
+                }
+                let ns = (0..self.reps)
+                    .map(|_| {
+                        let t = Instant::now();
+                        for k in self.keys.iter().cycle().take(self.per_batch) {
+                            acc ^= h.native(black_box(k));
+                        }
+                        t.elapsed().as_nanos() as f64 / self.per_batch as f64
+                    })
+                    .collect();
+                (ns, acc)
+            }
+        }
+        // Dispatch once, outside the timed loop: the loop runs on the concrete type.
+        let (mut ns, acc) = h.visit(Timer {
+            keys: &keys,
+            per_batch,
+            reps: p.u64("reps"),
+        });
+        ns.sort_by(f64::total_cmp);
+        let q = |f: f64| ns[((ns.len() - 1) as f64 * f).round() as usize];
+        let med = q(0.5);
+        let mut m = Metrics::new(&METRICS);
+        m.set("width", h.width())
+            .set("hashes_per_batch", per_batch)
+            .set("ns_per_hash", med)
+            .set("ns_per_hash_p10", q(0.1))
+            .set("ns_per_hash_p90", q(0.9))
+            .set("gb_per_s", len as f64 / med)
+            .set("checksum", format!("{:08x}", black_box(acc) as u32));
+        Ok(m)
+    }
+
+    fn charts(&self, t: &Table) -> Vec<Chart> {
+        let mut ns = Chart::new(
+            "ns_per_hash",
+            "Time per hash vs key size (median of batches)",
+            "key size (bytes)",
+            "ns per hash",
+        )
+        .log_x()
+        .log_y();
+        let mut gb = Chart::new(
+            "gb_per_s",
+            "Throughput vs key size",
+            "key size (bytes)",
+            "GB/s",
+        )
+        .log_x()
+        .log_y();
+        for name in common::names(t, "hash") {
+            let rows: Vec<_> = t
+                .where_str("hash", &name)
+                .filter(|r| t.f64(r, "key_bytes").is_some_and(|b| b > 0.0))
+                .collect();
+            ns = ns.series(Series::new(
+                name.clone(),
+                Style::LinePoints,
+                common::points(t, &rows, "key_bytes", "ns_per_hash"),
+            ));
+            gb = gb.series(Series::new(
+                name.clone(),
+                Style::LinePoints,
+                common::points(t, &rows, "key_bytes", "gb_per_s"),
+            ));
+        }
+        vec![ns, gb]
+    }
+
+    fn section(&self, t: &Table) -> Section {
+        let sizes = common::levels(t, "key_bytes");
+        let mut table = Table {
+            columns: vec!["hash".into(), "width".into()],
+            rows: vec![],
+        };
+        table
+            .columns
+            .extend(sizes.iter().map(|s| format!("ns@{s}B")));
+        let mut fastest = Vec::new();
+        for name in common::names(t, "hash") {
+            let rows: Vec<_> = t.where_str("hash", &name).collect();
+            let mut row = vec![
+                name.clone().into(),
+                rows.first()
+                    .map(|r| t.cell(r, "width").clone())
+                    .unwrap_or(crate::experiment::Cell::Empty),
+            ];
+            for s in &sizes {
+                row.push(
+                    rows.iter()
+                        .find(|r| t.f64(r, "key_bytes") == Some(*s))
+                        .and_then(|r| t.f64(r, "ns_per_hash"))
+                        .into(),
+                );
+            }
+            table.rows.push(row);
+        }
+        for s in [8.0, 1024.0] {
+            if let Some(best) = t
+                .rows
+                .iter()
+                .filter(|r| t.f64(r, "key_bytes") == Some(s))
+                .min_by(|a, b| {
+                    t.f64(a, "ns_per_hash")
+                        .unwrap_or(f64::MAX)
+                        .total_cmp(&t.f64(b, "ns_per_hash").unwrap_or(f64::MAX))
+                })
+            {
+                fastest.push(format!(
+                    "at {s} B {} ({} ns)",
+                    t.str(best, "hash"),
+                    sig(t.f64(best, "ns_per_hash").unwrap_or(f64::NAN), 3)
+                ));
+            }
+        }
+        Section {
+            table,
+            reading: format!(
+                "Fastest {}. Timings are medians on a shared 2-core machine: compare ratios, not absolute values.",
+                fastest.join("; ")
+            ),
+        }
+    }
+}

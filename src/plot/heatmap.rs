@@ -1,0 +1,92 @@
+//! A matrix as a PNG heatmap (white = 0, dark red = 1), with a colour scale.
+
+use anyhow::anyhow;
+use plotters::prelude::*;
+use std::path::Path;
+
+/// Values in [0, 1], row-major, `rows × cols`.
+#[derive(Clone, Debug)]
+pub struct Heatmap {
+    pub stem: String,
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub rows: usize,
+    pub cols: usize,
+    pub values: Vec<f64>,
+    /// What a value of 1 means, for the legend (e.g. "bias 100%").
+    pub scale_max: String,
+}
+
+fn colour(v: f64) -> RGBColor {
+    // white -> orange -> dark red
+    let v = v.clamp(0.0, 1.0).sqrt();
+    let lerp = |a: f64, b: f64, t: f64| (a + (b - a) * t).round() as u8;
+    if v < 0.5 {
+        let t = v / 0.5;
+        RGBColor(255, lerp(255.0, 160.0, t), lerp(255.0, 40.0, t))
+    } else {
+        let t = (v - 0.5) / 0.5;
+        RGBColor(
+            lerp(255.0, 120.0, t),
+            lerp(160.0, 0.0, t),
+            lerp(40.0, 0.0, t),
+        )
+    }
+}
+
+pub fn png(h: &Heatmap, path: &Path) -> anyhow::Result<()> {
+    let err = |e: &dyn std::fmt::Debug| anyhow!("plotting {}: {e:?}", h.stem);
+    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (main, legend) = root.split_horizontally(800);
+    let mut chart = ChartBuilder::on(&main)
+        .caption(&h.title, ("sans-serif", 20))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0..h.cols as i32, 0..h.rows as i32)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_desc(h.x_label.as_str())
+        .y_desc(h.y_label.as_str())
+        .label_style(("sans-serif", 13))
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(
+            (0..h.rows)
+                .flat_map(|r| (0..h.cols).map(move |c| (r, c)))
+                .map(|(r, c)| {
+                    Rectangle::new(
+                        [(c as i32, r as i32), (c as i32 + 1, r as i32 + 1)],
+                        colour(h.values[r * h.cols + c]).filled(),
+                    )
+                }),
+        )
+        .map_err(|e| err(&e))?;
+    // colour scale
+    let steps = 50;
+    let (w, ht) = legend.dim_in_pixel();
+    let top = 60i32;
+    let bottom = ht as i32 - 60;
+    for i in 0..steps {
+        let v = 1.0 - i as f64 / steps as f64;
+        let y0 = top + (bottom - top) * i / steps;
+        let y1 = top + (bottom - top) * (i + 1) / steps;
+        legend
+            .draw(&Rectangle::new([(20, y0), (45, y1)], colour(v).filled()))
+            .map_err(|e| err(&e))?;
+    }
+    let style = ("sans-serif", 12).into_font();
+    legend
+        .draw_text(&h.scale_max, &style.color(&BLACK), (5, top - 20))
+        .map_err(|e| err(&e))?;
+    legend
+        .draw_text("0", &style.color(&BLACK), (25, bottom + 8))
+        .map_err(|e| err(&e))?;
+    let _ = w;
+    root.present().map_err(|e| err(&e))
+}
