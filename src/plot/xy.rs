@@ -30,7 +30,7 @@ pub fn png(c: &Chart, path: &Path) -> anyhow::Result<()> {
     root.present().map_err(err)
 }
 
-const COLORS: [RGBColor; 8] = [
+const COLORS: [RGBColor; 16] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -39,6 +39,14 @@ const COLORS: [RGBColor; 8] = [
     RGBColor(23, 190, 207),
     RGBColor(140, 86, 75),
     RGBColor(127, 127, 127),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
+    RGBColor(0, 0, 128),
+    RGBColor(128, 0, 0),
+    RGBColor(0, 128, 128),
+    RGBColor(255, 187, 120),
+    RGBColor(152, 223, 138),
+    RGBColor(0, 0, 0),
 ];
 
 /// Data range of one axis, over points, interval ends and reference lines.
