@@ -82,9 +82,11 @@ mod tests {
     fn approximations_agree_when_m_is_small() {
         let n = 1e12;
         for m in [10u64, 1000, 100_000] {
-            let (e, a) = (p_collision_exact(m, n), p_collision_approx(m as f64, n));
-            assert!((e - a).abs() / e < 1e-3, "{m}: {e} {a}");
-            assert!((expected_pairs(m as f64, n) - a).abs() / a < 0.01 || m == 100_000);
+            let mf = m as f64;
+            let e = p_collision_exact(m, n);
+            // 1 - e^(-m(m-1)/2N) is the sharper form; m²/2N differs from it by m/(m-1)
+            assert!((e - -(-expected_pairs(mf, n)).exp_m1()).abs() / e < 1e-3, "{m}");
+            assert!((p_collision_approx(mf, n) / e - mf / (mf - 1.0)).abs() < 1e-3, "{m}");
         }
         assert!((items_for_one_expected(2f64.powi(32)) - 92_682.5).abs() < 1.0);
     }

@@ -12,7 +12,7 @@ use crate::workload::KeyGen;
 
 pub struct DoubleHashing;
 
-static PARAMS: [ParamDef; 8] = [
+static PARAMS: [ParamDef; 9] = [
     common::count("n", Def::Int(100_000), "keys inserted"),
     ParamDef::new(
         "bits_per_key",
@@ -45,15 +45,25 @@ static PARAMS: [ParamDef; 8] = [
     HASH_SEED,
     KEYS,
     QUERIES,
+    ParamDef::new(
+        "repeats",
+        PType::Int {
+            min: 1,
+            max: 10_000,
+        },
+        Def::Int(10),
+        "independent filters (fresh keys) per setting; the 95% interval is mean ± 1.96·sd/√repeats over them",
+    ),
 ];
 
-static METRICS: [&str; 10] = [
+static METRICS: [&str; 11] = [
     "m",
     "k_used",
     "hash_evaluations_per_query",
     "fill_measured",
     "fill_theory",
     "false_negatives",
+    "false_positives",
     "fpr_measured",
     "fpr_measured_lo",
     "fpr_measured_hi",
@@ -86,30 +96,58 @@ impl Kind for DoubleHashing {
     fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
         let n = p.u64("n");
         let (m, k) = m_k(n, p.float("bits_per_key"), p.get("k"));
-        let mut keys = KeyGen::new(p.keys("keys"), p.salt(seed, 1));
         let hasher = p.hasher(seed);
         let queries = p.u64("queries");
-        let (fq, evals): (FillQuery, u32) = match p.str("scheme") {
-            "double" => (
-                fill_and_query(&mut BloomFilter::new(m, k, hasher)?, &mut keys, n, queries),
-                1,
-            ),
-            _ => {
-                let mut f = IndependentBloom::new(m, k, &hasher)?;
-                let fq = fill_and_query(&mut f, &mut keys, n, queries);
-                debug_assert!(f.fill_ratio() == fq.fill);
-                (fq, k)
-            }
+        let repeats = p.u64("repeats");
+        let double = p.str("scheme") == "double";
+        // Independent filters (fresh key sets), so the interval covers the
+        // filter-to-filter variation as well as query sampling.
+        let mut fprs = Vec::with_capacity(repeats as usize);
+        let (mut fill, mut fneg, mut fps) = (0.0, 0u64, 0u64);
+        for rep in 0..repeats {
+            let mut keys = KeyGen::new(p.keys("keys"), p.salt(seed, 1 + rep));
+            let fq: FillQuery = if double {
+                fill_and_query(
+                    &mut BloomFilter::new(m, k, hasher.clone())?,
+                    &mut keys,
+                    n,
+                    queries,
+                )
+            } else {
+                fill_and_query(
+                    &mut IndependentBloom::new(m, k, &hasher)?,
+                    &mut keys,
+                    n,
+                    queries,
+                )
+            };
+            fprs.push(fq.fpr.rate);
+            fill += fq.fill / repeats as f64;
+            fneg += fq.false_negatives;
+            fps += fq.fpr.successes;
+        }
+        let mean = fps as f64 / (queries * repeats) as f64;
+        let (lo, hi) = if repeats >= 2 {
+            let sd = (fprs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (repeats - 1) as f64)
+                .sqrt();
+            let half = crate::metrics::Z95 * sd / (repeats as f64).sqrt();
+            (mean - half, mean + half)
+        } else {
+            let pr = crate::metrics::Proportion::new(fps, queries);
+            (pr.lo, pr.hi)
         };
         let (nf, mf, kf) = (n as f64, m as f64, k as f64);
         let mut r = Metrics::new(&METRICS);
         r.set("m", m)
             .set("k_used", k)
-            .set("hash_evaluations_per_query", evals)
-            .set("fill_measured", fq.fill)
+            .set("hash_evaluations_per_query", if double { 1 } else { k })
+            .set("fill_measured", fill)
             .set("fill_theory", theory::expected_fill(nf, mf, kf))
-            .set("false_negatives", fq.false_negatives)
-            .set_proportion("fpr_measured", &fq.fpr)
+            .set("false_negatives", fneg)
+            .set("false_positives", fps)
+            .set("fpr_measured", mean)
+            .set("fpr_measured_lo", lo)
+            .set("fpr_measured_hi", hi)
             .set("fpr_theory", theory::fpr(nf, mf, kf));
         Ok(r)
     }
