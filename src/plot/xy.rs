@@ -60,7 +60,8 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
         return if log { (0.1, 1.0) } else { (0.0, 1.0) };
     }
     if log {
-        let (a, b) = (lo.log10().floor(), hi.log10().ceil());
+        // pad a little so points on a power of ten are not drawn on the frame
+        let (a, b) = ((lo / 1.15).log10().floor(), (hi * 1.15).log10().ceil());
         let b = if b <= a { a + 1.0 } else { b };
         (10f64.powf(a), 10f64.powf(b))
     } else {

@@ -85,8 +85,14 @@ mod tests {
             let mf = m as f64;
             let e = p_collision_exact(m, n);
             // 1 - e^(-m(m-1)/2N) is the sharper form; m²/2N differs from it by m/(m-1)
-            assert!((e - -(-expected_pairs(mf, n)).exp_m1()).abs() / e < 1e-3, "{m}");
-            assert!((p_collision_approx(mf, n) / e - mf / (mf - 1.0)).abs() < 1e-3, "{m}");
+            assert!(
+                (e - -(-expected_pairs(mf, n)).exp_m1()).abs() / e < 1e-3,
+                "{m}"
+            );
+            assert!(
+                (p_collision_approx(mf, n) / e - mf / (mf - 1.0)).abs() < 1e-3,
+                "{m}"
+            );
         }
         assert!((items_for_one_expected(2f64.powi(32)) - 92_682.5).abs() < 1.0);
     }

@@ -3,7 +3,7 @@
 //! essay's lost table of the bound by hash width, as computed rows.
 
 use super::common::{self, KEYS};
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Metrics, Table};
 use crate::export::markdown::sig;
@@ -92,18 +92,23 @@ static METRICS: [&str; 44] = [
     "width",
 ];
 
+static INFO: KindInfo = KindInfo {
+    name: "birthday",
+    about: "keys until the first collision of a hash truncated to n bits, vs the birthday bound",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
+static BOUND_INFO: KindInfo = KindInfo {
+    name: "birthday_bound",
+    about: "the birthday bound by hash width: items for 1-in-a-million, 50%, one expected collision",
+    params: &BOUND_PARAMS,
+    metrics: &BOUND_METRICS,
+};
+
 impl Kind for Birthday {
-    fn name(&self) -> &'static str {
-        "birthday"
-    }
-    fn about(&self) -> &'static str {
-        "keys until the first collision of a hash truncated to n bits, vs the birthday bound"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
@@ -318,17 +323,8 @@ static BOUND_METRICS: [&str; 12] = [
 ];
 
 impl Kind for BirthdayBound {
-    fn name(&self) -> &'static str {
-        "birthday_bound"
-    }
-    fn about(&self) -> &'static str {
-        "the birthday bound by hash width: items for 1-in-a-million, 50%, one expected collision"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &BOUND_PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &BOUND_METRICS
+    fn info(&self) -> &'static KindInfo {
+        &BOUND_INFO
     }
 
     fn run(&self, p: &Params, _seed: u64) -> anyhow::Result<Metrics> {

@@ -2,7 +2,7 @@
 //! k and hash strategy, next to (1 − e^(−kn/m))^k.
 
 use super::common::{self, FillQuery, KEYS, MAX_BITS, QUERIES, fill_and_query};
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params, Value};
 use crate::experiment::table::{Metrics, Table};
 use crate::export::markdown::{pct, sig};
@@ -69,18 +69,16 @@ pub fn m_k(n: u64, bits_per_key: f64, k: &Value) -> (u64, u32) {
     (m, k)
 }
 
+static INFO: KindInfo = KindInfo {
+    name: "bloom_fpr",
+    about: "Bloom filter FPR vs n, bits per key, k and hash, with Wilson intervals, next to theory",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for BloomFpr {
-    fn name(&self) -> &'static str {
-        "bloom_fpr"
-    }
-    fn about(&self) -> &'static str {
-        "Bloom filter FPR vs n, bits per key, k and hash, with Wilson intervals, next to theory"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
         if p.float("bits_per_key") * p.u64("n") as f64 > MAX_BITS {
@@ -100,12 +98,8 @@ impl Kind for BloomFpr {
         let (m, k) = m_k(n, p.float("bits_per_key"), p.get("k"));
         let mut f = BloomFilter::new(m, k, p.hasher(seed))?;
         let mut keys = KeyGen::new(p.keys("keys"), p.salt(seed, 1));
-        let FillQuery {
-            fpr,
-            false_negatives,
-            members_checked,
-            fill,
-        } = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
+        let fq = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
+        let FillQuery { fill, .. } = fq;
         let (nf, mf, kf) = (n as f64, m as f64, k as f64);
         let k_opt = theory::optimal_k(mf, nf);
         let mut r = Metrics::new(&METRICS);
@@ -113,15 +107,11 @@ impl Kind for BloomFpr {
             .set("k_used", k)
             .set("k_optimal", k_opt)
             .set("bytes", f.bytes())
-            .set("fill_measured", fill)
             .set("fill_theory", theory::expected_fill(nf, mf, kf))
-            .set("members_checked", members_checked)
-            .set("false_negatives", false_negatives)
-            .set("false_positives", fpr.successes)
-            .set_proportion("fpr_measured", &fpr)
             .set("fpr_theory", theory::fpr(nf, mf, kf))
             .set("fpr_theory_optimal_k", theory::fpr(nf, mf, k_opt))
             .set("fpr_given_fill", fill.powi(k as i32));
+        fq.record(&mut r);
         Ok(r)
     }
 

@@ -3,7 +3,7 @@
 //! behind it at a given request rate and hit rate.
 
 use super::common::{self, FillQuery, KEYS, QUERIES, fill_and_query};
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Metrics, Table};
 use crate::export::markdown::{pct, sig};
@@ -72,18 +72,16 @@ static METRICS: [&str; 20] = [
     "required_mb",
 ];
 
+static INFO: KindInfo = KindInfo {
+    name: "bloom_overfill",
+    about: "a filter sized for one capacity filled past it: FPR and the store load it lets through",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for BloomOverfill {
-    fn name(&self) -> &'static str {
-        "bloom_overfill"
-    }
-    fn about(&self) -> &'static str {
-        "a filter sized for one capacity filled past it: FPR and the store load it lets through"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
         if theory::optimal_m(p.u64("capacity"), p.float("p")) as f64 > common::MAX_BITS {
@@ -97,12 +95,8 @@ impl Kind for BloomOverfill {
         let mut f = BloomFilter::with_rate(cap, target, p.hasher(seed))?;
         let (m, k) = (f.m(), f.k());
         let mut keys = KeyGen::new(p.keys("keys"), p.salt(seed, 1));
-        let FillQuery {
-            fpr,
-            false_negatives,
-            members_checked,
-            fill,
-        } = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
+        let fq = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
+        let FillQuery { fpr, .. } = fq;
         let (nf, mf, kf) = (n as f64, m as f64, k as f64);
         let (rate, h) = (p.float("request_rate"), p.float("hit_rate"));
         let load = |fp: f64| rate * theory::store_traffic(h, fp);
@@ -114,12 +108,7 @@ impl Kind for BloomOverfill {
             .set("k", k)
             .set("mb", mf / 8.0 / 1e6)
             .set("overfill", nf / cap as f64)
-            .set("fill_measured", fill)
             .set("fill_theory", theory::expected_fill(nf, mf, kf))
-            .set("members_checked", members_checked)
-            .set("false_negatives", false_negatives)
-            .set("false_positives", fpr.successes)
-            .set_proportion("fpr_measured", &fpr)
             .set("fpr_theory", fpr_theory)
             .set("db_load_measured", load(fpr.rate))
             .set("db_load_measured_lo", load(fpr.lo))
@@ -128,6 +117,7 @@ impl Kind for BloomOverfill {
             .set("db_load_vs_design", load(fpr.rate) / design)
             .set("required_m", required)
             .set("required_mb", required as f64 / 8.0 / 1e6);
+        fq.record(&mut r);
         Ok(r)
     }
 

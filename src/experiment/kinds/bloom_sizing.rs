@@ -2,8 +2,8 @@
 //! target p: bits per key, m, MB, k, theory FPR at the integer k, and the FPR
 //! measured on a filter built exactly that way.
 
-use super::common::{self, FillQuery, KEYS, QUERIES, fill_and_query};
-use super::{Kind, Section};
+use super::common::{self, KEYS, QUERIES, fill_and_query};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, ParamDef, Params};
 use crate::experiment::table::{Metrics, Table};
 use crate::export::markdown::sig;
@@ -47,18 +47,16 @@ static METRICS: [&str; 18] = [
     "fpr_theory",
 ];
 
+static INFO: KindInfo = KindInfo {
+    name: "bloom_sizing",
+    about: "Bloom sizing by the chapter's formulas for a target p, and the FPR a filter built that way measures",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for BloomSizing {
-    fn name(&self) -> &'static str {
-        "bloom_sizing"
-    }
-    fn about(&self) -> &'static str {
-        "Bloom sizing by the chapter's formulas for a target p, and the FPR a filter built that way measures"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
         if theory::optimal_m(p.u64("n"), p.float("p")) as f64 > common::MAX_BITS {
@@ -75,12 +73,7 @@ impl Kind for BloomSizing {
         let mut f = BloomFilter::with_rate(n, target, p.hasher(seed))?;
         let (m, k) = (f.m(), f.k());
         let mut keys = KeyGen::new(p.keys("keys"), p.salt(seed, 1));
-        let FillQuery {
-            fpr,
-            false_negatives,
-            members_checked,
-            fill,
-        } = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
+        let fq = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
         let nf = n as f64;
         let extra =
             (target * 10.0 < 1.0).then(|| (m - theory::optimal_m(n, target * 10.0)) as f64 / nf);
@@ -94,13 +87,9 @@ impl Kind for BloomSizing {
             .set("k", k)
             .set("k_optimal", theory::optimal_k(m as f64, nf))
             .set("lookups_per_query", k)
-            .set("fill_measured", fill)
             .set("fill_theory", theory::expected_fill(nf, m as f64, k as f64))
-            .set("members_checked", members_checked)
-            .set("false_negatives", false_negatives)
-            .set("false_positives", fpr.successes)
-            .set_proportion("fpr_measured", &fpr)
             .set("fpr_theory", theory::fpr(nf, m as f64, k as f64));
+        fq.record(&mut r);
         Ok(r)
     }
 

@@ -54,6 +54,19 @@ pub struct FillQuery {
     pub fill: f64,
 }
 
+impl FillQuery {
+    /// Fills the columns every filter study shares: `fill_measured`,
+    /// `members_checked`, `false_negatives`, `false_positives` and
+    /// `fpr_measured` with its `_lo`/`_hi` Wilson bounds.
+    pub fn record(&self, m: &mut crate::experiment::Metrics) {
+        m.set("fill_measured", self.fill)
+            .set("members_checked", self.members_checked)
+            .set("false_negatives", self.false_negatives)
+            .set("false_positives", self.fpr.successes)
+            .set_proportion("fpr_measured", &self.fpr);
+    }
+}
+
 pub fn fill_and_query(f: &mut impl Filter, keys: &mut KeyGen, n: u64, queries: u64) -> FillQuery {
     for id in 0..n {
         f.insert(keys.key(id));

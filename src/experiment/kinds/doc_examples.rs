@@ -11,7 +11,7 @@
 //! * `reference_fpr`: the chapter's Python class at n, p: its measured FPR.
 
 use super::common::{self, rng};
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Metrics, Table};
 use crate::export::markdown::pct;
@@ -229,18 +229,16 @@ fn run_small(d: &Documented, p: &Params, seed: u64, r: &mut Metrics) -> anyhow::
     Ok(())
 }
 
+static INFO: KindInfo = KindInfo {
+    name: "doc_examples",
+    about: "the documents' worked examples: consistency, the chapter's own code, and simulation",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for DocExamples {
-    fn name(&self) -> &'static str {
-        "doc_examples"
-    }
-    fn about(&self) -> &'static str {
-        "the documents' worked examples: consistency, the chapter's own code, and simulation"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {

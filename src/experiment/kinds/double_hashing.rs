@@ -3,7 +3,7 @@
 
 use super::bloom_fpr::m_k;
 use super::common::{self, FillQuery, KEYS, MAX_BITS, QUERIES, fill_and_query};
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Metrics, Table};
 use crate::plot::{Chart, Series, Style};
@@ -70,18 +70,16 @@ static METRICS: [&str; 11] = [
     "fpr_theory",
 ];
 
+static INFO: KindInfo = KindInfo {
+    name: "double_hashing",
+    about: "Kirsch-Mitzenmacher double hashing vs k independent hashes at equal m and k",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for DoubleHashing {
-    fn name(&self) -> &'static str {
-        "double_hashing"
-    }
-    fn about(&self) -> &'static str {
-        "Kirsch-Mitzenmacher double hashing vs k independent hashes at equal m and k"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
         if p.float("bits_per_key") * p.u64("n") as f64 > MAX_BITS {

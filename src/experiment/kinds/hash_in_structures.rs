@@ -4,7 +4,7 @@
 //! per strategy and keyset, each next to its theory.
 
 use super::common;
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Cell, Metrics, Table};
 use crate::export::markdown::pct;
@@ -102,18 +102,16 @@ fn hll_estimate(words: impl Iterator<Item = u64>, wbits: u32, p: u32) -> f64 {
     }
 }
 
+static INFO: KindInfo = KindInfo {
+    name: "hash_in_structures",
+    about: "Bloom FPR and the HyperLogLog leading-zero estimate per hash on structured keysets, vs theory",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for HashInStructures {
-    fn name(&self) -> &'static str {
-        "hash_in_structures"
-    }
-    fn about(&self) -> &'static str {
-        "Bloom FPR and the HyperLogLog leading-zero estimate per hash on structured keysets, vs theory"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {

@@ -11,7 +11,7 @@
 //!   full-width collisions next to n²/2^(w+1).
 
 use super::common::{self, rng};
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Cell, Metrics, Table};
 use crate::export::markdown::{pct, sig};
@@ -103,18 +103,16 @@ fn chi2_z(counts: &[u32], n: u64) -> f64 {
     (chi2 - df) / (2.0 * df).sqrt()
 }
 
+static INFO: KindInfo = KindInfo {
+    name: "hash_quality",
+    about: "avalanche bias and bucket uniformity (chi-square over 2^16 buckets) on structured keysets",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for HashQuality {
-    fn name(&self) -> &'static str {
-        "hash_quality"
-    }
-    fn about(&self) -> &'static str {
-        "avalanche bias and bucket uniformity (chi-square over 2^16 buckets) on structured keysets"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {

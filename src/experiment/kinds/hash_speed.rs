@@ -2,7 +2,7 @@
 //! the median of repeated timed batches (trials run one at a time).
 
 use super::common::{self, rng};
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Metrics, Table};
 use crate::export::markdown::sig;
@@ -59,18 +59,16 @@ static METRICS: [&str; 7] = [
 /// Distinct keys cycled through, so a batch is not one cached key.
 const KEYS: usize = 256;
 
+static INFO: KindInfo = KindInfo {
+    name: "hash_speed",
+    about: "ns per hash and GB/s per strategy and key size (median of timed batches)",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for HashSpeed {
-    fn name(&self) -> &'static str {
-        "hash_speed"
-    }
-    fn about(&self) -> &'static str {
-        "ns per hash and GB/s per strategy and key size (median of timed batches)"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn serial(&self) -> bool {
         true

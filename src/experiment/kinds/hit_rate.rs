@@ -3,7 +3,7 @@
 //! rate; we count the lookups that reach the store, next to h + (1 − h)·p.
 
 use super::common::{self, KEYS, rng};
-use super::{Kind, Section};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Metrics, Table};
 use crate::export::markdown::{pct, sig};
@@ -72,18 +72,16 @@ static METRICS: [&str; 20] = [
     "no_filter_per",
 ];
 
+static INFO: KindInfo = KindInfo {
+    name: "hit_rate",
+    about: "store lookups behind a filter at a given hit rate, next to h + (1-h)p",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for HitRate {
-    fn name(&self) -> &'static str {
-        "hit_rate"
-    }
-    fn about(&self) -> &'static str {
-        "store lookups behind a filter at a given hit rate, next to h + (1-h)p"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
         if p.u64("n") > 100_000_000 {

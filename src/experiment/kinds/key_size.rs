@@ -3,8 +3,8 @@
 //! counting global allocator (bytes requested from the allocator while
 //! building it), not estimated.
 
-use super::common::{self, FillQuery, KEYS, QUERIES, fill_and_query};
-use super::{Kind, Section};
+use super::common::{self, KEYS, QUERIES, fill_and_query};
+use super::{Kind, KindInfo, Section};
 use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
 use crate::experiment::table::{Metrics, Table};
 use crate::export::markdown::{pct, sig};
@@ -35,7 +35,7 @@ static PARAMS: [ParamDef; 7] = [
     ),
 ];
 
-static METRICS: [&str; 19] = [
+static METRICS: [&str; 22] = [
     "key_bytes",
     "m",
     "k",
@@ -43,7 +43,10 @@ static METRICS: [&str; 19] = [
     "filter_bytes",
     "filter_bytes_per_key",
     "filter_mb",
+    "fill_measured",
+    "members_checked",
     "false_negatives",
+    "false_positives",
     "fpr_measured",
     "fpr_measured_lo",
     "fpr_measured_hi",
@@ -91,18 +94,16 @@ fn hashset_bytes(keys: &mut KeyGen, n: u64) -> Option<u64> {
     }
 }
 
+static INFO: KindInfo = KindInfo {
+    name: "key_size",
+    about: "Bloom FPR and bytes at equal bits per key for small and large keys, next to a measured exact HashSet",
+    params: &PARAMS,
+    metrics: &METRICS,
+};
+
 impl Kind for KeySize {
-    fn name(&self) -> &'static str {
-        "key_size"
-    }
-    fn about(&self) -> &'static str {
-        "Bloom FPR and bytes at equal bits per key for small and large keys, next to a measured exact HashSet"
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        &METRICS
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
     fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
         if p.u64("n") > 10_000_000 {
@@ -120,11 +121,7 @@ impl Kind for KeySize {
         let mut f = BloomFilter::with_rate(n, target, p.hasher(seed))?;
         let (m, k) = (f.m(), f.k());
         let mut keys = KeyGen::new(kind, p.salt(seed, 1));
-        let FillQuery {
-            fpr,
-            false_negatives,
-            ..
-        } = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
+        let fq = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
         let key_bytes = kind.key_len().map(|l| l as u64).unwrap_or_else(|| {
             (0..n.min(1000))
                 .map(|id| keys.key(id).len() as u64)
@@ -145,8 +142,6 @@ impl Kind for KeySize {
             .set("filter_bytes", f.bytes())
             .set("filter_bytes_per_key", f.bytes() as f64 / nf)
             .set("filter_mb", f.bytes() as f64 / 1e6)
-            .set("false_negatives", false_negatives)
-            .set_proportion("fpr_measured", &fpr)
             .set("fpr_theory", theory::fpr(nf, m as f64, k as f64))
             .set("raw_key_bytes", key_bytes * n)
             .set("raw_gb_per_100m_keys", key_bytes as f64 * 1e8 / 1e9)
@@ -161,6 +156,7 @@ impl Kind for KeySize {
                 "hashset_gb_per_100m_keys",
                 hs.map(|b| b as f64 / nf * 1e8 / 1e9),
             );
+        fq.record(&mut r);
         Ok(r)
     }
 

@@ -27,13 +27,31 @@ pub struct Section {
     pub reading: String,
 }
 
-pub trait Kind: Sync {
-    fn name(&self) -> &'static str;
+/// What every kind declares: its name, a one-line description, its
+/// parameters (with types and ranges) and its output columns.
+pub struct KindInfo {
+    pub name: &'static str,
     /// One line: what the kind measures.
-    fn about(&self) -> &'static str;
-    fn params(&self) -> &'static [ParamDef];
+    pub about: &'static str,
+    pub params: &'static [ParamDef],
     /// Measured and theory columns, in CSV order.
-    fn metrics(&self) -> &'static [&'static str];
+    pub metrics: &'static [&'static str],
+}
+
+pub trait Kind: Sync {
+    fn info(&self) -> &'static KindInfo;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
+    fn about(&self) -> &'static str {
+        self.info().about
+    }
+    fn params(&self) -> &'static [ParamDef] {
+        self.info().params
+    }
+    fn metrics(&self) -> &'static [&'static str] {
+        self.info().metrics
+    }
     /// Checks across parameters of one trial: `Err((param, allowed))`.
     fn check(&self, _p: &Params) -> Result<(), (&'static str, String)> {
         Ok(())
