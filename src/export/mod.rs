@@ -118,7 +118,9 @@ pub fn git_revision() -> Option<String> {
     }
     let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
     let dirty = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=no"])
+        // the default output folder holds the committed reference report,
+        // which a run rewrites: it does not make the code dirty
+        .args(["status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)reports"])
         .output()
         .ok()
         .map(|o| !o.stdout.is_empty())
