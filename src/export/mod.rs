@@ -120,7 +120,14 @@ pub fn git_revision() -> Option<String> {
     let dirty = std::process::Command::new("git")
         // the default output folder holds the committed reference report,
         // which a run rewrites: it does not make the code dirty
-        .args(["status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)reports"])
+        .args([
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+            ".",
+            ":(exclude)reports",
+        ])
         .output()
         .ok()
         .map(|o| !o.stdout.is_empty())
