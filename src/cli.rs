@@ -14,7 +14,7 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
-    /// Use each study's [quick] sizes (fast, wider intervals)
+    /// Use each study's `[quick]` sizes (fast, wider intervals)
     #[arg(long, global = true)]
     pub quick: bool,
 

@@ -271,21 +271,70 @@ impl HashStrategy {
     }
 }
 
-/// Implements `new`, `derive` and the seed plumbing for a strategy struct
-/// holding `seed: Seed` plus prepared state built by `$prep`.
-macro_rules! seeded {
-    ($ty:ident, |$s:ident| $prep:expr) => {
+/// Declares one strategy: its struct (the seed plus state prepared from it),
+/// its [`StrategyInfo`], and its [`KeyHasher`] impl from one expression that
+/// computes the native output (and, for 128-bit functions, the halves).
+macro_rules! strategy {
+    (
+        $(#[$doc:meta])*
+        $ty:ident {
+            name: $name:literal,
+            width: $width:literal,
+            keyed: $keyed:literal,
+            seed_use: $seed_use:literal,
+            $(default_seed: $def:expr,)?
+            source: $src:literal,
+            state: $st:ty = |$s:ident| $prep:expr,
+            native: |$state:ident, $k:ident| $body:expr
+            $(, halves: |$state2:ident, $k2:ident| $body2:expr)? $(,)?
+        }
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug)]
+        pub struct $ty {
+            seed: $crate::hashing::Seed,
+            state: $st,
+        }
+
         impl $ty {
             pub fn new($s: $crate::hashing::Seed) -> Self {
-                $ty {
-                    seed: $s,
-                    state: $prep,
+                $ty { seed: $s, state: $prep }
+            }
+        }
+
+        impl $crate::hashing::StrategyInfo for $ty {
+            const NAME: &'static str = $name;
+            const WIDTH: u32 = $width;
+            const KEYED: bool = $keyed;
+            const SEED_USE: &'static str = $seed_use;
+            const SOURCE: &'static str = $src;
+            $(const DEFAULT_SEED: u64 = $def;)?
+        }
+
+        impl $crate::hashing::KeyHasher for $ty {
+            fn width(&self) -> u32 {
+                $width
+            }
+            #[inline]
+            #[allow(clippy::redundant_closure_call, unused_variables)]
+            fn native(&self, $k: &[u8]) -> u128 {
+                let $state = &self.state;
+                ($body) as u128
+            }
+            $(
+                #[inline]
+                fn hash128(&self, $k2: &[u8]) -> (u64, u64) {
+                    let $state2 = &self.state;
+                    $body2
                 }
+            )?
+            fn derive(&self, index: u64) -> Self {
+                Self::new(self.seed.derive(index))
             }
         }
     };
 }
-pub(crate) use seeded;
+pub(crate) use strategy;
 
 /// SplitMix64's finaliser: a bijection on u64 with full avalanche. Used to
 /// derive seeds and to make distinct integer keys, never as a strategy.

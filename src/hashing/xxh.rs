@@ -1,56 +1,45 @@
 //! xxHash (xxhash-rust crate): XXH3 (128 and 64-bit) and XXH64, seeded with `seed.lo`.
 
-use super::{KeyHasher, Seed, StrategyInfo, seeded};
+use super::strategy;
 use xxhash_rust::xxh3::{xxh3_64_with_seed, xxh3_128_with_seed};
 use xxhash_rust::xxh64::xxh64;
 
-macro_rules! xxh {
-    ($ty:ident, $name:literal, $width:literal, $src:literal, |$k:ident, $s:ident| $f:expr) => {
-        #[derive(Clone, Debug)]
-        pub struct $ty {
-            seed: Seed,
-            state: u64,
-        }
-        seeded!($ty, |s| s.lo);
-
-        impl StrategyInfo for $ty {
-            const NAME: &'static str = $name;
-            const WIDTH: u32 = $width;
-            const KEYED: bool = false;
-            const SEED_USE: &'static str = "64-bit seed (lo)";
-            const SOURCE: &'static str = $src;
-        }
-
-        impl KeyHasher for $ty {
-            fn width(&self) -> u32 {
-                $width
-            }
-            #[inline]
-            fn native(&self, $k: &[u8]) -> u128 {
-                let $s = self.state;
-                ($f) as u128
-            }
-            fn derive(&self, index: u64) -> Self {
-                Self::new(self.seed.derive(index))
-            }
-        }
-    };
+strategy! {
+    /// XXH3-128 seeded with `seed.lo` (XXH3 takes a 64-bit seed). Halves are
+    /// `(low 64 bits, high 64 bits)` of the 128-bit value.
+    Xxh3 {
+        name: "xxh3",
+        width: 128,
+        keyed: false,
+        seed_use: "64-bit seed (lo)",
+        source: "xxhash_rust::xxh3::xxh3_128_with_seed",
+        state: u64 = |s| s.lo,
+        native: |st, key| xxh3_128_with_seed(key, *st),
+    }
 }
 
-xxh!(
-    Xxh3,
-    "xxh3",
-    128,
-    "xxhash_rust::xxh3::xxh3_128_with_seed",
-    |k, s| xxh3_128_with_seed(k, s)
-);
-xxh!(
-    Xxh3_64,
-    "xxh3_64",
-    64,
-    "xxhash_rust::xxh3::xxh3_64_with_seed",
-    |k, s| xxh3_64_with_seed(k, s)
-);
-xxh!(Xxh64, "xxh64", 64, "xxhash_rust::xxh64::xxh64", |k, s| {
-    xxh64(k, s)
-});
+strategy! {
+    /// XXH3-64 seeded with `seed.lo`.
+    Xxh3_64 {
+        name: "xxh3_64",
+        width: 64,
+        keyed: false,
+        seed_use: "64-bit seed (lo)",
+        source: "xxhash_rust::xxh3::xxh3_64_with_seed",
+        state: u64 = |s| s.lo,
+        native: |st, key| xxh3_64_with_seed(key, *st),
+    }
+}
+
+strategy! {
+    /// XXH64 seeded with `seed.lo`.
+    Xxh64 {
+        name: "xxh64",
+        width: 64,
+        keyed: false,
+        seed_use: "64-bit seed (lo)",
+        source: "xxhash_rust::xxh64::xxh64",
+        state: u64 = |s| s.lo,
+        native: |st, key| xxh64(key, *st),
+    }
+}
