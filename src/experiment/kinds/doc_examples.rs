@@ -203,7 +203,7 @@ fn run_small(d: &Documented, p: &Params, seed: u64, r: &mut Metrics) -> anyhow::
     let (mut bits_total, mut all_set, mut fps) = (0u64, 0u64, 0u64);
     let mut f = BloomFilter::new(d.m, d.k, hasher)?;
     for _ in 0..trials {
-        f = BloomFilter::new(d.m, d.k, f.hasher().clone())?;
+        f.clear();
         let base: u64 = rng.random_range(0..u64::MAX / 4);
         for j in 0..inserts {
             f.insert(keys.key(base + j));

@@ -157,6 +157,11 @@ impl<H: KeyHasher> BloomFilter<H> {
         self.bits.bytes()
     }
 
+    /// Empties the filter, keeping its size and hasher.
+    pub fn clear(&mut self) {
+        self.bits.clear();
+    }
+
     pub fn bits(&self) -> &BitArray {
         &self.bits
     }
@@ -260,6 +265,9 @@ mod tests {
         }
         let ones = f.bits().count_ones();
         assert!(ones <= 200 && ones > 100, "{ones}");
+        let mut g0 = f.clone();
+        g0.clear();
+        assert_eq!((g0.fill_ratio(), g0.m(), g0.k()), (0.0, 1000, 4));
         let mut g = IndependentBloom::new(1000, 4, &h()).unwrap();
         for i in 0u32..50 {
             g.insert(&i.to_le_bytes());
