@@ -106,10 +106,3 @@ pub fn run_study(
         seconds,
     })
 }
-
-/// Reads a study's results back from `dir/results.csv`.
-pub fn load_results(dir: &Path) -> anyhow::Result<Table> {
-    let path = dir.join("results.csv");
-    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-    export::csv::parse(&bytes)
-}
