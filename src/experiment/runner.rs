@@ -8,7 +8,7 @@ use crate::export::{self, Manifest};
 use anyhow::Context;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// How to run.
