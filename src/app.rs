@@ -3,7 +3,6 @@
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::experiment::Spec;
-use crate::experiment::grid;
 use crate::experiment::runner::{self, RunOptions, StudyOutput};
 use crate::export;
 use crate::report::{self, ledger};
@@ -25,9 +24,16 @@ pub fn run(cli: Cli) -> Result<()> {
         seed: cli.seed,
     };
     match &cli.command {
-        Command::List { hashes: false } => list(&cli.experiments),
-        Command::List { hashes: true } => {
+        Command::List {
+            hashes: false,
+            kinds: false,
+        } => list(&cli.experiments),
+        Command::List { hashes: true, .. } => {
             print!("{}", list_hashes());
+            Ok(())
+        }
+        Command::List { kinds: true, .. } => {
+            print!("{}", list_kinds());
             Ok(())
         }
         Command::Hash {
@@ -38,13 +44,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Run { target } => {
             let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
             let pool = pool(threads)?;
-            let bar = progress(grid::count(spec.grid(opts.quick)) as u64, cli.quiet);
+            let bar = progress(spec.trials(opts.quick) as u64, cli.quiet);
             let out = runner::run_study(&spec, &opts, &pool, &bar)?;
             bar.finish_and_clear();
             if !cli.quiet {
                 summary(&spec, &out);
                 for c in &spec.claims {
-                    let r = ledger::evaluate(c, &spec.name, &out.table);
+                    let r = ledger::evaluate(c, &spec.name, &out.tables);
                     println!(
                         "  claim {:<28} {:<14} documented {} {}, measured {}",
                         r.claim_id,
@@ -131,16 +137,46 @@ pub fn load_all(dir: &Path) -> Result<Vec<Spec>> {
 
 fn list(dir: &Path) -> Result<()> {
     for s in load_all(dir)? {
+        // the whole description, re-flowed onto one line
+        let description = s
+            .description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         println!(
             "{:<20} {:<16} {:>6} trials ({:>4} quick)  {}",
             s.name,
             s.kind.name(),
-            grid::count(&s.grid),
-            grid::count(&s.quick_grid),
-            s.description.lines().next().unwrap_or("").trim()
+            s.trials(false),
+            s.trials(true),
+            description
         );
     }
     Ok(())
+}
+
+/// The kinds table `list --kinds` prints: each kind's parameters and columns,
+/// from the same declarations the validator and the CSV header use.
+pub fn list_kinds() -> String {
+    let mut s = String::new();
+    for k in crate::experiment::kinds::KINDS {
+        s += &format!("{}: {}\n", k.name(), k.about());
+        for d in k.params() {
+            let default = d
+                .default_value()
+                .map(|v| format!(" (default {})", v.toml_repr()))
+                .unwrap_or_else(|| " (required)".into());
+            s += &format!("  {:<22} {}{default}: {}\n", d.name, d.allowed(), d.help);
+        }
+        let cols: Vec<String> = k
+            .fields()
+            .iter()
+            .flat_map(|f| f.columns())
+            .map(|c| c.name)
+            .collect();
+        s += &format!("  columns: {}\n\n", cols.join(", "));
+    }
+    s
 }
 
 /// The strategy table `list --hashes` prints.
@@ -255,7 +291,7 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
     let specs = load_all(dir)?;
     let clock = Instant::now();
     let pool = pool(opts.threads)?;
-    let total: usize = specs.iter().map(|s| grid::count(s.grid(opts.quick))).sum();
+    let total: usize = specs.iter().map(|s| s.trials(opts.quick)).sum();
     let bar = progress(total as u64, quiet);
     let mut outputs = Vec::new();
     for spec in &specs {
@@ -272,7 +308,7 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
         rows.extend(
             spec.claims
                 .iter()
-                .map(|c| ledger::evaluate(c, &spec.name, &out.table)),
+                .map(|c| ledger::evaluate(c, &spec.name, &out.tables)),
         );
     }
     export::write_atomic(&opts.out.join("claims.csv"), &ledger::to_csv(&rows)?)?;
@@ -280,8 +316,13 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
         .iter()
         .zip(&outputs)
         .map(|(spec, o)| report::StudyResult {
-            spec,
-            table: &o.table,
+            name: &spec.name,
+            description: &spec.description,
+            kind: spec.kind.name(),
+            spec_path: &spec.path,
+            trials: o.trials,
+            has_summary: o.tables.summary.is_some(),
+            section: spec.kind.report_section(&o.tables),
             plots: &o.plots,
             seconds: o.seconds,
         })
@@ -298,11 +339,12 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
     if !quiet {
         let count = |v: ledger::Verdict| rows.iter().filter(|r| r.verdict == v).count();
         println!(
-            "{} claims: {} hold, {} approximately, {} do not hold, {} not measured -> {}, {} ({:.0} s)",
+            "{} claims: {} hold, {} approximately, {} do not hold, {} inconclusive, {} not measured -> {}, {} ({:.0} s)",
             rows.len(),
             count(ledger::Verdict::Holds),
             count(ledger::Verdict::Approximately),
             count(ledger::Verdict::DoesNotHold),
+            count(ledger::Verdict::Inconclusive),
             count(ledger::Verdict::NotMeasured),
             opts.out.join("claims.csv").display(),
             opts.out.join("REPORT.md").display(),

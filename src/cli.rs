@@ -42,11 +42,16 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List every study in the experiments directory, one line each
-    #[command(after_help = "Examples:\n  sketchlab list\n  sketchlab list --hashes")]
+    #[command(
+        after_help = "Examples:\n  sketchlab list\n  sketchlab list --hashes\n  sketchlab list --kinds"
+    )]
     List {
         /// List the hash strategies instead: width, keyed or not, seed use, source
-        #[arg(long)]
+        #[arg(long, conflicts_with = "kinds")]
         hashes: bool,
+        /// List the experiment kinds instead: parameters (type, range, default) and columns
+        #[arg(long)]
+        kinds: bool,
     },
     /// Hash keys with a strategy and print `key<TAB>hash-as-hex` (full width)
     #[command(

@@ -2,8 +2,9 @@
 //!
 //! The pipeline runs one way: `experiments/*.toml` → [`experiment::spec`] →
 //! [`experiment::grid`] (trials) → [`experiment::runner`] (rows) →
-//! [`export`] (CSV, manifest) → [`plot`] → [`report`] (REPORT.md and the
-//! claims ledger). See README.md for a tour.
+//! [`experiment::summary`] (replicates) → [`export`] (CSV, manifest) →
+//! [`plot`] → [`report`] (REPORT.md and the claims ledger), all reading the
+//! row model in [`table`]. See README.md for a tour.
 #![doc = include_str!("../README.md")]
 
 pub mod app;
@@ -15,7 +16,9 @@ pub mod hashing;
 pub mod metrics;
 pub mod plot;
 pub mod report;
+pub mod stats;
 pub mod structures;
+pub mod table;
 pub mod workload;
 
 #[cfg(test)]

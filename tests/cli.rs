@@ -32,6 +32,7 @@ select = { bits_per_key = 10, k = "optimal", hash = "xxh3" }
 metric = "fpr_measured"
 theory_metric = "fpr_theory"
 tolerance = 0.5
+basis = "measured"
 "#;
 
 #[test]
@@ -58,6 +59,61 @@ fn list_shows_every_study() {
             "{name} missing from:\n{out}"
         );
     }
+}
+
+#[test]
+fn list_kinds_shows_parameters_and_columns_from_the_declarations() {
+    let out = sketchlab()
+        .args(["list", "--kinds"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for k in sketchlab::experiment::kinds::KINDS {
+        let block = out
+            .split("\n\n")
+            .find(|b| b.starts_with(&format!("{}: ", k.name())))
+            .unwrap_or_else(|| panic!("{} missing", k.name()));
+        for d in k.params() {
+            assert!(
+                block.contains(&format!("  {} ", d.name)),
+                "{}: {}",
+                k.name(),
+                d.name
+            );
+        }
+        let cols: Vec<String> = k
+            .fields()
+            .iter()
+            .flat_map(|f| f.columns())
+            .map(|c| c.name)
+            .collect();
+        assert!(
+            block.contains(&format!("columns: {}", cols.join(", "))),
+            "{}",
+            k.name()
+        );
+    }
+}
+
+#[test]
+fn list_prints_whole_descriptions() {
+    let out = sketchlab()
+        .arg("list")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    // the last words of a multi-line description are on the study's line
+    let line = out.lines().find(|l| l.starts_with("bloom_fpr ")).unwrap();
+    assert!(
+        line.trim_end().ends_with("next to (1 - e^(-kn/m))^k."),
+        "{line}"
+    );
 }
 
 #[test]
@@ -93,7 +149,8 @@ fn run_a_spec_file_writes_csv_manifest_and_plots() {
     let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
     let header = csv.lines().next().unwrap();
     assert!(
-        header.starts_with("n,bits_per_key,k,hash,hash_seed,keys,queries,trial,seed,m,"),
+        header
+            .starts_with("n,bits_per_key,k,hash,hash_seed,keys,queries,replicate,trial_id,seed,m,"),
         "{header}"
     );
     assert!(header.contains("fpr_measured_lo") && header.contains("fpr_theory"));
@@ -266,8 +323,28 @@ fn bad_specs_are_rejected_with_the_field_named() {
             variant("name = \"tiny\"", "name = \"../escape\""),
             "name = \"../escape\"",
         ),
+        (
+            variant("basis = \"measured\"", "basis = \"guessed\""),
+            "claim[0].basis = \"guessed\"",
+        ),
+        (variant("basis = \"measured\"\n", ""), "basis"),
+        (
+            variant("tolerance = 0.5", "tolerance = 0.5\ntable = \"summary\""),
+            "claim[0].table = \"summary\": needs grid.replicates >= 2",
+        ),
+        (
+            variant("queries = 20000", "queries = 20000\nreplicates = 0"),
+            "grid.replicates = 0",
+        ),
+        (
+            variant("k = \"optimal\", hash", "k = \"best\", hash"),
+            "claim[0].select.k = \"best\"",
+        ),
+        (
+            variant("tolerance = 0.5", "tolerance = 0.5\ncheck = \"most\""),
+            "claim[0].check = \"most\"",
+        ),
     ];
-    assert!(cases.len() >= 10);
     for (spec, needle) in &cases {
         assert_rejected(spec, needle);
     }

@@ -25,6 +25,7 @@ documented = 0
 unit = "count"
 metric = "false_negatives"
 check = "max"
+basis = "counted"
 "#,
     ),
     (
@@ -61,8 +62,9 @@ seed = 14
 [grid]
 n = 2000
 bits_per_key = [6, 10]
-scheme = ["double", "independent"]
+scheme = ["double", "enhanced", "independent"]
 queries = 5000
+replicates = 3
 "#,
     ),
     (
@@ -85,7 +87,7 @@ description = "d"
 seed = 16
 [grid]
 hash = ["fx", "sip13"]
-check = ["avalanche", "words", "high_bits"]
+test = ["avalanche", "words", "high_bits"]
 samples = 300
 n = 5000
 "#,
@@ -104,7 +106,57 @@ queries = 5000
 hll_p = 8
 "#,
     ),
+    (
+        "h.toml",
+        r#"name = "h"
+kind = "bloom_sizing"
+description = "d"
+seed = 18
+[grid]
+n = 3000
+p = [0.1, 0.01]
+queries = 5000
+"#,
+    ),
+    (
+        "i.toml",
+        r#"name = "i"
+kind = "bloom_overfill"
+description = "d"
+seed = 19
+[grid]
+capacity = 2000
+n = [1000, 4000]
+queries = 5000
+"#,
+    ),
+    (
+        "j.toml",
+        r#"name = "j"
+kind = "key_size"
+description = "d"
+seed = 20
+[grid]
+n = 2000
+keys = ["u32", "url100"]
+queries = 5000
+"#,
+    ),
+    (
+        "k.toml",
+        r#"name = "k"
+kind = "birthday_bound"
+description = "d"
+seed = 21
+[grid]
+bits = [16, 32]
+m = [0, 100]
+"#,
+    ),
 ];
+
+/// The studies above by name, and the kinds they cover.
+const STUDIES: &[&str] = &["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {
     Command::cargo_bin("sketchlab")
@@ -134,7 +186,7 @@ fn results_are_byte_identical_across_thread_counts() {
     let (one, two) = (d.path().join("t1"), d.path().join("t2"));
     reproduce(&exp, &one, "1");
     reproduce(&exp, &two, "2");
-    for study in ["a", "b", "c", "d", "e", "f", "g"] {
+    for study in STUDIES {
         let a = std::fs::read(one.join(study).join("results.csv")).unwrap();
         let b = std::fs::read(two.join(study).join("results.csv")).unwrap();
         assert!(!a.is_empty());
@@ -143,6 +195,11 @@ fn results_are_byte_identical_across_thread_counts() {
             "{study}/results.csv differs between --threads 1 and 2"
         );
     }
+    // the replicate summary too
+    assert_eq!(
+        std::fs::read(one.join("d/summary.csv")).unwrap(),
+        std::fs::read(two.join("d/summary.csv")).unwrap()
+    );
     assert_eq!(
         std::fs::read(one.join("claims.csv")).unwrap(),
         std::fs::read(two.join("claims.csv")).unwrap()
@@ -150,10 +207,10 @@ fn results_are_byte_identical_across_thread_counts() {
     let claims = std::fs::read_to_string(one.join("claims.csv")).unwrap();
     assert_eq!(
         claims.lines().next().unwrap(),
-        "claim_id,document,quote,documented,theory,measured,unit,verdict"
+        "claim_id,document,quote,documented,theory,measured,unit,verdict,basis,interval_lo,interval_hi"
     );
     assert!(
-        claims.contains("no_fn,000,no false negatives,0,,0,count,holds"),
+        claims.contains("no_fn,000,no false negatives,0,,0,count,holds,counted,,"),
         "{claims}"
     );
     let report = std::fs::read_to_string(one.join("REPORT.md")).unwrap();
@@ -184,4 +241,60 @@ fn a_different_seed_gives_different_rows() {
         std::fs::read(out1.join("b/results.csv")).unwrap(),
         std::fs::read(out2.join("b/results.csv")).unwrap()
     );
+}
+
+#[test]
+fn every_deterministic_kind_is_covered() {
+    let covered: Vec<String> = SPECS
+        .iter()
+        .map(|(_, text)| {
+            let line = text.lines().find(|l| l.starts_with("kind = ")).unwrap();
+            line.trim_start_matches("kind = ")
+                .trim_matches('"')
+                .to_string()
+        })
+        .collect();
+    for k in sketchlab::experiment::kinds::KINDS {
+        if !k.timing() {
+            assert!(
+                covered.iter().any(|c| c == k.name()),
+                "kind {} has no determinism spec",
+                k.name()
+            );
+        }
+    }
+}
+
+/// Adding grid values (and replicates) leaves every other trial's row
+/// byte-identical: identities and seeds do not depend on the grid's shape.
+#[test]
+fn adding_a_grid_value_keeps_every_other_row() {
+    let d = tempfile::tempdir().unwrap();
+    let write = |dir: &str, bits: &str, reps: u32| {
+        let exp = d.path().join(dir);
+        std::fs::create_dir(&exp).unwrap();
+        std::fs::write(
+            exp.join("s.toml"),
+            format!(
+                "name = \"s\"\nkind = \"double_hashing\"\ndescription = \"d\"\nseed = 5\n[grid]\nn = 2000\nbits_per_key = {bits}\nscheme = [\"double\", \"independent\"]\nqueries = 4000\nreplicates = {reps}\n"
+            ),
+        )
+        .unwrap();
+        let out = d.path().join(format!("{dir}-out"));
+        reproduce(&exp, &out, "2");
+        std::fs::read_to_string(out.join("s/results.csv")).unwrap()
+    };
+    let small = write("small", "[6, 10]", 2);
+    let large = write("large", "[4, 6, 8, 10, 12]", 3);
+    let large_rows: std::collections::HashSet<&str> = large.lines().collect();
+    let mut rows = 0;
+    for line in small.lines() {
+        assert!(
+            large_rows.contains(line),
+            "row changed when the grid grew:\n{line}"
+        );
+        rows += 1;
+    }
+    assert_eq!(rows, 1 + 2 * 2 * 2);
+    assert_eq!(large.lines().count(), 1 + 5 * 2 * 3);
 }

@@ -1,11 +1,11 @@
 //! Property tests: invariants that must hold for every input.
 
 use proptest::prelude::*;
-use sketchlab::experiment::{Cell, Table};
 use sketchlab::hashing::double::Probes;
 use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyKind};
 use sketchlab::structures::bloom::reference::ChapterBloom;
 use sketchlab::structures::bloom::{BloomFilter, IndependentBloom};
+use sketchlab::table::{ColType, Column, Table, Value};
 
 fn strategy() -> impl Strategy<Value = StrategyKind> {
     prop::sample::select(StrategyKind::ALL.to_vec())
@@ -48,6 +48,15 @@ proptest! {
     }
 
     #[test]
+    fn enhanced_probes_equal_their_closed_form(h1 in any::<u64>(), h2 in any::<u64>(), k in 0u32..40, m in 1u64..1u64 << 40) {
+        let got: Vec<u64> = sketchlab::hashing::double::EnhancedProbes::new(h1, h2, k, m).collect();
+        let want: Vec<u64> = (0..k as u128)
+            .map(|i| ((h1 as u128 + i * h2 as u128 + (i * i * i - i) / 6) % m as u128) as u64)
+            .collect();
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
     fn signed_probes_equal_python(h1 in any::<i64>(), h2 in any::<i64>(), k in 0u32..40, m in 1u64..1_000_000_000) {
         let got: Vec<u64> = Probes::signed(h1, h2, k, m).collect();
         let want: Vec<u64> = (0..k as i128).map(|i| (h1 as i128 + i * h2 as i128).rem_euclid(m as i128) as u64).collect();
@@ -56,8 +65,8 @@ proptest! {
 
     #[test]
     fn csv_round_trips_numbers(xs in prop::collection::vec(any::<f64>().prop_filter("finite", |x| x.is_finite()), 1..50)) {
-        let t = Table { columns: vec!["x".into()], rows: xs.iter().map(|x| vec![Cell::Float(*x)]).collect() };
-        let back = sketchlab::export::csv::parse(&sketchlab::export::csv::to_bytes(&t).unwrap()).unwrap();
+        let t = Table { columns: vec![Column::new("x", ColType::Float)], rows: xs.iter().map(|x| vec![Value::Float(*x)]).collect() };
+        let back = sketchlab::export::csv::parse(&sketchlab::export::csv::to_bytes(&t).unwrap(), &t.columns).unwrap();
         for (a, b) in xs.iter().zip(&back.rows) {
             prop_assert_eq!(Some(*a), b[0].as_f64());
         }

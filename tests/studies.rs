@@ -1,15 +1,17 @@
-//! One statistical test per study: each committed spec is run at its quick
-//! sizes and fixed seed, and its rows are checked against exact ground truth
-//! or theory with tolerances from the Wilson interval at z = 4.5 (a
-//! two-sided miss probability of 7e-6 per check), never against a
-//! structure's own bounds.
+//! The main job end to end at quick sizes, run once and shared: every
+//! committed study runs, every claim gets a verdict, the report's images
+//! exist and no chart is empty; then one statistical test per study on the
+//! rows it wrote, against exact ground truth or theory with tolerances from
+//! the Wilson interval at z = 4.5 (a two-sided miss probability of 7e-6 per
+//! check), never against a structure's own bounds.
 
 use indicatif::ProgressBar;
+use sketchlab::experiment::Spec;
 use sketchlab::experiment::runner::{RunOptions, run_trials};
-use sketchlab::experiment::{Spec, Table};
 use sketchlab::metrics::alloc::CountingAlloc;
-use sketchlab::metrics::wilson;
+use sketchlab::stats::wilson;
 use sketchlab::structures::bloom::theory;
+use sketchlab::table::Table;
 use std::path::Path;
 
 #[global_allocator]
@@ -17,7 +19,35 @@ static ALLOC: CountingAlloc = CountingAlloc;
 
 const Z: f64 = 4.5;
 
+/// One `reproduce --quick` for the whole file, into a directory that lives
+/// as long as the test process.
+fn quick_out() -> &'static Path {
+    static OUT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    OUT.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        assert_cmd::Command::cargo_bin("sketchlab")
+            .unwrap()
+            .args(["reproduce", "--quick", "--quiet", "--threads", "2", "--out"])
+            .arg(d.path())
+            .assert()
+            .success();
+        d
+    })
+    .path()
+}
+
+fn spec(name: &str) -> Spec {
+    Spec::load(&Path::new("experiments").join(format!("{name}.toml"))).unwrap()
+}
+
+/// A study's results.csv from the shared quick run, parsed by its declared columns.
 fn quick(name: &str) -> Table {
+    let bytes = std::fs::read(quick_out().join(name).join("results.csv")).unwrap();
+    sketchlab::export::csv::parse(&bytes, &spec(name).kind.columns()).unwrap()
+}
+
+/// Runs a study's quick trials in this process (for tests that need a second run).
+fn quick_spec(name: &str) -> (Spec, Table) {
     let spec = Spec::load(&Path::new("experiments").join(format!("{name}.toml"))).unwrap();
     let opts = RunOptions {
         out: "unused".into(),
@@ -29,10 +59,11 @@ fn quick(name: &str) -> Table {
         .num_threads(2)
         .build()
         .unwrap();
-    run_trials(&spec, &opts, &pool, &ProgressBar::hidden()).unwrap()
+    let t = run_trials(&spec, &opts, &pool, &ProgressBar::hidden()).unwrap();
+    (spec, t)
 }
 
-fn f(t: &Table, r: &[sketchlab::experiment::Cell], c: &str) -> f64 {
+fn f(t: &Table, r: &[sketchlab::experiment::Value], c: &str) -> f64 {
     t.f64(r, c)
         .unwrap_or_else(|| panic!("column {c} missing or empty"))
 }
@@ -63,7 +94,7 @@ fn fill_ok(fill: f64, expected: f64, m: f64, what: &str) {
 fn check_filter_rows(t: &Table, k_col: &str, study: &str) {
     assert!(!t.rows.is_empty());
     for r in &t.rows {
-        let what = format!("{study} trial {}", t.str(r, "trial"));
+        let what = format!("{study} trial {}", t.str(r, "trial_id"));
         assert_eq!(f(t, r, "false_negatives"), 0.0, "{what}: a false negative");
         let (m, k, fill) = (f(t, r, "m"), f(t, r, k_col), f(t, r, "fill_measured"));
         if let Some(ft) = t.f64(r, "fill_theory") {
@@ -78,23 +109,37 @@ fn check_filter_rows(t: &Table, k_col: &str, study: &str) {
 fn bloom_fpr_matches_theory() {
     let t = quick("bloom_fpr");
     check_filter_rows(&t, "k_used", "bloom_fpr");
-    // The optimal integer k really is the minimum of the measured curve at 10 bits/key
-    // (within noise): no integer k beats it by more than 4.5 sigma.
+    // The optimal integer k really is the minimum of the measured curve at 10
+    // bits/key: no integer k in the grid beats it by more than 4.5 standard
+    // errors of the difference (k = 5..10 are the close competitors).
     let at = |k: &str| {
         t.rows
             .iter()
             .find(|r| {
                 t.str(r, "bits_per_key") == "10" && t.str(r, "k") == k && t.str(r, "hash") == "xxh3"
             })
-            .unwrap()
+            .unwrap_or_else(|| panic!("no row for k = {k}"))
     };
-    let best = f(&t, at("optimal"), "fpr_measured");
-    for k in ["1", "2", "3", "4", "12", "16"] {
+    let opt = at("optimal");
+    let (best, q) = (f(&t, opt, "fpr_measured"), f(&t, opt, "queries"));
+    let mut compared = 0;
+    for k in t
+        .distinct("k")
+        .iter()
+        .map(|v| v.to_string())
+        .filter(|k| k != "optimal")
+    {
+        let other = f(&t, at(&k), "fpr_measured");
+        let se = ((best * (1.0 - best) + other * (1.0 - other)) / q).sqrt();
         assert!(
-            f(&t, at(k), "fpr_measured") > best,
-            "k = {k} beat the optimum"
+            other >= best - Z * se,
+            "k = {k}: {other} beats the optimum {best} by more than {Z} se ({se})"
         );
+        compared += 1;
     }
+    assert!(compared >= 10, "only {compared} values of k compared");
+    // and it is the optimum by a visible margin against the far ones
+    assert!(f(&t, at("1"), "fpr_measured") > 5.0 * best);
 }
 
 #[test]
@@ -165,10 +210,24 @@ fn hit_rate_counts_agree_with_the_economics() {
 #[test]
 fn key_size_leaves_fpr_unchanged_and_hashsets_grow() {
     let t = quick("key_size");
-    let bytes: Vec<f64> = t.rows.iter().map(|r| f(&t, r, "filter_bytes")).collect();
+    // The exact set grows with the key size (4 B < 8 B < 100 B < 2 KiB), and
+    // so does its cost relative to the filter, which does not.
+    let by_key = |k: &str| t.rows.iter().find(|r| t.str(r, "keys") == k).unwrap();
+    let sets: Vec<f64> = ["u32", "u64", "url100", "blob2k"]
+        .iter()
+        .map(|k| f(&t, by_key(k), "hashset_bytes"))
+        .collect();
     assert!(
-        bytes.iter().all(|b| *b == bytes[0]),
-        "filter size depends on key size: {bytes:?}"
+        sets.windows(2).all(|w| w[0] < w[1]),
+        "HashSet bytes: {sets:?}"
+    );
+    let ratio: Vec<f64> = ["u32", "u64", "url100", "blob2k"]
+        .iter()
+        .map(|k| f(&t, by_key(k), "hashset_over_filter"))
+        .collect();
+    assert!(
+        ratio.windows(2).all(|w| w[0] < w[1]),
+        "set/filter: {ratio:?}"
     );
     for r in &t.rows {
         let q = f(&t, r, "queries");
@@ -188,30 +247,82 @@ fn key_size_leaves_fpr_unchanged_and_hashsets_grow() {
 }
 
 #[test]
-fn double_hashing_matches_independent_hashes() {
-    let t = quick("double_hashing");
+fn double_hashing_matches_independent_hashes_on_large_filters() {
+    let (spec, t) = (spec("double_hashing"), quick("double_hashing"));
     check_filter_rows(&t, "k_used", "double_hashing");
-    for d in t.rows.iter().filter(|r| t.str(r, "scheme") == "double") {
-        let i = t
+    let kind = spec.kind;
+    let s =
+        sketchlab::experiment::summary::summarise(&t, &kind.param_columns(), &kind.fields(), 0.95)
+            .unwrap();
+    let mut pairs = 0;
+    for d in s
+        .rows
+        .iter()
+        .filter(|r| s.str(r, "scheme") != "independent" && s.str(r, "n") == "100000")
+    {
+        let i = s
             .rows
             .iter()
             .find(|o| {
-                t.str(o, "scheme") == "independent"
-                    && ["bits_per_key", "hash"]
+                s.str(o, "scheme") == "independent"
+                    && ["n", "bits_per_key", "hash"]
                         .iter()
-                        .all(|c| t.cell(o, c) == t.cell(d, c))
+                        .all(|c| s.cell(o, c) == s.cell(d, c))
             })
             .unwrap();
-        let q = f(&t, d, "queries");
-        let (a, b) = (
-            wilson((f(&t, d, "fpr_measured") * q) as u64, q as u64, Z),
-            wilson((f(&t, i, "fpr_measured") * q) as u64, q as u64, Z),
-        );
+        // means over replicates agree within 4.5 standard errors of the difference
+        let se = |r: &[sketchlab::table::Value]| {
+            f(&s, r, "fpr_measured_sd") / f(&s, r, "replicates").sqrt()
+        };
+        let (a, b) = (f(&s, d, "fpr_measured"), f(&s, i, "fpr_measured"));
+        let tol = Z * (se(d).powi(2) + se(i).powi(2)).sqrt();
         assert!(
-            a.0 <= b.1 && b.0 <= a.1,
-            "double {a:?} vs independent {b:?}"
+            (a - b).abs() <= tol,
+            "{} {}: {a} vs {b} (±{tol})",
+            s.str(d, "scheme"),
+            s.str(d, "bits_per_key")
         );
+        pairs += 1;
     }
+    assert!(pairs >= 4, "{pairs}");
+}
+
+#[test]
+fn enhanced_double_hashing_removes_the_repeated_probe_excess() {
+    use sketchlab::hashing::double::{EnhancedProbes, Probes};
+    use sketchlab::structures::bloom::theory;
+    // n = 10^4 at 24 bits per key: m = 240,000, k = 17. A query whose probes
+    // hit d distinct bits is a false positive with probability ρ^d; averaging
+    // over every step h2 mod m gives each scheme's exact FPR at fill ρ.
+    let (n, m, k) = (10_000.0, 240_000u64, 17u32);
+    let rho = theory::expected_fill(n, m as f64, k as f64);
+    let distinct = |v: Vec<u64>| {
+        let mut v = v;
+        v.sort_unstable();
+        v.dedup();
+        v.len() as i32
+    };
+    let (mut plain, mut enhanced, mut plain_short) = (0.0, 0.0, 0u64);
+    for step in 0..m {
+        let d = distinct(Probes::new(12_345, step, k, m).collect());
+        plain_short += (d < k as i32) as u64;
+        plain += rho.powi(d) / m as f64;
+        enhanced +=
+            rho.powi(distinct(EnhancedProbes::new(12_345, step, k, m).collect())) / m as f64;
+    }
+    // divisors of 240,000 below 17: 1,2,3,4,5,6,8,10,12,15,16 -> Σφ(d) = 40 short steps
+    assert_eq!(plain_short, 40);
+    // the excess formula in theory.rs is exactly this average
+    let want = theory::fpr_double_hashing(n, m, k);
+    assert!((plain / want - 1.0).abs() < 1e-9, "{plain} vs {want}");
+    let independent = rho.powi(k as i32);
+    assert!(plain / independent > 1.3, "plain {plain} vs {independent}");
+    // enhanced double hashing repeats a probe only rarely and never collapses a
+    // sequence to a few bits: within 2% of independent probes
+    assert!(
+        (enhanced / independent - 1.0).abs() < 0.02,
+        "enhanced {enhanced} vs {independent}"
+    );
 }
 
 #[test]
@@ -224,7 +335,7 @@ fn doc_examples_are_checked_and_simulated() {
     }
     // The chapter's own code: bits {1,3,8,9,10,11} and no false positive for grape.
     let ch = row("chapter_m12_k3");
-    assert_eq!(t.str(ch, "book_code_false_positive"), "0");
+    assert_eq!(t.str(ch, "book_code_false_positive"), "false");
     assert!(
         t.str(ch, "book_code_positions")
             .starts_with("apple:11/10/9 banana:3/8/1 grape:1/3/5")
@@ -309,11 +420,11 @@ fn hash_quality_flags_what_is_structurally_weak() {
     let row = |h: &str, c: &str| {
         t.rows
             .iter()
-            .find(|r| t.str(r, "hash") == h && t.str(r, "check") == c)
+            .find(|r| t.str(r, "hash") == h && t.str(r, "test") == c)
             .unwrap()
     };
     // Every strategy spreads random keys evenly (the control): |z| <= 4.5.
-    for r in t.rows.iter().filter(|r| t.str(r, "check") == "random") {
+    for r in t.rows.iter().filter(|r| t.str(r, "test") == "random") {
         assert!(
             f(&t, r, "chi2_low16_z").abs() <= Z && f(&t, r, "chi2_high16_z").abs() <= Z,
             "{}",
@@ -374,22 +485,20 @@ fn hash_in_structures_keeps_guarantees_on_random_keys() {
 }
 
 #[test]
-fn hash_speed_times_every_strategy() {
-    let t = quick("hash_speed");
-    assert_eq!(t.rows.len(), 14 * 8);
-    for r in &t.rows {
-        let (lo, med, hi) = (
-            f(&t, r, "ns_per_hash_p10"),
-            f(&t, r, "ns_per_hash"),
-            f(&t, r, "ns_per_hash_p90"),
-        );
-        assert!(
-            lo > 0.0 && lo <= med && med <= hi,
-            "{} {}",
-            t.str(r, "hash"),
-            t.str(r, "key_bytes")
-        );
-    }
+fn hash_speed_hashes_what_it_times() {
+    // Timings are never asserted; what the timed loop computed is: the
+    // checksum of the hashes is a function of the seed and the keys, so two
+    // runs agree on it for every strategy and size, and sizes differ.
+    let (a, b) = (quick("hash_speed"), quick_spec("hash_speed").1);
+    assert_eq!(a.rows.len(), 14 * 8);
+    let sums = |t: &Table| -> Vec<String> { t.rows.iter().map(|r| t.str(r, "checksum")).collect() };
+    assert_eq!(sums(&a), sums(&b));
+    let distinct: std::collections::HashSet<String> = sums(&a).into_iter().collect();
+    assert!(
+        distinct.len() > 100,
+        "{} distinct checksums",
+        distinct.len()
+    );
 }
 
 #[test]
@@ -408,5 +517,110 @@ fn a_32_bit_hash_puts_a_floor_under_bloom_fpr() {
             // n/2^32 = 2.3e-4 dwarfs the design rate: > 10x worse.
             assert!(f(&t, r, "fpr_measured") > 10.0 * f(&t, r, "fpr_theory"));
         }
+    }
+}
+
+#[test]
+fn reproduce_quick_gives_every_claim_a_verdict() {
+    let d = quick_out();
+    let claims = std::fs::read_to_string(d.join("claims.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(claims.as_bytes());
+    assert_eq!(
+        rdr.headers().unwrap().iter().collect::<Vec<_>>(),
+        [
+            "claim_id",
+            "document",
+            "quote",
+            "documented",
+            "theory",
+            "measured",
+            "unit",
+            "verdict",
+            "basis",
+            "interval_lo",
+            "interval_hi"
+        ]
+    );
+    let mut n = 0;
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        n += 1;
+        let verdicts = ["holds", "approximately", "does-not-hold", "inconclusive"];
+        // not-measured only for report rows, which still carry their value
+        assert!(
+            verdicts.contains(&&rec[7]) || &rec[7] == "not-measured",
+            "{} was {}",
+            &rec[0],
+            &rec[7]
+        );
+        assert!(!rec[5].is_empty(), "{} has no value", &rec[0]);
+        assert!(
+            ["measured", "counted", "computed"].contains(&&rec[8]),
+            "{}",
+            &rec[0]
+        );
+        // a measured row carries the interval its verdict was decided on
+        if &rec[8] == "measured" {
+            assert!(
+                !rec[9].is_empty() && !rec[10].is_empty(),
+                "{} has no interval",
+                &rec[0]
+            );
+        }
+    }
+    let specs: Vec<_> = std::fs::read_dir("experiments")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let declared: usize = specs
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .matches("[[claim]]")
+                .count()
+        })
+        .sum();
+    assert_eq!(
+        n, declared,
+        "every [[claim]] in experiments/ is in the ledger"
+    );
+    let report = std::fs::read_to_string(d.join("REPORT.md")).unwrap();
+    assert_eq!(
+        report.matches("\n### ").count() - report.matches("### Claims that do not hold").count(),
+        specs.len()
+    );
+    for line in report.lines().filter(|l| l.starts_with("![")) {
+        let path = &line[line.find("](").unwrap() + 2..line.len() - 1];
+        assert!(d.join(path).is_file(), "{path} is referenced but missing");
+    }
+}
+
+/// Every chart every committed study declares has data: a chart, reading or
+/// claim naming a column the table lacks panics (a test failure), and a chart
+/// whose series all came back empty would be a figure silently missing.
+#[test]
+fn no_committed_chart_is_empty() {
+    for path in std::fs::read_dir("experiments").unwrap() {
+        let path = path.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let s = spec(&name);
+        let results = quick(&name);
+        let summary = std::fs::read(quick_out().join(&name).join("summary.csv"))
+            .ok()
+            .map(|b| sketchlab::export::csv::parse(&b, &s.kind.summary_columns()).unwrap());
+        let tables = sketchlab::table::Tables { results, summary };
+        let charts = s.kind.charts(&tables);
+        assert!(
+            !charts.is_empty() || !s.kind.heatmaps(&tables).is_empty(),
+            "{name}: no figures"
+        );
+        for c in &charts {
+            assert!(!c.series.is_empty(), "{name}: chart {} has no data", c.stem);
+        }
+        assert!(
+            !s.kind.report_section(&tables).reading.is_empty(),
+            "{name}: no reading"
+        );
     }
 }

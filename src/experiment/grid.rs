@@ -1,5 +1,7 @@
-//! Grid expansion: lists form a cartesian sweep; each trial gets a seed
-//! derived from (spec seed, trial index) only.
+//! Grid expansion: lists form a cartesian sweep, each setting repeated
+//! `replicates` times. A trial's identity is (kind, canonical parameters,
+//! replicate), and its seed derives from (spec seed, identity) only, so adding
+//! or removing a grid value leaves every other trial's seed and row unchanged.
 
 use super::params::{Params, Value};
 use crate::hashing::splitmix64;
@@ -7,14 +9,24 @@ use crate::hashing::splitmix64;
 /// One point of the sweep.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trial {
+    /// Position in the run (row order); not part of the identity.
     pub index: usize,
+    pub replicate: u32,
+    /// xxh3-64 of `kind`, the canonical parameters and the replicate.
+    pub id: u64,
     pub seed: u64,
     pub params: Params,
 }
 
-/// The seed of trial `index` of a study seeded `spec_seed`.
-pub fn trial_seed(spec_seed: u64, index: usize) -> u64 {
-    splitmix64(spec_seed ^ splitmix64(index as u64 ^ 0x7472_6961_6C00))
+/// The stable identity of one trial.
+pub fn trial_id(kind: &str, params: &Params, replicate: u32) -> u64 {
+    let text = format!("{kind}\u{1f}{}replicate={replicate}", params.canonical());
+    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+}
+
+/// The seed of the trial with identity `id` in a study seeded `spec_seed`.
+pub fn trial_seed(spec_seed: u64, id: u64) -> u64 {
+    splitmix64(spec_seed ^ splitmix64(id ^ 0x7472_6961_6C00))
 }
 
 /// All combinations, in order: the first parameter varies slowest.
@@ -35,30 +47,45 @@ pub fn combinations(grid: &[(&'static str, Vec<Value>)]) -> Vec<Params> {
 }
 
 /// Number of trials without materialising them.
-pub fn count(grid: &[(&'static str, Vec<Value>)]) -> usize {
-    grid.iter().map(|(_, v)| v.len()).product()
+pub fn count(grid: &[(&'static str, Vec<Value>)], replicates: u32) -> usize {
+    grid.iter().map(|(_, v)| v.len()).product::<usize>() * replicates as usize
 }
 
-pub fn expand(grid: &[(&'static str, Vec<Value>)], spec_seed: u64) -> Vec<Trial> {
-    combinations(grid)
-        .into_iter()
-        .enumerate()
-        .map(|(index, params)| Trial {
-            index,
-            seed: trial_seed(spec_seed, index),
-            params,
-        })
-        .collect()
+/// Every trial: settings in grid order, each setting's replicates together.
+pub fn expand(
+    kind: &str,
+    grid: &[(&'static str, Vec<Value>)],
+    replicates: u32,
+    spec_seed: u64,
+) -> Vec<Trial> {
+    let mut out = Vec::new();
+    for params in combinations(grid) {
+        for replicate in 0..replicates {
+            let id = trial_id(kind, &params, replicate);
+            out.push(Trial {
+                index: out.len(),
+                replicate,
+                id,
+                seed: trial_seed(spec_seed, id),
+                params: params.clone(),
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn ints(v: &[i64]) -> Vec<Value> {
+        v.iter().map(|&i| Value::Int(i)).collect()
+    }
+
     #[test]
-    fn cartesian_order_and_seeds() {
+    fn cartesian_order_and_replicates() {
         let grid = vec![
-            ("a", vec![Value::Int(1), Value::Int(2)]),
+            ("a", ints(&[1, 2])),
             (
                 "b",
                 vec![
@@ -68,17 +95,37 @@ mod tests {
                 ],
             ),
         ];
-        let t = expand(&grid, 9);
-        assert_eq!(t.len(), 6);
-        assert_eq!(count(&grid), 6);
+        let t = expand("k", &grid, 2, 9);
+        assert_eq!(t.len(), 12);
+        assert_eq!(count(&grid, 2), 12);
         assert_eq!(
-            t[1].params.0,
+            t[2].params.0,
             vec![("a", Value::Int(1)), ("b", Value::Str("y".into()))]
         );
-        assert_eq!(t[3].params.get("a"), &Value::Int(2));
-        assert_eq!(t[4].seed, trial_seed(9, 4));
+        assert_eq!((t[2].replicate, t[3].replicate), (0, 1));
         let seeds: std::collections::HashSet<u64> = t.iter().map(|t| t.seed).collect();
-        assert_eq!(seeds.len(), 6);
-        assert_ne!(trial_seed(9, 0), trial_seed(10, 0));
+        assert_eq!(seeds.len(), 12);
+        assert_ne!(trial_seed(9, t[0].id), trial_seed(10, t[0].id));
+    }
+
+    #[test]
+    fn adding_a_grid_value_keeps_every_other_trials_identity() {
+        let small = vec![("n", ints(&[10, 30])), ("m", ints(&[5]))];
+        let large = vec![("n", ints(&[10, 20, 30])), ("m", ints(&[5, 6]))];
+        let a = expand("k", &small, 3, 1);
+        let b = expand("k", &large, 3, 1);
+        for t in &a {
+            let twin = b
+                .iter()
+                .find(|u| u.params == t.params && u.replicate == t.replicate);
+            let twin = twin.expect("still in the larger grid");
+            assert_eq!((twin.id, twin.seed), (t.id, t.seed));
+        }
+        // and the identity does depend on the kind and the values
+        assert_ne!(
+            trial_id("k", &a[0].params, 0),
+            trial_id("j", &a[0].params, 0)
+        );
+        assert_ne!(a[0].id, a[3].id);
     }
 }

@@ -1,13 +1,14 @@
 //! Experiments as data: a TOML spec names a kind and a parameter grid; the
-//! grid expands to trials; the runner turns trials into rows.
+//! grid expands to trials (each with a stable identity and seed); the runner
+//! turns trials into typed rows; the summary stage aggregates replicates.
 
 pub mod grid;
 pub mod kinds;
 pub mod params;
+pub mod row;
 pub mod runner;
 pub mod spec;
-pub mod table;
+pub mod summary;
 
-pub use params::{Def, PType, ParamDef, Params, Value};
+pub use params::{Def, PType, ParamDef, Params, Seeds, Value};
 pub use spec::{Claim, Spec};
-pub use table::{Cell, Metrics, Table};

@@ -1,58 +1,9 @@
 //! Parameter values, their declared types and allowed ranges.
 
-use crate::hashing::{HashStrategy, Seed, SeedPolicy, StrategyKind, splitmix64};
+use crate::hashing::{HashStrategy, Seed, SeedPolicy, StrategyKind};
+use crate::table::ColType;
+pub use crate::table::Value;
 use crate::workload::KeyType;
-use std::fmt;
-
-/// A parameter value from a spec.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Int(i64),
-    Float(f64),
-    Str(String),
-    Bool(bool),
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Int(i) => write!(f, "{i}"),
-            Value::Float(x) => write!(f, "{x}"),
-            Value::Str(s) => write!(f, "{s}"),
-            Value::Bool(b) => write!(f, "{b}"),
-        }
-    }
-}
-
-impl Value {
-    /// As it would be written in TOML (strings quoted), for error messages.
-    pub fn toml_repr(&self) -> String {
-        match self {
-            Value::Str(s) => format!("{s:?}"),
-            Value::Float(x) if x.is_nan() => "nan".into(),
-            other => other.to_string(),
-        }
-    }
-
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Value::Int(i) => Some(*i as f64),
-            Value::Float(x) => Some(*x),
-            _ => None,
-        }
-    }
-
-    /// Converts a scalar TOML value; `None` for arrays, tables and dates.
-    pub fn from_toml(v: &toml::Value) -> Option<Value> {
-        Some(match v {
-            toml::Value::Integer(i) => Value::Int(*i),
-            toml::Value::Float(x) => Value::Float(*x),
-            toml::Value::String(s) => Value::Str(s.clone()),
-            toml::Value::Boolean(b) => Value::Bool(*b),
-            _ => return None,
-        })
-    }
-}
 
 /// A parameter's type and allowed range.
 #[derive(Clone, Copy, Debug)]
@@ -113,6 +64,50 @@ impl ParamDef {
             ty,
             default,
             help,
+        }
+    }
+
+    /// The same declaration under another name (how [`params!`](crate::params) names them).
+    pub const fn named(self, name: &'static str) -> Self {
+        ParamDef { name, ..self }
+    }
+
+    /// The column type of this parameter in result tables.
+    pub fn col_type(&self) -> ColType {
+        match self.ty {
+            PType::Int { .. } => ColType::Int,
+            PType::Float { .. } => ColType::Float,
+            PType::IntOr { .. } | PType::HashSeed => ColType::IntOrStr,
+            PType::Choice(_) | PType::Hash | PType::Keys => ColType::Str,
+            PType::Bool => ColType::Bool,
+        }
+    }
+
+    /// The allowed values, in words (for `list --kinds`).
+    pub fn allowed(&self) -> String {
+        match self.ty {
+            PType::Int { min, max } => format!(
+                "integer {}",
+                int_range(min, max).trim_start_matches("must be ")
+            ),
+            PType::Float {
+                min,
+                max,
+                min_open,
+                max_open,
+            } => format!(
+                "number in {}{min}, {max}{}",
+                if min_open { "(" } else { "[" },
+                if max_open { ")" } else { "]" }
+            ),
+            PType::IntOr { min, max, words } => {
+                format!("integer {min}..={max} or {}", words.join(", "))
+            }
+            PType::Choice(words) => words.join(" | "),
+            PType::Hash => "a hash strategy (list --hashes)".into(),
+            PType::Keys => KeyType::names().join(" | "),
+            PType::HashSeed => "\"trial\" | \"random\" | integer".into(),
+            PType::Bool => "true | false".into(),
         }
     }
 
@@ -223,61 +218,181 @@ impl Params {
             .unwrap_or_else(|| panic!("bug: parameter {name} is not declared by this kind"))
     }
 
-    pub fn int(&self, name: &str) -> i64 {
-        match self.get(name) {
-            Value::Int(i) => *i,
-            v => panic!("bug: parameter {name} = {v} is not an integer"),
+    /// The canonical text of these parameters: `name=value` in declared
+    /// order, numbers in their shortest round-trip form. Part of a trial's identity.
+    pub fn canonical(&self) -> String {
+        let mut s = String::new();
+        for (n, v) in &self.0 {
+            s += &format!("{n}={}\u{1f}", v.toml_repr());
         }
+        s
+    }
+}
+
+/// A trial's seed and the independent streams derived from it by purpose
+/// (`"keys"`, `"hash"`, `"queries"`, …): a label, never a magic number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seeds(pub u64);
+
+impl Seeds {
+    /// The 64-bit seed for one purpose.
+    pub fn derive(&self, purpose: &str) -> u64 {
+        Seed::fixed(self.0)
+            .derive(xxhash_rust::xxh3::xxh3_64(purpose.as_bytes()))
+            .lo
     }
 
-    pub fn u64(&self, name: &str) -> u64 {
-        self.int(name) as u64
+    /// The seed for the `i`-th instance of one purpose (e.g. the keys of search `i`).
+    pub fn derive_nth(&self, purpose: &str, i: u64) -> u64 {
+        Seed::fixed(self.derive(purpose)).derive(i).lo
     }
 
-    pub fn float(&self, name: &str) -> f64 {
-        self.get(name)
-            .as_f64()
-            .unwrap_or_else(|| panic!("bug: parameter {name} is not a number"))
+    /// A random stream for one purpose (xoshiro256++; never `thread_rng`).
+    pub fn rng(&self, purpose: &str) -> rand::rngs::Xoshiro256PlusPlus {
+        <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(self.derive(purpose))
     }
+}
 
-    pub fn str(&self, name: &str) -> &str {
-        match self.get(name) {
-            Value::Str(s) => s,
-            v => panic!("bug: parameter {name} = {v} is not a string"),
+/// Converts a validated parameter value to its typed field. The spec
+/// validator has already checked the value against the [`ParamDef`], so a
+/// mismatch here is a bug in the kind's declaration.
+pub trait FromValue: Sized {
+    fn from_value(v: &Value) -> Self;
+}
+
+fn mismatch(v: &Value, want: &str) -> ! {
+    panic!("bug: parameter value {v} is not {want} (declaration and field type disagree)")
+}
+
+macro_rules! from_int {
+    ($($t:ty),*) => {$(
+        impl FromValue for $t {
+            fn from_value(v: &Value) -> Self {
+                match v {
+                    Value::Int(i) => <$t>::try_from(*i).unwrap_or_else(|_| mismatch(v, stringify!($t))),
+                    _ => mismatch(v, "an integer"),
+                }
+            }
         }
-    }
+    )*};
+}
+from_int!(u64, u32, usize, i64);
 
-    pub fn bool(&self, name: &str) -> bool {
-        match self.get(name) {
+impl FromValue for f64 {
+    fn from_value(v: &Value) -> Self {
+        v.as_f64().unwrap_or_else(|| mismatch(v, "a number"))
+    }
+}
+
+impl FromValue for bool {
+    fn from_value(v: &Value) -> Self {
+        match v {
             Value::Bool(b) => *b,
-            v => panic!("bug: parameter {name} = {v} is not a bool"),
+            _ => mismatch(v, "a bool"),
+        }
+    }
+}
+
+impl FromValue for String {
+    fn from_value(v: &Value) -> Self {
+        match v {
+            Value::Str(s) => s.clone(),
+            _ => mismatch(v, "a string"),
+        }
+    }
+}
+
+impl FromValue for StrategyKind {
+    fn from_value(v: &Value) -> Self {
+        StrategyKind::from_name(&String::from_value(v)).unwrap_or_else(|| mismatch(v, "a hash"))
+    }
+}
+
+impl FromValue for KeyType {
+    fn from_value(v: &Value) -> Self {
+        KeyType::from_name(&String::from_value(v)).unwrap_or_else(|| mismatch(v, "a key type"))
+    }
+}
+
+/// `k`: a fixed number of probes, or the optimum for the filter's m/n.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KSetting {
+    Fixed(u32),
+    Optimal,
+}
+
+impl FromValue for KSetting {
+    fn from_value(v: &Value) -> Self {
+        match v {
+            Value::Int(_) => KSetting::Fixed(u32::from_value(v)),
+            Value::Str(s) if s == "optimal" => KSetting::Optimal,
+            _ => mismatch(v, "an integer or \"optimal\""),
+        }
+    }
+}
+
+/// `hash_seed`: where a trial's hash seed comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashSeed {
+    /// Derived from the trial seed: reproducible (the default).
+    Trial,
+    /// One OS key per process, recorded in the manifest.
+    Random,
+    Fixed(u64),
+}
+
+impl FromValue for HashSeed {
+    fn from_value(v: &Value) -> Self {
+        match v {
+            Value::Str(s) if s == "trial" => HashSeed::Trial,
+            Value::Str(s) if s == "random" => HashSeed::Random,
+            Value::Int(i) if *i >= 0 => HashSeed::Fixed(*i as u64),
+            _ => mismatch(v, "a hash seed"),
+        }
+    }
+}
+
+impl HashSeed {
+    pub fn policy(self, seeds: Seeds) -> SeedPolicy {
+        match self {
+            HashSeed::Trial => SeedPolicy::Fixed(seeds.derive("hash")),
+            HashSeed::Random => SeedPolicy::Random,
+            HashSeed::Fixed(s) => SeedPolicy::Fixed(s),
         }
     }
 
-    pub fn keys(&self, name: &str) -> KeyType {
-        KeyType::from_name(self.str(name)).expect("validated key type")
+    /// The strategy `kind` seeded by this policy.
+    pub fn hasher(self, kind: StrategyKind, seeds: Seeds) -> HashStrategy {
+        kind.build(self.policy(seeds).resolve())
     }
+}
 
-    /// The seed policy a trial's `hash_seed` parameter asks for; `"trial"`
-    /// derives a fixed seed from the trial seed.
-    pub fn seed_policy(&self, trial_seed: u64) -> SeedPolicy {
-        match self.get("hash_seed") {
-            Value::Str(s) if s == "random" => SeedPolicy::Random,
-            Value::Int(i) => SeedPolicy::Fixed(*i as u64),
-            _ => SeedPolicy::Fixed(splitmix64(trial_seed ^ 0x005E_ED0F_4A5B)),
+/// A kind's typed parameters: one struct whose fields are the declared
+/// parameters (see [`params!`](crate::params)), so a kind reads `p.n`, and a
+/// misspelt name is a compile error.
+pub trait ParamSet: Sized {
+    /// The declarations (types, ranges, defaults, help) in field order.
+    const DEFS: &'static [ParamDef];
+    fn from_params(p: &Params) -> Self;
+}
+
+/// Declares a kind's parameter struct and its [`ParamDef`]s in one place:
+/// `field: Type = <ParamDef expression>`; the expression's name is replaced
+/// by the field's.
+#[macro_export]
+macro_rules! params {
+    ($vis:vis struct $name:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty = $def:expr ),* $(,)? }) => {
+        #[derive(Clone, Debug)]
+        $vis struct $name { $( $(#[$fm])* pub $field: $ty ),* }
+        impl $crate::experiment::params::ParamSet for $name {
+            const DEFS: &'static [$crate::experiment::params::ParamDef] =
+                &[ $( $def.named(stringify!($field)) ),* ];
+            fn from_params(p: &$crate::experiment::params::Params) -> Self {
+                $name { $( $field: <$ty as $crate::experiment::params::FromValue>::from_value(
+                    p.get(stringify!($field))) ),* }
+            }
         }
-    }
-
-    /// The hash strategy named by `hash`, seeded by `hash_seed`.
-    pub fn hasher(&self, trial_seed: u64) -> HashStrategy {
-        let kind = StrategyKind::from_name(self.str("hash")).expect("validated hash name");
-        kind.build(self.seed_policy(trial_seed).resolve())
-    }
-
-    /// A derived seed for key salts and RNGs (independent of the hash seed).
-    pub fn salt(&self, trial_seed: u64, purpose: u64) -> u64 {
-        Seed::fixed(trial_seed).derive(purpose).lo
-    }
+    };
 }
 
 /// The two parameters every hashing kind takes.

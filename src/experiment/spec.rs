@@ -4,6 +4,7 @@
 use super::kinds::{self, Kind};
 use super::params::Value;
 use crate::error::{Error, Result};
+pub use crate::report::ledger::{Basis, Check, Claim, Source};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -44,37 +45,10 @@ struct RawClaim {
     baseline: Option<toml::Table>,
     #[serde(default)]
     note: Option<String>,
-}
-
-/// How a claim's measured value is obtained from the selected rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Check {
-    /// The metric of the single selected row (or the ratio to `baseline`).
-    Value,
-    /// The metric must be equal across all selected rows: measured is the
-    /// max/min ratio; holds when all 95% intervals overlap.
-    EqualAcross,
-    /// The largest value of the metric over all selected rows (e.g. false
-    /// negatives over every trial of a study).
-    Max,
-}
-
-/// A document's claim, checked against a study's rows.
-#[derive(Clone, Debug)]
-pub struct Claim {
-    pub id: String,
-    pub document: String,
-    pub quote: String,
-    pub documented: f64,
-    pub documented_high: Option<f64>,
-    pub unit: String,
-    pub select: Vec<(String, Value)>,
-    pub metric: String,
-    pub theory_metric: Option<String>,
-    pub tolerance: f64,
-    pub check: Check,
-    pub baseline: Option<Vec<(String, Value)>>,
-    pub note: Option<String>,
+    #[serde(default)]
+    table: Option<String>,
+    /// "measured" (a sampled value with an interval) or "computed" (a formula or an exact enumeration).
+    basis: String,
 }
 
 /// A validated study.
@@ -90,6 +64,9 @@ pub struct Spec {
     pub grid: Vec<(&'static str, Vec<Value>)>,
     /// The grid with `[quick]` overrides applied.
     pub quick_grid: Vec<(&'static str, Vec<Value>)>,
+    /// Independent trials per setting (`grid.replicates`, default 1).
+    pub replicates: u32,
+    pub quick_replicates: u32,
     pub claims: Vec<Claim>,
 }
 
@@ -106,6 +83,19 @@ impl std::fmt::Debug for Spec {
 impl Spec {
     pub fn grid(&self, quick: bool) -> &[(&'static str, Vec<Value>)] {
         if quick { &self.quick_grid } else { &self.grid }
+    }
+
+    pub fn replicates(&self, quick: bool) -> u32 {
+        if quick {
+            self.quick_replicates
+        } else {
+            self.replicates
+        }
+    }
+
+    /// Trials in a run.
+    pub fn trials(&self, quick: bool) -> usize {
+        super::grid::count(self.grid(quick), self.replicates(quick))
     }
 
     /// Reads and validates a spec file.
@@ -163,8 +153,15 @@ impl Spec {
         if raw.grid.is_empty() {
             return Err(fe("grid", "{}", "must set at least one parameter"));
         }
-        let grid = validate_grid(path, kind, "grid", &raw.grid, None)?;
-        let quick_grid = match &raw.quick {
+        let mut raw_grid = raw.grid;
+        let replicates = take_replicates(path, "grid", &mut raw_grid)?.unwrap_or(1);
+        let grid = validate_grid(path, kind, "grid", &raw_grid, None)?;
+        let mut raw_quick = raw.quick;
+        let quick_replicates = match raw_quick.as_mut() {
+            Some(q) => take_replicates(path, "quick", q)?.unwrap_or(replicates),
+            None => replicates,
+        };
+        let quick_grid = match &raw_quick {
             Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
             None => grid.clone(),
         };
@@ -190,13 +187,37 @@ impl Spec {
                     "must be one of 000, 002",
                 ));
             }
-            let columns = kind.columns();
+            let source = match c.table.as_deref() {
+                None | Some("results") => Source::Results,
+                Some("summary") if replicates > 1 && quick_replicates > 1 => Source::Summary,
+                Some("summary") => {
+                    return Err(fe(
+                        &at("table"),
+                        "\"summary\"",
+                        "needs grid.replicates >= 2 (in [grid] and [quick])",
+                    ));
+                }
+                Some(other) => {
+                    return Err(fe(
+                        &at("table"),
+                        &format!("{other:?}"),
+                        "must be one of results, summary",
+                    ));
+                }
+            };
+            let columns: Vec<String> = match source {
+                Source::Results => kind.columns(),
+                Source::Summary => kind.summary_columns(),
+            }
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
             for (f, m) in [
                 ("metric", Some(&c.metric)),
                 ("theory_metric", c.theory_metric.as_ref()),
             ] {
                 if let Some(m) = m
-                    && !columns.contains(&m.as_str())
+                    && !columns.contains(m)
                 {
                     return Err(fe(
                         &at(f),
@@ -236,11 +257,26 @@ impl Spec {
                 None | Some("value") => Check::Value,
                 Some("equal_across") => Check::EqualAcross,
                 Some("max") => Check::Max,
+                Some("pooled") => Check::Pooled,
+                Some("every") => Check::Every,
+                Some("report") => Check::Report,
                 Some(other) => {
                     return Err(fe(
                         &at("check"),
                         &format!("{other:?}"),
-                        "must be one of value, equal_across, max",
+                        "must be one of value, equal_across, max, pooled, every, report",
+                    ));
+                }
+            };
+            let basis = match c.basis.as_str() {
+                "measured" => Basis::Measured,
+                "counted" => Basis::Counted,
+                "computed" => Basis::Computed,
+                other => {
+                    return Err(fe(
+                        &at("basis"),
+                        &format!("{other:?}"),
+                        "must be one of measured, counted, computed",
                     ));
                 }
             };
@@ -263,6 +299,8 @@ impl Spec {
                 check,
                 baseline,
                 note: c.note,
+                source,
+                basis,
             });
         }
 
@@ -275,8 +313,26 @@ impl Spec {
             seed: raw.seed,
             grid,
             quick_grid,
+            replicates,
+            quick_replicates,
             claims,
         })
+    }
+}
+
+/// Removes and checks the runner's `replicates` axis from a grid table.
+fn take_replicates(path: &Path, table: &str, raw: &mut toml::Table) -> Result<Option<u32>> {
+    let Some(v) = raw.remove("replicates") else {
+        return Ok(None);
+    };
+    match v {
+        toml::Value::Integer(i) if (1..=100_000).contains(&i) => Ok(Some(i as u32)),
+        other => Err(Error::field(
+            path,
+            &format!("{table}.replicates"),
+            &other.to_string(),
+            "must be an integer in 1..=100000 (independent trials per setting)",
+        )),
     }
 }
 
@@ -374,29 +430,40 @@ fn check_trials(
     Ok(())
 }
 
+/// A claim's row selector: `param = value` or `param = [values]` (any of
+/// them). Each value is checked against the parameter's declaration, so a
+/// misspelt name or value is an error, never an empty selection.
 fn selector(
     path: &Path,
     kind: &'static dyn Kind,
     field: &str,
     t: &toml::Table,
-) -> Result<Vec<(String, Value)>> {
+) -> Result<Vec<(String, Vec<Value>)>> {
     let mut out = Vec::new();
     for (k, v) in t {
-        if !kind.params().iter().any(|d| d.name == k) {
+        let Some(def) = kind.params().iter().find(|d| d.name == k) else {
             return Err(Error::file(
                 path,
                 format!("{field}.{k}: not a parameter of kind {}", kind.name()),
             ));
+        };
+        let items: Vec<&toml::Value> = match v {
+            toml::Value::Array(a) if !a.is_empty() => a.iter().collect(),
+            toml::Value::Array(_) => {
+                return Err(Error::field(
+                    path,
+                    &format!("{field}.{k}"),
+                    "[]",
+                    "must not be empty",
+                ));
+            }
+            other => vec![other],
+        };
+        let mut values = Vec::new();
+        for item in items {
+            values.push(checked(path, &format!("{field}.{k}"), def, item)?);
         }
-        let v = Value::from_toml(v).ok_or_else(|| {
-            Error::field(
-                path,
-                &format!("{field}.{k}"),
-                &v.to_string(),
-                "must be a scalar",
-            )
-        })?;
-        out.push((k.clone(), v));
+        out.push((k.clone(), values));
     }
     Ok(out)
 }

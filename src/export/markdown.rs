@@ -1,6 +1,6 @@
 //! Markdown tables and number formatting for the report.
 
-use crate::experiment::{Cell, Table};
+use crate::table::{Table, Value};
 
 /// A number with `sig` significant figures, without exponent for ordinary
 /// magnitudes (e.g. 0.01003, 9585059, 1.2e-5).
@@ -35,17 +35,17 @@ pub fn pct(x: f64, s: usize) -> String {
     format!("{}%", sig(100.0 * x, s))
 }
 
-fn cell(c: &Cell) -> String {
+fn cell(c: &Value) -> String {
     match c {
-        Cell::Float(x) => sig(*x, 4),
-        Cell::Str(s) => s.replace('|', "\\|"),
+        Value::Float(x) => sig(*x, 4),
+        Value::Str(s) => s.replace('|', "\\|"),
         other => other.to_string(),
     }
 }
 
 /// A GitHub-flavoured markdown table.
 pub fn table(t: &Table) -> String {
-    let mut s = format!("| {} |\n", t.columns.join(" | "));
+    let mut s = format!("| {} |\n", t.names().join(" | "));
     s += &format!("|{}\n", "---|".repeat(t.columns.len()));
     for r in &t.rows {
         s += &format!(
@@ -74,7 +74,7 @@ mod tests {
     fn renders_table() {
         let t = Table {
             columns: vec!["a".into(), "b".into()],
-            rows: vec![vec![Cell::Int(1), Cell::Str("x|y".into())]],
+            rows: vec![vec![Value::Int(1), Value::Str("x|y".into())]],
         };
         assert_eq!(table(&t), "| a | b |\n|---|---|\n| 1 | x\\|y |\n");
     }

@@ -4,8 +4,6 @@
 pub mod csv;
 pub mod markdown;
 
-use crate::experiment::Spec;
-use crate::experiment::runner::RunOptions;
 use anyhow::Context;
 use serde::Serialize;
 use std::io::Write;
@@ -49,6 +47,8 @@ pub struct Manifest {
     pub quick: bool,
     pub threads: usize,
     pub trials: usize,
+    /// Independent trials per setting.
+    pub replicates: u32,
     pub crate_version: &'static str,
     pub git_revision: Option<String>,
     /// The per-process OS key, if any trial used `hash_seed = "random"`
@@ -62,43 +62,6 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    pub fn new(
-        spec: &Spec,
-        opts: &RunOptions,
-        trials: usize,
-        started: SystemTime,
-        seconds: f64,
-        plots: &[PathBuf],
-    ) -> Self {
-        let mut files = vec!["results.csv".to_string(), "manifest.json".to_string()];
-        files.extend(
-            plots
-                .iter()
-                .filter_map(|p| p.file_name())
-                .map(|n| n.to_string_lossy().into_owned()),
-        );
-        Manifest {
-            study: spec.name.clone(),
-            kind: spec.kind.name().to_string(),
-            spec_path: spec.path.display().to_string(),
-            spec_xxh3_64: spec.source_hash.clone(),
-            seed: opts.seed.unwrap_or(spec.seed),
-            seed_overridden: opts.seed.is_some(),
-            quick: opts.quick,
-            threads: opts.threads,
-            trials,
-            crate_version: env!("CARGO_PKG_VERSION"),
-            git_revision: git_revision(),
-            process_random_key: crate::hashing::process_random_seed_if_used()
-                .map(|s| format!("{:016x}{:016x}", s.hi, s.lo)),
-            started_utc: utc(started),
-            finished_utc: utc(SystemTime::now()),
-            seconds,
-            files,
-            command: std::env::args().collect(),
-        }
-    }
-
     pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
         let mut v = serde_json::to_vec_pretty(self)?;
         v.push(b'\n');

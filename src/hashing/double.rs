@@ -72,6 +72,79 @@ impl Iterator for Probes {
 
 impl ExactSizeIterator for Probes {}
 
+/// How probe indices are derived from the two halves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scheme {
+    /// `(h1 + i·h2) mod m` (Kirsch & Mitzenmacher 2006): the chapter's code.
+    /// When the step's order modulo m is below k, probes repeat (see
+    /// `structures::bloom::theory::fpr_double_hashing`).
+    #[default]
+    KirschMitzenmacher,
+    /// `(h1 + i·h2 + (i³ − i)/6) mod m` (Dillinger & Manolios 2004, "enhanced
+    /// double hashing"): the cubic term breaks the short cycles.
+    Enhanced,
+}
+
+impl Scheme {
+    pub const ALL: [Scheme; 2] = [Scheme::KirschMitzenmacher, Scheme::Enhanced];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::KirschMitzenmacher => "double",
+            Scheme::Enhanced => "enhanced",
+        }
+    }
+}
+
+/// Enhanced double hashing's probes: `x ← x + y; y ← y + i` after each probe
+/// (Dillinger & Manolios 2004, Fig. 5), exact modulo m.
+#[derive(Clone, Copy, Debug)]
+pub struct EnhancedProbes {
+    pos: u64,
+    step: u64,
+    grow: u64,
+    m: u64,
+    left: u32,
+}
+
+impl EnhancedProbes {
+    #[inline]
+    pub fn new(h1: u64, h2: u64, k: u32, m: u64) -> Self {
+        debug_assert!(m > 0);
+        EnhancedProbes {
+            pos: h1 % m,
+            step: h2 % m,
+            grow: 1 % m,
+            m,
+            left: k,
+        }
+    }
+}
+
+#[inline]
+fn add_mod(a: u64, b: u64, m: u64) -> u64 {
+    // a, b < m <= 2^63: the sum cannot wrap, and one subtraction reduces it
+    let s = a + b;
+    if s >= m { s - m } else { s }
+}
+
+impl Iterator for EnhancedProbes {
+    type Item = u64;
+
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let out = self.pos;
+        self.pos = add_mod(self.pos, self.step, self.m);
+        self.step = add_mod(self.step, self.grow, self.m);
+        self.grow = add_mod(self.grow, 1 % self.m, self.m);
+        Some(out)
+    }
+}
+
 /// The largest table size the probe arithmetic supports.
 pub const MAX_SLOTS: u64 = 1 << 63;
 
@@ -111,6 +184,28 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert!(got.iter().all(|&p| p < 1000));
+    }
+
+    #[test]
+    fn enhanced_matches_its_closed_form() {
+        for (h1, h2, k, m) in [
+            (5u64, 3u64, 12u32, 16u64),
+            (u64::MAX, 7, 20, 1000),
+            (1, 0, 9, 2),
+        ] {
+            let got: Vec<u64> = EnhancedProbes::new(h1, h2, k, m).collect();
+            let want: Vec<u64> = (0..k as i128)
+                .map(|i| {
+                    (h1 as i128 + i * h2 as i128 + (i * i * i - i) / 6).rem_euclid(m as i128) as u64
+                })
+                .collect();
+            assert_eq!(got, want, "h1={h1} h2={h2} k={k} m={m}");
+        }
+        // a step of order 2 mod 16 repeats under plain double hashing, not under enhanced
+        let plain: std::collections::HashSet<u64> = Probes::new(0, 8, 7, 16).collect();
+        let enh: std::collections::HashSet<u64> = EnhancedProbes::new(0, 8, 7, 16).collect();
+        assert_eq!(plain.len(), 2);
+        assert!(enh.len() > 2, "{enh:?}");
     }
 
     #[test]

@@ -1,16 +1,27 @@
 //! The claims ledger: each documented number next to theory and measurement,
-//! with a verdict computed by one fixed rule (see [`verdict`]).
+//! with a verdict computed by one fixed rule, an equivalence test
+//! ([`verdict`]), at [`VERDICT_CONFIDENCE`].
 
-use crate::experiment::Value;
-use crate::experiment::spec::{Check, Claim};
-use crate::experiment::table::{Cell, Table};
 use crate::export::markdown::sig;
+use crate::stats;
+use crate::table::{Interval, Table, Tables, Value};
+
+/// Confidence of the intervals verdicts are decided on. A ledger of N measured
+/// verdicts at level c expects about N·(1 − c) intervals to miss by chance
+/// (reported in REPORT.md); plots and tables keep 95%.
+pub const VERDICT_CONFIDENCE: f64 = 0.999;
+
+/// How much wider than the document's own precision "approximately" reaches:
+/// the band is documented ± max(2·tolerance, tolerance + APPROX_SLACK).
+pub const APPROX_SLACK: f64 = 0.02;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Holds,
     Approximately,
     DoesNotHold,
+    /// The interval is too wide to decide: the study must measure more.
+    Inconclusive,
     NotMeasured,
 }
 
@@ -20,9 +31,82 @@ impl Verdict {
             Verdict::Holds => "holds",
             Verdict::Approximately => "approximately",
             Verdict::DoesNotHold => "does-not-hold",
+            Verdict::Inconclusive => "inconclusive",
             Verdict::NotMeasured => "not-measured",
         }
     }
+}
+
+/// How a claim's value is obtained from the selected rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The metric of the single selected row (or its ratio to `baseline`).
+    Value,
+    /// The metric must agree across the selected rows: measured is the largest
+    /// ratio between two of them, with its interval, tested against 1 ± tolerance.
+    EqualAcross,
+    /// The largest value over the selected rows (e.g. false negatives).
+    Max,
+    /// One proportion pooled over the selected rows (successes and trials
+    /// summed): for a claim about a population of settings.
+    Pooled,
+    /// A universal claim ("every", "any", "always"): each selected row is
+    /// judged on its own and the claim gets the worst verdict (the row with
+    /// the largest gap is shown).
+    Every,
+    /// The value is shown but no verdict is given (e.g. what a lost table row
+    /// must be for a sentence to hold): `not-measured`, with the value.
+    Report,
+}
+
+/// Which table a claim reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Results,
+    Summary,
+}
+
+/// Whether a claim's value comes from a measurement or from a formula or an
+/// exact enumeration (which has no sampling interval).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// A sampled value: decided on its interval.
+    Measured,
+    /// An exact measurement of this run (a count, bytes from the allocator): no sampling interval.
+    Counted,
+    /// A formula's value or an exact enumeration.
+    Computed,
+}
+
+impl Basis {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Basis::Measured => "measured",
+            Basis::Counted => "counted",
+            Basis::Computed => "computed",
+        }
+    }
+}
+
+/// A document's claim, checked against a study's tables.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub id: String,
+    pub document: String,
+    pub quote: String,
+    pub documented: f64,
+    pub documented_high: Option<f64>,
+    pub unit: String,
+    /// `(parameter, accepted values)`: a row matches when each cell equals one of its values.
+    pub select: Vec<(String, Vec<Value>)>,
+    pub metric: String,
+    pub theory_metric: Option<String>,
+    pub tolerance: f64,
+    pub check: Check,
+    pub baseline: Option<Vec<(String, Vec<Value>)>>,
+    pub note: Option<String>,
+    pub source: Source,
+    pub basis: Basis,
 }
 
 /// One line of claims.csv (plus what REPORT.md shows beside it).
@@ -36,56 +120,99 @@ pub struct LedgerRow {
     pub measured: Option<f64>,
     pub unit: String,
     pub verdict: Verdict,
+    pub basis: Basis,
     pub study: String,
+    /// The interval the verdict was decided on (at [`VERDICT_CONFIDENCE`]).
     pub interval: Option<(f64, f64)>,
     pub note: String,
 }
 
-/// The smallest relative band that still counts as `approximately`.
-pub const APPROX_FLOOR: f64 = 0.10;
-
-/// The verdict rule. `documented` is a point or a range `[lo, hi]`;
-/// `measured` a point with an optional 95% interval. The gap is the distance
-/// between the two intervals (0 if they overlap), scaled by the documented
-/// magnitude (absolute when the documented value is 0).
-/// * holds: gap ≤ tolerance
-/// * approximately: gap ≤ max(2·tolerance, 10%)
-/// * does-not-hold: otherwise.
-pub fn verdict(
-    documented: (f64, f64),
-    measured: f64,
-    interval: Option<(f64, f64)>,
-    tolerance: f64,
-) -> Verdict {
-    if !measured.is_finite() {
-        return Verdict::NotMeasured;
-    }
-    let (m_lo, m_hi) = interval.unwrap_or((measured, measured));
-    let (m_lo, m_hi) = (m_lo.min(measured), m_hi.max(measured));
-    let gap = if m_hi < documented.0 {
-        documented.0 - m_hi
-    } else if m_lo > documented.1 {
-        m_lo - documented.1
-    } else {
-        0.0
+/// The band `documented ± tol` (relative; absolute when the bound is 0).
+fn band(documented: (f64, f64), tol: f64) -> (f64, f64) {
+    // 1e-12 relative: a computed value equal to the document's up to rounding
+    // in the last bits of a float (1 - e^(-ln 2) = 0.49999999999999994) is equal
+    let widen = |x: f64| {
+        if x == 0.0 {
+            tol
+        } else {
+            (tol + 1e-12) * x.abs()
+        }
     };
-    let scale = documented.0.abs().max(documented.1.abs());
-    let rel = if scale == 0.0 { gap } else { gap / scale };
-    if rel <= tolerance {
+    (
+        documented.0 - widen(documented.0),
+        documented.1 + widen(documented.1),
+    )
+}
+
+/// The verdict rule, one for every claim: an equivalence test.
+/// `documented` is a point `(d, d)` or a range; `measured` is the interval at
+/// the verdict confidence (a point for computed values). With
+/// H = documented ± tolerance and A = documented ± max(2·tolerance, tolerance + 2%):
+/// * holds: the whole interval lies in H;
+/// * approximately: the whole interval lies in A, not all of it in H;
+/// * does-not-hold: the whole interval lies outside A;
+/// * inconclusive: the interval straddles the edge of A (too wide to decide).
+pub fn verdict(documented: (f64, f64), measured: Interval, tolerance: f64) -> Verdict {
+    let (lo, hi) = (
+        measured.lo.min(measured.value),
+        measured.hi.max(measured.value),
+    );
+    if !(measured.value.is_finite() && lo.is_finite() && hi.is_finite()) {
+        return if measured.value.is_finite() {
+            Verdict::Inconclusive
+        } else {
+            Verdict::NotMeasured
+        };
+    }
+    let h = band(documented, tolerance);
+    let a = band(documented, (2.0 * tolerance).max(tolerance + APPROX_SLACK));
+    if h.0 <= lo && hi <= h.1 {
         Verdict::Holds
-    } else if rel <= (2.0 * tolerance).max(APPROX_FLOOR) {
+    } else if a.0 <= lo && hi <= a.1 {
         Verdict::Approximately
-    } else {
+    } else if hi < a.0 || lo > a.1 {
         Verdict::DoesNotHold
+    } else {
+        Verdict::Inconclusive
     }
 }
 
-fn rows<'a>(t: &'a Table, by: &'a [(String, Value)]) -> Vec<&'a Vec<Cell>> {
-    t.select(by).collect()
+/// The interval of `metric` in `row` at the verdict confidence, from the
+/// sufficient statistics the table carries: Wilson from `_k`/`_n` (a
+/// proportion), Student-t from `_sd` and `replicates` (a summary mean), else
+/// the table's 95% bounds widened by z(0.999)/z(0.95) on each side (normal
+/// approximation; said in the row's note). `None` when the table has no interval.
+fn verdict_interval(t: &Table, row: &[Value], metric: &str) -> Option<(Interval, bool)> {
+    let value = t.f64(row, metric)?;
+    let (k, n) = (format!("{metric}_k"), format!("{metric}_n"));
+    if t.has(&k) && t.has(&n) {
+        let p = stats::Proportion::at(
+            t.f64(row, &k)? as u64,
+            t.f64(row, &n)? as u64,
+            VERDICT_CONFIDENCE,
+        );
+        return Some((Interval::new(value, p.lo, p.hi), false));
+    }
+    let sd = format!("{metric}_sd");
+    if t.has(&sd) && t.has("replicates") {
+        let (sd, r) = (t.f64(row, &sd)?, t.f64(row, "replicates")?);
+        let half = stats::t(VERDICT_CONFIDENCE, r - 1.0) * sd / r.sqrt();
+        return Some((Interval::new(value, value - half, value + half), false));
+    }
+    let i = t.interval(row, metric)?;
+    let s = stats::z(VERDICT_CONFIDENCE) / stats::z(stats::PLOT_CONFIDENCE);
+    Some((
+        Interval::new(
+            value,
+            value - s * (value - i.lo),
+            value + s * (i.hi - value),
+        ),
+        true,
+    ))
 }
 
-/// Evaluates one claim against its study's table.
-pub fn evaluate(claim: &Claim, study: &str, t: &Table) -> LedgerRow {
+/// Evaluates one claim against its study's tables.
+pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
     let mut row = LedgerRow {
         claim_id: claim.id.clone(),
         document: claim.document.clone(),
@@ -98,6 +225,7 @@ pub fn evaluate(claim: &Claim, study: &str, t: &Table) -> LedgerRow {
         measured: None,
         unit: claim.unit.clone(),
         verdict: Verdict::NotMeasured,
+        basis: claim.basis,
         study: study.to_string(),
         interval: None,
         note: claim.note.clone().unwrap_or_default(),
@@ -106,106 +234,255 @@ pub fn evaluate(claim: &Claim, study: &str, t: &Table) -> LedgerRow {
         claim.documented,
         claim.documented_high.unwrap_or(claim.documented),
     );
-    let selected = rows(t, &claim.select);
-    let metric = |r: &Vec<Cell>| t.f64(r, &claim.metric);
-    let theory = |r: &Vec<Cell>| claim.theory_metric.as_ref().and_then(|m| t.f64(r, m));
-    let ci = |r: &Vec<Cell>| {
-        Some((
-            t.f64(r, &format!("{}_lo", claim.metric))?,
-            t.f64(r, &format!("{}_hi", claim.metric))?,
-        ))
-    };
-    let missing = |row: &mut LedgerRow, why: String| {
-        row.note = if row.note.is_empty() {
-            why
-        } else {
-            format!("{} ({why})", row.note)
-        };
-    };
-
-    match claim.check {
-        Check::Value => {
-            if selected.len() != 1 {
-                missing(
-                    &mut row,
-                    format!("selector matched {} rows, expected 1", selected.len()),
+    match measure(claim, tables) {
+        Ok(m) if claim.check == Check::Report => {
+            row.measured = Some(m.interval.value);
+            row.theory = m.theory;
+        }
+        Ok(m) => {
+            row.measured = Some(m.interval.value);
+            row.theory = m.theory;
+            if m.interval.lo != m.interval.hi || claim.basis == Basis::Measured {
+                row.interval = Some((m.interval.lo, m.interval.hi));
+            }
+            row.verdict = m
+                .verdict
+                .unwrap_or_else(|| verdict(documented, m.interval, claim.tolerance));
+            if m.rescaled {
+                append(
+                    &mut row.note,
+                    "verdict interval: the 95% bounds widened to 99.9% by the normal ratio",
                 );
-                return row;
             }
-            let r = selected[0];
-            if let Some(base) = &claim.baseline {
-                let b = rows(t, base);
-                if b.len() != 1 {
-                    missing(
-                        &mut row,
-                        format!("baseline matched {} rows, expected 1", b.len()),
-                    );
-                    return row;
-                }
-                row.measured = metric(r).zip(metric(b[0])).map(|(x, y)| x / y);
-                row.theory = theory(r).zip(theory(b[0])).map(|(x, y)| x / y);
-            } else {
-                row.measured = metric(r);
-                row.theory = theory(r);
-                row.interval = ci(r);
-            }
-            row.verdict = row.measured.map_or(Verdict::NotMeasured, |m| {
-                verdict(documented, m, row.interval, claim.tolerance)
-            });
         }
-        Check::EqualAcross => {
-            if selected.len() < 2 {
-                missing(
-                    &mut row,
-                    format!(
-                        "selector matched {} rows, expected 2 or more",
-                        selected.len()
-                    ),
-                );
-                return row;
-            }
-            let vals: Vec<f64> = selected.iter().filter_map(|r| metric(r)).collect();
-            let ratio = |v: &[f64]| {
-                let (lo, hi) = v
-                    .iter()
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-                        (a.min(x), b.max(x))
-                    });
-                hi / lo
-            };
-            row.measured = Some(ratio(&vals));
-            let th: Vec<f64> = selected.iter().filter_map(|r| theory(r)).collect();
-            row.theory = (!th.is_empty()).then(|| ratio(&th));
-            let cis: Vec<(f64, f64)> = selected.iter().filter_map(|r| ci(r)).collect();
-            let overlap = cis.len() == selected.len() && {
-                let lo = cis.iter().map(|c| c.0).fold(f64::NEG_INFINITY, f64::max);
-                let hi = cis.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
-                lo <= hi
-            };
-            row.verdict = if overlap {
-                Verdict::Holds
-            } else {
-                verdict(documented, ratio(&vals), None, claim.tolerance)
-            };
-        }
-        Check::Max => {
-            let vals: Vec<f64> = selected.iter().filter_map(|r| metric(r)).collect();
-            if vals.is_empty() {
-                missing(&mut row, "selector matched no rows with a value".into());
-                return row;
-            }
-            let max = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            row.measured = Some(max);
-            let th: Vec<f64> = selected.iter().filter_map(|r| theory(r)).collect();
-            row.theory = th.into_iter().reduce(f64::max);
-            row.verdict = verdict(documented, max, None, claim.tolerance);
-        }
+        Err(why) => append(&mut row.note, &why),
     }
     row
 }
 
-/// claims.csv, with exactly the columns
-/// `claim_id,document,quote,documented,theory,measured,unit,verdict`.
+fn append(note: &mut String, s: &str) {
+    if note.is_empty() {
+        *note = s.to_string();
+    } else {
+        *note = format!("{note} ({s})");
+    }
+}
+
+struct Measured {
+    interval: Interval,
+    theory: Option<f64>,
+    rescaled: bool,
+    /// Set when the check decides the verdict itself (`every`).
+    verdict: Option<Verdict>,
+}
+
+fn measure(claim: &Claim, tables: &Tables) -> Result<Measured, String> {
+    let t = match claim.source {
+        Source::Results => &tables.results,
+        Source::Summary => tables
+            .summary
+            .as_ref()
+            .ok_or("the study wrote no summary table")?,
+    };
+    let selected: Vec<&Vec<Value>> = t.select(&claim.select).collect();
+    let value = |r: &[Value]| {
+        t.f64(r, &claim.metric)
+            .ok_or_else(|| format!("{} is empty in a selected row", claim.metric))
+    };
+    let theory = |r: &[Value]| claim.theory_metric.as_ref().and_then(|m| t.f64(r, m));
+    // a computed value is exact; a measured one needs its interval
+    let interval = |r: &[Value]| -> Result<(Interval, bool), String> {
+        match claim.basis {
+            Basis::Computed | Basis::Counted => Ok((Interval::exact(value(r)?), false)),
+            Basis::Measured => verdict_interval(t, r, &claim.metric).ok_or_else(|| {
+                format!(
+                    "{} has no interval: mark the claim computed, or measure it with one",
+                    claim.metric
+                )
+            }),
+        }
+    };
+    let exact_measured = |x: f64| Interval::exact(x);
+    match claim.check {
+        Check::Value => {
+            let [r] = selected[..] else {
+                return Err(format!(
+                    "selector matched {} rows, expected 1",
+                    selected.len()
+                ));
+            };
+            let Some(base) = &claim.baseline else {
+                let (i, rescaled) = interval(r)?;
+                return Ok(Measured {
+                    interval: i,
+                    theory: theory(r),
+                    rescaled,
+                    verdict: None,
+                });
+            };
+            let b: Vec<&Vec<Value>> = t.select(base).collect();
+            let [b] = b[..] else {
+                return Err(format!("baseline matched {} rows, expected 1", b.len()));
+            };
+            let ((x, rx), (y, ry)) = (interval(r)?, interval(b)?);
+            let ratio = if claim.basis != Basis::Measured {
+                Interval::exact(x.value / y.value)
+            } else {
+                // both intervals are at the verdict level already
+                stats::ratio_interval(x, y, VERDICT_CONFIDENCE)
+            };
+            Ok(Measured {
+                interval: ratio,
+                theory: theory(r).zip(theory(b)).map(|(x, y)| x / y),
+                rescaled: rx || ry,
+                verdict: None,
+            })
+        }
+        Check::EqualAcross => {
+            if selected.len() < 2 {
+                return Err(format!(
+                    "selector matched {} rows, expected 2 or more",
+                    selected.len()
+                ));
+            }
+            let mut vals = Vec::new();
+            for r in &selected {
+                let (i, rescaled) = interval(r)?;
+                if i.value.is_nan() || i.value <= 0.0 {
+                    return Err(format!(
+                        "{} = {} in a selected row: a ratio needs positive values",
+                        claim.metric, i.value
+                    ));
+                }
+                vals.push((i, rescaled, theory(r)));
+            }
+            let hi = vals
+                .iter()
+                .max_by(|a, b| a.0.value.total_cmp(&b.0.value))
+                .unwrap();
+            let lo = vals
+                .iter()
+                .min_by(|a, b| a.0.value.total_cmp(&b.0.value))
+                .unwrap();
+            let ratio = if claim.basis != Basis::Measured {
+                Interval::exact(hi.0.value / lo.0.value)
+            } else {
+                stats::ratio_interval(hi.0, lo.0, VERDICT_CONFIDENCE)
+            };
+            Ok(Measured {
+                interval: ratio,
+                theory: hi.2.zip(lo.2).map(|(a, b)| a / b),
+                rescaled: hi.1 || lo.1,
+                verdict: None,
+            })
+        }
+        Check::Max => {
+            if selected.is_empty() {
+                return Err("selector matched no rows".into());
+            }
+            let mut max = f64::NEG_INFINITY;
+            for r in &selected {
+                max = max.max(value(r)?);
+            }
+            Ok(Measured {
+                interval: exact_measured(max),
+                theory: selected.iter().filter_map(|r| theory(r)).reduce(f64::max),
+                rescaled: false,
+                verdict: None,
+            })
+        }
+        Check::Pooled => {
+            if selected.is_empty() {
+                return Err("selector matched no rows".into());
+            }
+            let (kc, nc) = (format!("{}_k", claim.metric), format!("{}_n", claim.metric));
+            if !(t.has(&kc) && t.has(&nc)) {
+                return Err(format!(
+                    "{} is not a proportion (no {kc}, {nc})",
+                    claim.metric
+                ));
+            }
+            let (mut k, mut n) = (0u64, 0u64);
+            for r in &selected {
+                k += t.f64(r, &kc).ok_or("empty count")? as u64;
+                n += t.f64(r, &nc).ok_or("empty count")? as u64;
+            }
+            let p = stats::Proportion::at(k, n, VERDICT_CONFIDENCE);
+            let th: Vec<f64> = selected.iter().filter_map(|r| theory(r)).collect();
+            Ok(Measured {
+                interval: Interval::new(p.rate, p.lo, p.hi),
+                theory: (!th.is_empty()).then(|| th.iter().sum::<f64>() / th.len() as f64),
+                rescaled: false,
+                verdict: None,
+            })
+        }
+        Check::Every => {
+            if selected.is_empty() {
+                return Err("selector matched no rows".into());
+            }
+            let documented = (
+                claim.documented,
+                claim.documented_high.unwrap_or(claim.documented),
+            );
+            let severity = |v: Verdict| match v {
+                Verdict::Holds => 0,
+                Verdict::Approximately => 1,
+                Verdict::Inconclusive => 2,
+                Verdict::DoesNotHold => 3,
+                Verdict::NotMeasured => 4,
+            };
+            let mut worst: Option<(Measured, f64, Verdict)> = None;
+            // rows where the metric does not apply (empty) are not part of "every"
+            for r in selected
+                .iter()
+                .filter(|r| t.f64(r, &claim.metric).is_some())
+            {
+                let (i, rescaled) = interval(r)?;
+                let v = verdict(documented, i, claim.tolerance);
+                let gap = (i.value - documented.0)
+                    .abs()
+                    .min((i.value - documented.1).abs());
+                let replace = match &worst {
+                    None => true,
+                    Some((_, g, w)) => {
+                        severity(v) > severity(*w) || (severity(v) == severity(*w) && gap > *g)
+                    }
+                };
+                if replace {
+                    worst = Some((
+                        Measured {
+                            interval: i,
+                            theory: theory(r),
+                            rescaled,
+                            verdict: Some(v),
+                        },
+                        gap,
+                        v,
+                    ));
+                }
+            }
+            worst
+                .map(|w| w.0)
+                .ok_or_else(|| format!("{} is empty in every selected row", claim.metric))
+        }
+        Check::Report => {
+            let [r] = selected[..] else {
+                return Err(format!(
+                    "selector matched {} rows, expected 1",
+                    selected.len()
+                ));
+            };
+            Ok(Measured {
+                interval: Interval::exact(value(r)?),
+                theory: theory(r),
+                rescaled: false,
+                verdict: None,
+            })
+        }
+    }
+}
+
+/// claims.csv: `claim_id,document,quote,documented,theory,measured,unit,verdict,basis,interval_lo,interval_hi`.
 pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
@@ -217,6 +494,9 @@ pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
         "measured",
         "unit",
         "verdict",
+        "basis",
+        "interval_lo",
+        "interval_hi",
     ])?;
     let f = |x: Option<f64>| x.map(|v| sig(v, 6)).unwrap_or_default();
     for r in rows {
@@ -229,6 +509,9 @@ pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
             &f(r.measured),
             &r.unit,
             r.verdict.as_str(),
+            r.basis.as_str(),
+            &f(r.interval.map(|i| i.0)),
+            &f(r.interval.map(|i| i.1)),
         ])?;
     }
     Ok(w.into_inner()?)
@@ -238,37 +521,109 @@ pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
 mod tests {
     use super::*;
 
+    fn iv(v: f64, lo: f64, hi: f64) -> Interval {
+        Interval::new(v, lo, hi)
+    }
+
     #[test]
-    fn verdict_rule() {
-        // inside the tolerance
-        assert_eq!(verdict((1.2, 1.2), 1.198, None, 0.042), Verdict::Holds);
-        // documented inside the measured interval
+    fn each_verdict_can_be_reached() {
+        let d = (100.0, 100.0);
+        // holds: the whole interval within ±1%
+        assert_eq!(verdict(d, iv(100.2, 99.5, 100.9), 0.01), Verdict::Holds);
+        // approximately: within ±3% (tolerance + 2%), not within ±1%
         assert_eq!(
-            verdict((298.0, 298.0), 301.0, Some((295.0, 305.0)), 0.0),
-            Verdict::Holds
-        );
-        // a few percent off with a tight tolerance
-        assert_eq!(
-            verdict((0.5, 0.5), 0.518, None, 0.01),
+            verdict(d, iv(102.0, 101.5, 102.5), 0.01),
             Verdict::Approximately
         );
-        // a factor of 100 off
+        // does-not-hold: wholly outside ±3%
         assert_eq!(
-            verdict((1.2, 1.2), 119.8, None, 0.042),
+            verdict(d, iv(110.0, 108.0, 112.0), 0.01),
             Verdict::DoesNotHold
         );
-        // ranges
-        assert_eq!(verdict((40.0, 100.0), 70.0, None, 0.0), Verdict::Holds);
+        // inconclusive: the documented value is inside, but so is a 5% miss
         assert_eq!(
-            verdict((40.0, 100.0), 150.0, None, 0.0),
+            verdict(d, iv(100.0, 95.0, 105.0), 0.01),
+            Verdict::Inconclusive
+        );
+        // computed values are points
+        assert_eq!(
+            verdict((1.2, 1.2), Interval::exact(1.198), 0.042),
+            Verdict::Holds
+        );
+        assert_eq!(
+            verdict((1.2, 1.2), Interval::exact(119.8), 0.042),
             Verdict::DoesNotHold
         );
-        // zero documented: absolute
-        assert_eq!(verdict((0.0, 0.0), 0.0, None, 0.0), Verdict::Holds);
-        assert_eq!(verdict((0.0, 0.0), 3.0, None, 0.0), Verdict::DoesNotHold);
+        // ranges and zero
         assert_eq!(
-            verdict((1.0, 1.0), f64::NAN, None, 0.1),
+            verdict((40.0, 100.0), Interval::exact(70.0), 0.0),
+            Verdict::Holds
+        );
+        assert_eq!(
+            verdict((40.0, 100.0), Interval::exact(152.0), 0.0),
+            Verdict::DoesNotHold
+        );
+        assert_eq!(
+            verdict((0.0, 0.0), Interval::exact(0.0), 0.0),
+            Verdict::Holds
+        );
+        assert_eq!(
+            verdict((0.0, 0.0), Interval::exact(3.0), 0.0),
+            Verdict::DoesNotHold
+        );
+        assert_eq!(
+            verdict((1.0, 1.0), Interval::exact(f64::NAN), 0.1),
             Verdict::NotMeasured
         );
+        // an unbounded interval cannot decide
+        assert_eq!(
+            verdict(d, iv(100.0, 90.0, f64::INFINITY), 0.01),
+            Verdict::Inconclusive
+        );
+    }
+
+    #[test]
+    fn the_approximately_band_follows_the_tolerance_not_a_floor() {
+        // 5% off with a 0.1% tolerance is not "approximately" (the old 10% floor said so)
+        assert_eq!(
+            verdict((0.5, 0.5), Interval::exact(0.525), 0.001),
+            Verdict::DoesNotHold
+        );
+        // below a documented range, the gap is scaled by the low end
+        assert_eq!(
+            verdict((40.0, 100.0), Interval::exact(19.0), 0.0),
+            Verdict::DoesNotHold
+        );
+    }
+
+    #[test]
+    fn a_wider_interval_never_turns_does_not_hold_into_holds() {
+        let d = (1.0, 1.0);
+        for tol in [0.0, 0.01, 0.05, 0.2] {
+            for centre in [0.5, 0.9, 0.97, 1.0, 1.03, 1.1, 2.0] {
+                let mut last = None;
+                for half in [0.0, 0.001, 0.01, 0.03, 0.1, 0.5, 1.0] {
+                    let v = verdict(d, iv(centre, centre - half, centre + half), tol);
+                    if let Some(prev) = last {
+                        let rank = |v: Verdict| match v {
+                            Verdict::Holds => 0,
+                            Verdict::Approximately => 1,
+                            _ => 2,
+                        };
+                        assert!(
+                            !(prev == Verdict::DoesNotHold
+                                && v != Verdict::DoesNotHold
+                                && v != Verdict::Inconclusive),
+                            "{tol} {centre} {half}: {prev:?} -> {v:?}"
+                        );
+                        assert!(
+                            rank(v) >= rank(prev) || v == Verdict::Inconclusive,
+                            "{prev:?} -> {v:?}"
+                        );
+                    }
+                    last = Some(v);
+                }
+            }
+        }
     }
 }

@@ -12,6 +12,9 @@ use std::io::Write;
 /// The key shapes the studies use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeyType {
+    /// 4 bytes: a bijective 32-bit mix of the id (ids below 2^32), the
+    /// essay's "4-byte integers".
+    U32,
     /// 8 bytes: a bijective mix of the id (random-looking 64-bit integers).
     U64,
     /// 100-byte URL-like strings with a shared scheme and host.
@@ -23,7 +26,8 @@ pub enum KeyType {
 }
 
 impl KeyType {
-    pub const ALL: [KeyType; 4] = [
+    pub const ALL: [KeyType; 5] = [
+        KeyType::U32,
         KeyType::U64,
         KeyType::Url100,
         KeyType::Blob2k,
@@ -32,6 +36,7 @@ impl KeyType {
 
     pub fn name(self) -> &'static str {
         match self {
+            KeyType::U32 => "u32",
             KeyType::U64 => "u64",
             KeyType::Url100 => "url100",
             KeyType::Blob2k => "blob2k",
@@ -50,6 +55,7 @@ impl KeyType {
     /// Key length in bytes (`None` when it varies).
     pub fn key_len(self) -> Option<usize> {
         match self {
+            KeyType::U32 => Some(4),
             KeyType::U64 => Some(8),
             KeyType::Url100 => Some(100),
             KeyType::Blob2k => Some(2048),
@@ -92,6 +98,11 @@ impl KeyGen {
         let x = splitmix64(id ^ self.salt);
         self.buf.clear();
         match self.kind {
+            KeyType::U32 => {
+                debug_assert!(id < 1 << 32, "u32 keys need ids below 2^32");
+                self.buf
+                    .extend_from_slice(&mix32(id as u32 ^ self.salt as u32).to_le_bytes())
+            }
             KeyType::U64 => self.buf.extend_from_slice(&x.to_le_bytes()),
             KeyType::Url100 => {
                 self.buf.extend_from_slice(URL_PREFIX);
@@ -121,6 +132,16 @@ impl KeyGen {
         }
         &self.buf
     }
+}
+
+/// A bijection of 32-bit integers (each step is invertible: xor-shifts and odd
+/// multipliers), C. Wellons' "lowbias32".
+fn mix32(mut x: u32) -> u32 {
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb_352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846c_a68b);
+    x ^ (x >> 16)
 }
 
 #[cfg(test)]

@@ -1,18 +1,19 @@
-//! Pieces several kinds share: parameter definitions, the fill-then-query
+//! Pieces several kinds share: parameter declarations, the fill-then-query
 //! measurement, and chart helpers.
 
 use crate::experiment::params::{Def, PType, ParamDef};
-use crate::experiment::table::{Cell, Table};
-use crate::metrics::Proportion;
-use crate::plot::Point;
-use crate::structures::Filter;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::stats::Proportion;
+use crate::structures::Membership;
+use crate::table::{Table, Value};
 use crate::workload::KeyGen;
 
 pub const MAX_BITS: f64 = (1u64 << 36) as f64;
 
-pub const fn count(name: &'static str, default: Def, help: &'static str) -> ParamDef {
+/// A positive count (named by [`params!`](crate::params)).
+pub const fn count(default: Def, help: &'static str) -> ParamDef {
     ParamDef::new(
-        name,
+        "",
         PType::Int {
             min: 1,
             max: 1_000_000_000_000,
@@ -22,9 +23,10 @@ pub const fn count(name: &'static str, default: Def, help: &'static str) -> Para
     )
 }
 
-pub const fn rate(name: &'static str, default: Def, help: &'static str) -> ParamDef {
+/// A probability in (0, 1).
+pub const fn rate(default: Def, help: &'static str) -> ParamDef {
     ParamDef::new(
-        name,
+        "",
         PType::Float {
             min: 0.0,
             max: 1.0,
@@ -36,12 +38,51 @@ pub const fn rate(name: &'static str, default: Def, help: &'static str) -> Param
     )
 }
 
-pub const KEYS: ParamDef = ParamDef::new("keys", PType::Keys, Def::Str("u64"), "key type");
+/// A positive real with an upper bound.
+pub const fn positive(max: f64, default: Def, help: &'static str) -> ParamDef {
+    ParamDef::new(
+        "",
+        PType::Float {
+            min: 0.0,
+            max,
+            min_open: true,
+            max_open: false,
+        },
+        default,
+        help,
+    )
+}
+
+/// An integer in `min..=max`.
+pub const fn int(min: i64, max: i64, default: Def, help: &'static str) -> ParamDef {
+    ParamDef::new("", PType::Int { min, max }, default, help)
+}
+
+/// One of the words.
+pub const fn choice(words: &'static [&'static str], default: Def, help: &'static str) -> ParamDef {
+    ParamDef::new("", PType::Choice(words), default, help)
+}
+
+/// `k`: probes per key or "optimal".
+pub const fn k_param(default: Def, help: &'static str) -> ParamDef {
+    ParamDef::new(
+        "",
+        PType::IntOr {
+            min: 1,
+            max: 64,
+            words: &["optimal"],
+        },
+        default,
+        help,
+    )
+}
+
+pub const KEYS: ParamDef = ParamDef::new("", PType::Keys, Def::Str("u64"), "key type");
 pub const QUERIES: ParamDef = count(
-    "queries",
     Def::Int(1_000_000),
     "keys never inserted, queried to measure the FPR",
 );
+pub use crate::experiment::params::{HASH, HASH_SEED};
 
 /// Result of filling a filter with ids `0..n` and querying ids `n..n+queries`.
 #[derive(Clone, Copy, Debug)]
@@ -51,25 +92,21 @@ pub struct FillQuery {
     /// How many inserted keys were re-queried (all of them up to 10^6, then
     /// an evenly spaced sample of 10^6).
     pub members_checked: u64,
-    pub fill: f64,
+    /// Bits (or slots) set of all: a proportion, with its Wilson interval.
+    pub fill: Proportion,
 }
 
-impl FillQuery {
-    /// Fills the columns every filter study shares: `fill_measured`,
-    /// `members_checked`, `false_negatives`, `false_positives` and
-    /// `fpr_measured` with its `_lo`/`_hi` Wilson bounds.
-    pub fn record(&self, m: &mut crate::experiment::Metrics) {
-        m.set("fill_measured", self.fill)
-            .set("members_checked", self.members_checked)
-            .set("false_negatives", self.false_negatives)
-            .set("false_positives", self.fpr.successes)
-            .set_proportion("fpr_measured", &self.fpr);
-    }
-}
-
-pub fn fill_and_query(f: &mut impl Filter, keys: &mut KeyGen, n: u64, queries: u64) -> FillQuery {
+/// Fills `f` with ids `0..n`, re-queries members and queries `queries`
+/// never-inserted ids. A failed insert is an error (plain Bloom filters never fail).
+pub fn fill_and_query(
+    f: &mut impl Membership,
+    keys: &mut KeyGen,
+    n: u64,
+    queries: u64,
+) -> anyhow::Result<FillQuery> {
     for id in 0..n {
-        f.insert(keys.key(id));
+        f.insert(keys.key(id))
+            .map_err(|e| anyhow::anyhow!("insert of key {id} failed: {e}"))?;
     }
     let stride = n.div_ceil(1_000_000).max(1);
     let mut false_negatives = 0;
@@ -83,30 +120,80 @@ pub fn fill_and_query(f: &mut impl Filter, keys: &mut KeyGen, n: u64, queries: u
     let positives = (n..n + queries)
         .filter(|&id| f.contains(keys.key(id)))
         .count() as u64;
-    FillQuery {
+    Ok(FillQuery {
         fpr: Proportion::new(positives, queries),
         false_negatives,
         members_checked,
-        fill: f.fill_ratio(),
-    }
+        fill: f.fill(),
+    })
 }
 
-/// Points `(x, y ± [lo, hi])` from rows, sorted by x.
-pub fn points(t: &Table, rows: &[&Vec<Cell>], x: &str, y: &str) -> Vec<Point> {
+/// Points `(x, y ± [lo, hi])` from rows, sorted by x; the interval is drawn
+/// when the table has `y_lo`/`y_hi`.
+pub fn points(t: &Table, rows: &[&Vec<Value>], x: &str, y: &str) -> Vec<Point> {
     let mut v: Vec<Point> = rows
         .iter()
         .filter_map(|r| {
             let (xv, yv) = (t.f64(r, x)?, t.f64(r, y)?);
-            Some(
-                match (t.f64(r, &format!("{y}_lo")), t.f64(r, &format!("{y}_hi"))) {
-                    (Some(lo), Some(hi)) => Point::with_interval(xv, yv, lo, hi),
-                    _ => Point::new(xv, yv),
-                },
-            )
+            Some(match t.interval(r, y) {
+                Some(i) if i.lo.is_finite() && i.hi.is_finite() => {
+                    Point::with_interval(xv, yv, i.lo, i.hi)
+                }
+                _ => Point::new(xv, yv),
+            })
         })
         .collect();
     v.sort_by(|a, b| a.x.total_cmp(&b.x));
     v
+}
+
+/// A chart shape several kinds share: one series per value of `group`, y
+/// against x (with intervals where the table has them), and optionally a
+/// theory line from the first group's rows.
+pub struct GroupLines<'a> {
+    pub x: &'a str,
+    pub y: &'a str,
+    pub group: &'a str,
+    pub theory: Option<(&'a str, &'a str)>,
+    pub style: Style,
+}
+
+impl GroupLines<'_> {
+    /// Adds the series for `rows` (already filtered) to `chart`.
+    pub fn draw(&self, mut chart: Chart, t: &Table, rows: &[&Vec<Value>]) -> Chart {
+        let groups: Vec<String> = {
+            let mut g: Vec<String> = Vec::new();
+            for r in rows {
+                let v = t.str(r, self.group);
+                if !g.contains(&v) {
+                    g.push(v);
+                }
+            }
+            g
+        };
+        for (i, g) in groups.iter().enumerate() {
+            let mine: Vec<&Vec<Value>> = rows
+                .iter()
+                .copied()
+                .filter(|r| t.str(r, self.group) == *g)
+                .collect();
+            if i == 0
+                && let Some((col, label)) = self.theory
+            {
+                chart = chart.series(Series::new(
+                    label,
+                    Style::Line,
+                    points(t, &mine, self.x, col),
+                ));
+            }
+            chart = chart.series(Series::new(
+                format!("{} = {g}", self.group),
+                self.style,
+                points(t, &mine, self.x, self.y),
+            ));
+        }
+        chart
+    }
 }
 
 /// How many rows have `theory` inside `[metric_lo, metric_hi]`.
@@ -114,13 +201,9 @@ pub fn coverage(t: &Table, metric: &str, theory: &str) -> (usize, usize) {
     let mut inside = 0;
     let mut total = 0;
     for r in &t.rows {
-        if let (Some(th), Some(lo), Some(hi)) = (
-            t.f64(r, theory),
-            t.f64(r, &format!("{metric}_lo")),
-            t.f64(r, &format!("{metric}_hi")),
-        ) {
+        if let (Some(th), Some(i)) = (t.f64(r, theory), t.interval(r, metric)) {
             total += 1;
-            if lo <= th && th <= hi {
+            if i.contains(th) {
                 inside += 1;
             }
         }
@@ -130,7 +213,11 @@ pub fn coverage(t: &Table, metric: &str, theory: &str) -> (usize, usize) {
 
 /// The numeric values of a column, distinct and ascending.
 pub fn levels(t: &Table, column: &str) -> Vec<f64> {
-    let mut v: Vec<f64> = t.distinct(column).iter().filter_map(Cell::as_f64).collect();
+    let mut v: Vec<f64> = t
+        .distinct(column)
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
     v.sort_by(f64::total_cmp);
     v.dedup();
     v
@@ -149,7 +236,82 @@ pub fn nearest(levels: &[f64], want: f64) -> Option<f64> {
         .min_by(|a, b| (a - want).abs().total_cmp(&(b - want).abs()))
 }
 
-/// The trial's random stream (never `thread_rng`): xoshiro256++ seeded from the trial seed.
-pub fn rng(seed: u64) -> rand::rngs::Xoshiro256PlusPlus {
-    <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(seed)
+/// One sentence on the rows whose `theory` lies outside `metric`'s interval:
+/// how many, how many a 95% interval misses by chance, and the largest misses
+/// (in half-widths), named by the parameters that vary.
+pub fn theory_misses(
+    t: &Table,
+    params: &[crate::table::Column],
+    metric: &str,
+    theory: &str,
+) -> String {
+    let varying: Vec<&str> = params
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|c| t.distinct(c).len() > 1)
+        .collect();
+    let mut misses: Vec<(f64, String)> = Vec::new();
+    let mut total = 0;
+    for r in &t.rows {
+        let (Some(i), Some(th)) = (t.interval(r, metric), t.f64(r, theory)) else {
+            continue;
+        };
+        if !(i.lo.is_finite() && i.hi.is_finite()) {
+            continue;
+        }
+        total += 1;
+        if !i.contains(th) {
+            let half = if th > i.value {
+                i.hi - i.value
+            } else {
+                i.value - i.lo
+            };
+            let by = if half > 0.0 {
+                (th - i.value).abs() / half
+            } else {
+                f64::INFINITY
+            };
+            let at: Vec<String> = varying
+                .iter()
+                .map(|c| format!("{c} = {}", t.str(r, c)))
+                .collect();
+            misses.push((
+                by,
+                format!(
+                    "{} (measured {} [{}, {}], theory {})",
+                    if at.is_empty() {
+                        "the only setting".to_string()
+                    } else {
+                        at.join(", ")
+                    },
+                    crate::export::markdown::sig(i.value, 4),
+                    crate::export::markdown::sig(i.lo, 4),
+                    crate::export::markdown::sig(i.hi, 4),
+                    crate::export::markdown::sig(th, 4)
+                ),
+            ));
+        }
+    }
+    if total == 0 {
+        return String::new();
+    }
+    if misses.is_empty() {
+        return format!(
+            " Theory check: {theory} lies inside the 95% interval of {metric} in all {total} rows."
+        );
+    }
+    misses.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let shown: Vec<String> = misses.iter().take(5).map(|m| m.1.clone()).collect();
+    format!(
+        " Theory check: {theory} lies outside the 95% interval of {metric} in {} of {total} rows (about {} expected by chance){}: {}{}.",
+        misses.len(),
+        crate::export::markdown::sig(0.05 * total as f64, 2),
+        if misses.len() > 5 {
+            "; the largest misses"
+        } else {
+            ""
+        },
+        shown.join("; "),
+        if misses.len() > 5 { "; …" } else { "" }
+    )
 }

@@ -1,105 +1,154 @@
-//! Experiment kinds: each turns one trial's parameters into one row, and
-//! describes its charts and report section from rows alone. Registered in
-//! [`KINDS`]; a new kind is a new file plus one line there.
+//! Experiment kinds, grouped by family (`bloom/`, `hashing/`, …). A kind is a
+//! [`Study`]: a typed parameter struct ([`params!`](crate::params)), a typed
+//! row ([`row!`](crate::row)), a `run` that measures one trial, and the charts
+//! and report section it draws from result tables alone. [`KINDS`] is the one
+//! registry; a new kind is a new file plus one line there.
 
-mod birthday;
-mod bloom_fpr;
-mod bloom_overfill;
-mod bloom_sizing;
+mod bloom;
 mod common;
-mod doc_examples;
-mod double_hashing;
-mod hash_in_structures;
-mod hash_quality;
-mod hash_speed;
-mod hit_rate;
-mod key_size;
+mod hashing;
 
-use super::params::{ParamDef, Params};
-use super::table::{Metrics, Table};
-use crate::plot::Chart;
+use super::params::{ParamDef, ParamSet, Params, Seeds};
+use super::row::{FieldDef, Row};
+use crate::plot::{Chart, Heatmap};
+use crate::report::Section;
+pub use crate::table::Tables;
+use crate::table::{Column, Value};
 
-/// What a kind contributes to REPORT.md: a regenerated table and a one-line
-/// reading of it, both computed from the rows.
-#[derive(Clone, Debug, Default)]
-pub struct Section {
-    pub table: Table,
-    pub reading: String,
-}
-
-/// What every kind declares: its name, a one-line description, its
-/// parameters (with types and ranges) and its output columns.
-pub struct KindInfo {
-    pub name: &'static str,
+/// A typed experiment kind: what each kind file implements.
+pub trait Study: Sync + 'static {
+    type P: ParamSet;
+    type R: Row;
+    const NAME: &'static str;
     /// One line: what the kind measures.
-    pub about: &'static str,
-    pub params: &'static [ParamDef],
-    /// Measured and theory columns, in CSV order.
-    pub metrics: &'static [&'static str],
-}
-
-pub trait Kind: Sync {
-    fn info(&self) -> &'static KindInfo;
-    fn name(&self) -> &'static str {
-        self.info().name
-    }
-    fn about(&self) -> &'static str {
-        self.info().about
-    }
-    fn params(&self) -> &'static [ParamDef] {
-        self.info().params
-    }
-    fn metrics(&self) -> &'static [&'static str] {
-        self.info().metrics
-    }
+    const ABOUT: &'static str;
     /// Checks across parameters of one trial: `Err((param, allowed))`.
-    fn check(&self, _p: &Params) -> Result<(), (&'static str, String)> {
+    fn check(&self, _p: &Self::P) -> Result<(), (&'static str, String)> {
         Ok(())
     }
-    /// Whether trials must run one at a time (timing experiments: a second
-    /// trial on the other core would share caches and memory bandwidth).
-    fn serial(&self) -> bool {
-        false
-    }
-    /// Whether rows are a pure function of the seed (false for timings);
-    /// the determinism guarantee covers only deterministic kinds.
-    fn deterministic(&self) -> bool {
-        true
-    }
-    /// Runs one trial. All randomness must derive from `seed`.
-    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics>;
-    fn charts(&self, t: &Table) -> Vec<Chart>;
-    fn section(&self, t: &Table) -> Section;
+    /// Whether trials must run one at a time and their rows depend on the
+    /// clock (timing experiments): such rows are not byte-reproducible.
+    const TIMING: bool = false;
+    /// (measured, theory) column pairs: every row whose theory value lies
+    /// outside the measured interval is reported in the reading, never left
+    /// in a table.
+    const THEORY: &'static [(&'static str, &'static str)] = &[];
+    /// Runs one trial. All randomness must derive from `seeds`.
+    fn run(&self, p: &Self::P, seeds: Seeds) -> anyhow::Result<Self::R>;
+    fn charts(&self, t: &Tables) -> Vec<Chart>;
+    fn section(&self, t: &Tables) -> Section;
     /// Matrix figures (PNG only), also drawn from rows alone.
-    fn heatmaps(&self, _t: &Table) -> Vec<crate::plot::Heatmap> {
+    fn heatmaps(&self, _t: &Tables) -> Vec<Heatmap> {
         Vec::new()
-    }
-
-    /// The CSV header: parameters, `trial`, `seed`, then metrics.
-    fn columns(&self) -> Vec<&'static str> {
-        let mut c: Vec<&'static str> = self.params().iter().map(|d| d.name).collect();
-        c.push("trial");
-        c.push("seed");
-        c.extend_from_slice(self.metrics());
-        c
     }
 }
 
-/// Every kind, by name.
+/// The object-safe face of a [`Study`] the pipeline uses.
+pub trait Kind: Sync {
+    fn name(&self) -> &'static str;
+    fn about(&self) -> &'static str;
+    fn params(&self) -> &'static [ParamDef];
+    fn fields(&self) -> Vec<FieldDef>;
+    fn check(&self, p: &Params) -> Result<(), (&'static str, String)>;
+    /// Timing kinds run their trials one at a time, and their rows are
+    /// excluded from the byte-identity guarantee (tests check every other kind).
+    fn timing(&self) -> bool;
+    fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Value>>;
+    fn charts(&self, t: &Tables) -> Vec<Chart>;
+    fn section(&self, t: &Tables) -> Section;
+    fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
+    fn theory_pairs(&self) -> &'static [(&'static str, &'static str)];
+
+    /// The report section: the kind's reading, then every row where theory
+    /// falls outside the measured 95% interval (with the number expected by chance).
+    fn report_section(&self, t: &Tables) -> Section {
+        let mut sec = self.section(t);
+        let table = t.summary.as_ref().unwrap_or(&t.results);
+        for (metric, theory) in self.theory_pairs() {
+            sec.reading += &common::theory_misses(table, &self.param_columns(), metric, theory);
+        }
+        sec
+    }
+
+    /// The parameter columns of result tables.
+    fn param_columns(&self) -> Vec<Column> {
+        self.params()
+            .iter()
+            .map(|d| Column::new(d.name, d.col_type()))
+            .collect()
+    }
+
+    /// The results.csv header: parameters, `replicate`, `trial_id`, `seed`, metrics.
+    fn columns(&self) -> Vec<Column> {
+        use crate::table::ColType;
+        let mut c = self.param_columns();
+        c.push(Column::new("replicate", ColType::Int));
+        c.push(Column::new("trial_id", ColType::Str));
+        c.push(Column::new("seed", ColType::Str));
+        c.extend(self.fields().iter().flat_map(|f| f.columns()));
+        c
+    }
+
+    /// The summary.csv header.
+    fn summary_columns(&self) -> Vec<Column> {
+        super::summary::columns(&self.param_columns(), &self.fields())
+    }
+}
+
+impl<S: Study> Kind for S {
+    fn name(&self) -> &'static str {
+        S::NAME
+    }
+    fn about(&self) -> &'static str {
+        S::ABOUT
+    }
+    fn params(&self) -> &'static [ParamDef] {
+        S::P::DEFS
+    }
+    fn fields(&self) -> Vec<FieldDef> {
+        S::R::fields()
+    }
+    fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
+        Study::check(self, &S::P::from_params(p))
+    }
+    fn timing(&self) -> bool {
+        S::TIMING
+    }
+    fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Value>> {
+        Ok(Study::run(self, &S::P::from_params(p), seeds)?.cells())
+    }
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        Study::charts(self, t)
+    }
+    fn section(&self, t: &Tables) -> Section {
+        Study::section(self, t)
+    }
+    fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
+        Study::heatmaps(self, t)
+    }
+    fn theory_pairs(&self) -> &'static [(&'static str, &'static str)] {
+        S::THEORY
+    }
+}
+
+/// Every kind, by family.
 pub static KINDS: &[&dyn Kind] = &[
-    &bloom_fpr::BloomFpr,
-    &bloom_sizing::BloomSizing,
-    &bloom_overfill::BloomOverfill,
-    &hit_rate::HitRate,
-    &key_size::KeySize,
-    &double_hashing::DoubleHashing,
-    &doc_examples::DocExamples,
-    &hash_speed::HashSpeed,
-    &hash_quality::HashQuality,
-    &hash_in_structures::HashInStructures,
-    &birthday::Birthday,
-    &birthday::BirthdayBound,
+    &bloom::bloom_fpr::BloomFpr,
+    &bloom::bloom_sizing::BloomSizing,
+    &bloom::bloom_overfill::BloomOverfill,
+    &bloom::hit_rate::HitRate,
+    &bloom::key_size::KeySize,
+    &bloom::double_hashing::DoubleHashing,
+    &bloom::doc_examples::DocExamples,
+    &hashing::hash_speed::HashSpeed,
+    &hashing::hash_quality::HashQuality,
+    &hashing::hash_in_structures::HashInStructures,
+    &hashing::birthday::Birthday,
+    &hashing::birthday_bound::BirthdayBound,
 ];
+
+/// Column names the runner adds; no kind may declare them.
+pub const RESERVED: &[&str] = &["replicate", "replicates", "trial_id", "seed"];
 
 pub fn find(name: &str) -> Option<&'static dyn Kind> {
     KINDS.iter().copied().find(|k| k.name() == name)
@@ -107,4 +156,33 @@ pub fn find(name: &str) -> Option<&'static dyn Kind> {
 
 pub fn names() -> Vec<&'static str> {
     KINDS.iter().map(|k| k.name()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_unique_columns_and_no_reserved_names() {
+        let mut kinds = std::collections::HashSet::new();
+        for k in KINDS {
+            assert!(kinds.insert(k.name()), "kind {} registered twice", k.name());
+            let cols = k.columns();
+            let mut seen = std::collections::HashSet::new();
+            for c in &cols {
+                assert!(
+                    seen.insert(&c.name),
+                    "{}: column {} twice",
+                    k.name(),
+                    c.name
+                );
+            }
+            for d in k.params() {
+                assert!(!RESERVED.contains(&d.name), "{}: {}", k.name(), d.name);
+            }
+            for f in k.fields() {
+                assert!(!RESERVED.contains(&f.name), "{}: {}", k.name(), f.name);
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 use super::theory;
 use crate::hashing::KeyHasher;
-use crate::hashing::double::{MAX_SLOTS, Probes};
+use crate::hashing::double::{EnhancedProbes, MAX_SLOTS, Probes, Scheme};
 use crate::structures::{ParamError, invalid};
 
 /// A fixed-size array of bits stored in 64-bit words.
@@ -84,6 +84,7 @@ pub struct BloomFilter<H> {
     bits: BitArray,
     k: u32,
     hasher: H,
+    scheme: Scheme,
 }
 
 impl<H: KeyHasher> BloomFilter<H> {
@@ -94,7 +95,18 @@ impl<H: KeyHasher> BloomFilter<H> {
             bits: BitArray::new(m),
             k,
             hasher,
+            scheme: Scheme::KirschMitzenmacher,
         })
+    }
+
+    /// The same filter deriving its probes by `scheme`.
+    pub fn with_scheme(mut self, scheme: Scheme) -> Self {
+        self.scheme = scheme;
+        self
+    }
+
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
     }
 
     /// Sized for `n` keys at false-positive rate `p`:
@@ -130,21 +142,51 @@ impl<H: KeyHasher> BloomFilter<H> {
     /// Insert a key already hashed by this filter's hasher.
     #[inline]
     pub fn insert_hash(&mut self, (h1, h2): (u64, u64)) {
-        for pos in Probes::new(h1, h2, self.k, self.bits.len()) {
-            self.bits.set(pos);
+        let m = self.bits.len();
+        match self.scheme {
+            Scheme::KirschMitzenmacher => {
+                for pos in Probes::new(h1, h2, self.k, m) {
+                    self.bits.set(pos);
+                }
+            }
+            Scheme::Enhanced => {
+                for pos in EnhancedProbes::new(h1, h2, self.k, m) {
+                    self.bits.set(pos);
+                }
+            }
         }
     }
 
     /// Query a key already hashed by this filter's hasher.
     #[inline]
     pub fn contains_hash(&self, (h1, h2): (u64, u64)) -> bool {
-        Probes::new(h1, h2, self.k, self.bits.len()).all(|pos| self.bits.get(pos))
+        let m = self.bits.len();
+        match self.scheme {
+            Scheme::KirschMitzenmacher => Probes::new(h1, h2, self.k, m).all(|p| self.bits.get(p)),
+            Scheme::Enhanced => EnhancedProbes::new(h1, h2, self.k, m).all(|p| self.bits.get(p)),
+        }
+    }
+
+    /// How many bits a query of `key` reads: `contains` stops at the first
+    /// zero bit, so an absent key usually costs far fewer than k lookups.
+    pub fn probes_read(&self, key: &[u8]) -> u32 {
+        let mut n = 0;
+        for pos in self.positions(key) {
+            n += 1;
+            if !self.bits.get(pos) {
+                break;
+            }
+        }
+        n
     }
 
     /// The probe positions of a key (for worked examples and debugging).
     pub fn positions(&self, key: &[u8]) -> Vec<u64> {
         let (h1, h2) = self.hasher.hash128(key);
-        Probes::new(h1, h2, self.k, self.bits.len()).collect()
+        match self.scheme {
+            Scheme::KirschMitzenmacher => Probes::new(h1, h2, self.k, self.bits.len()).collect(),
+            Scheme::Enhanced => EnhancedProbes::new(h1, h2, self.k, self.bits.len()).collect(),
+        }
     }
 
     /// Fraction of bits set.
@@ -218,6 +260,10 @@ impl<H: KeyHasher> IndependentBloom<H> {
 
     pub fn fill_ratio(&self) -> f64 {
         self.bits.count_ones() as f64 / self.bits.len() as f64
+    }
+
+    pub fn count_ones(&self) -> u64 {
+        self.bits.count_ones()
     }
 
     pub fn bytes(&self) -> usize {

@@ -1,92 +1,64 @@
 //! `hash_speed`: nanoseconds per hash and GB/s for a strategy at a key size,
 //! the median of repeated timed batches (trials run one at a time).
 
-use super::common::{self, rng};
-use super::{Kind, KindInfo, Section};
-use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
-use crate::experiment::table::{Metrics, Table};
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
-use crate::hashing::KeyHasher;
+use crate::hashing::{KeyHasher, StrategyKind};
 use crate::plot::{Chart, Series, Style};
+use crate::report::Section;
+use crate::stats;
+use crate::table::Interval;
 use rand::RngExt;
 use std::hint::black_box;
 use std::time::Instant;
 
 pub struct HashSpeed;
 
-static PARAMS: [ParamDef; 5] = [
-    HASH,
-    HASH_SEED,
-    ParamDef::new(
-        "key_bytes",
-        PType::Int {
-            min: 0,
-            max: 1 << 20,
-        },
-        Def::Required,
-        "key length in bytes",
-    ),
-    ParamDef::new(
-        "reps",
-        PType::Int {
-            min: 1,
-            max: 10_000,
-        },
-        Def::Int(21),
-        "timed batches; the median is reported",
-    ),
-    ParamDef::new(
-        "batch_bytes",
-        PType::Int {
-            min: 1024,
-            max: 1 << 30,
-        },
-        Def::Int(8 << 20),
-        "bytes hashed per batch (at least 2,000 hashes)",
-    ),
-];
+crate::params! {
+    pub struct P {
+        hash: StrategyKind = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        key_bytes: usize = common::int(0, 1 << 20, Def::Required, "key length in bytes"),
+        reps: u64 = common::int(1, 10_000, Def::Int(21), "timed batches; the median is reported"),
+        batch_bytes: usize = common::int(1024, 1 << 30, Def::Int(8 << 20), "bytes hashed per batch (at least 2,000 hashes)"),
+    }
+}
 
-static METRICS: [&str; 7] = [
-    "width",
-    "hashes_per_batch",
-    "ns_per_hash",
-    "ns_per_hash_p10",
-    "ns_per_hash_p90",
-    "gb_per_s",
-    "checksum",
-];
+crate::row! {
+    pub struct R {
+        width: u32 [Same],
+        hashes_per_batch: usize [Same],
+        /// Median over batches, with its order-statistic 95% interval.
+        ns_per_hash: Interval [Median],
+        ns_per_hash_p10: f64,
+        ns_per_hash_p90: f64,
+        gb_per_s: f64 [Median],
+        checksum: String,
+    }
+}
 
 /// Distinct keys cycled through, so a batch is not one cached key.
 const KEYS: usize = 256;
 
-static INFO: KindInfo = KindInfo {
-    name: "hash_speed",
-    about: "ns per hash and GB/s per strategy and key size (median of timed batches)",
-    params: &PARAMS,
-    metrics: &METRICS,
-};
+impl Study for HashSpeed {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "hash_speed";
+    const ABOUT: &'static str =
+        "ns per hash and GB/s per strategy and key size (median of timed batches)";
+    const TIMING: bool = true;
 
-impl Kind for HashSpeed {
-    fn info(&self) -> &'static KindInfo {
-        &INFO
-    }
-    fn serial(&self) -> bool {
-        true
-    }
-    fn deterministic(&self) -> bool {
-        false
-    }
-
-    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
-        let h = p.hasher(seed);
-        let len = p.u64("key_bytes") as usize;
-        let mut r = rng(p.salt(seed, 3));
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let h = p.hash_seed.hasher(p.hash, seeds);
+        let len = p.key_bytes;
+        let mut r = seeds.rng("keys");
         let buf: Vec<u8> = (0..KEYS * len.max(1)).map(|_| r.random::<u8>()).collect();
         let keys: Vec<&[u8]> = (0..KEYS)
             .map(|i| &buf[i * len.max(1)..i * len.max(1) + len])
             .collect();
-        let per_batch =
-            ((p.u64("batch_bytes") as usize / len.max(1)).max(2000)).div_ceil(KEYS) * KEYS;
+        let per_batch = ((p.batch_bytes / len.max(1)).max(2000)).div_ceil(KEYS) * KEYS;
         struct Timer<'a> {
             keys: &'a [&'a [u8]],
             per_batch: usize,
@@ -98,13 +70,13 @@ impl Kind for HashSpeed {
                 let mut acc = 0u128;
                 // one untimed warm-up batch
                 for k in self.keys.iter().cycle().take(self.per_batch) {
-                    acc ^= h.native(black_box(k));
+                    acc = acc.wrapping_add(h.native(black_box(k)));
                 }
                 let ns = (0..self.reps)
                     .map(|_| {
                         let t = Instant::now();
                         for k in self.keys.iter().cycle().take(self.per_batch) {
-                            acc ^= h.native(black_box(k));
+                            acc = acc.wrapping_add(h.native(black_box(k)));
                         }
                         t.elapsed().as_nanos() as f64 / self.per_batch as f64
                     })
@@ -116,23 +88,23 @@ impl Kind for HashSpeed {
         let (mut ns, acc) = h.visit(Timer {
             keys: &keys,
             per_batch,
-            reps: p.u64("reps"),
+            reps: p.reps,
         });
         ns.sort_by(f64::total_cmp);
-        let q = |f: f64| ns[((ns.len() - 1) as f64 * f).round() as usize];
-        let med = q(0.5);
-        let mut m = Metrics::new(&METRICS);
-        m.set("width", h.width())
-            .set("hashes_per_batch", per_batch)
-            .set("ns_per_hash", med)
-            .set("ns_per_hash_p10", q(0.1))
-            .set("ns_per_hash_p90", q(0.9))
-            .set("gb_per_s", len as f64 / med)
-            .set("checksum", format!("{:08x}", black_box(acc) as u32));
-        Ok(m)
+        let med = stats::median_interval(&ns, stats::PLOT_CONFIDENCE);
+        Ok(R {
+            width: h.width(),
+            hashes_per_batch: per_batch,
+            ns_per_hash: med,
+            ns_per_hash_p10: stats::quantile(&ns, 0.1),
+            ns_per_hash_p90: stats::quantile(&ns, 0.9),
+            gb_per_s: len as f64 / med.value,
+            checksum: format!("{:08x}", black_box(acc) as u32),
+        })
     }
 
-    fn charts(&self, t: &Table) -> Vec<Chart> {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
         let mut ns = Chart::new(
             "ns_per_hash",
             "Time per hash vs key size (median of batches)",
@@ -168,15 +140,16 @@ impl Kind for HashSpeed {
         vec![ns, gb]
     }
 
-    fn section(&self, t: &Table) -> Section {
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
         let sizes = common::levels(t, "key_bytes");
-        let mut table = Table {
+        let mut table = crate::table::Table {
             columns: vec!["hash".into(), "width".into()],
             rows: vec![],
         };
         table
             .columns
-            .extend(sizes.iter().map(|s| format!("ns@{s}B")));
+            .extend(sizes.iter().map(|s| format!("ns@{s}B").into()));
         let mut fastest = Vec::new();
         for name in common::names(t, "hash") {
             let rows: Vec<_> = t.where_str("hash", &name).collect();
@@ -184,7 +157,7 @@ impl Kind for HashSpeed {
                 name.clone().into(),
                 rows.first()
                     .map(|r| t.cell(r, "width").clone())
-                    .unwrap_or(crate::experiment::Cell::Empty),
+                    .unwrap_or(crate::experiment::Value::Empty),
             ];
             for s in &sizes {
                 row.push(

@@ -3,110 +3,86 @@
 //! counting global allocator (bytes requested from the allocator while
 //! building it), not estimated.
 
-use super::common::{self, KEYS, QUERIES, fill_and_query};
-use super::{Kind, KindInfo, Section};
-use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
-use crate::experiment::table::{Metrics, Table};
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyKind;
 use crate::metrics::alloc::measure_retained;
 use crate::plot::{Chart, Series, Style};
+use crate::report::Section;
+use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
 use crate::workload::{KeyGen, KeyType};
 use std::collections::HashSet;
 
 pub struct KeySize;
 
-static PARAMS: [ParamDef; 7] = [
-    common::count("n", Def::Int(1_000_000), "keys inserted"),
-    common::rate(
-        "p",
-        Def::Float(0.01),
-        "design false-positive rate (sets bits per key)",
-    ),
-    KEYS,
-    HASH,
-    HASH_SEED,
-    QUERIES,
-    ParamDef::new(
-        "measure_hashset",
-        PType::Bool,
-        Def::Bool(true),
-        "also build an exact HashSet of the keys and measure its memory",
-    ),
-];
+crate::params! {
+    pub struct P {
+        n: u64 = common::count(Def::Int(1_000_000), "keys inserted"),
+        p: f64 = common::rate(Def::Float(0.01), "design false-positive rate (sets bits per key)"),
+        keys: KeyType = KEYS,
+        hash: StrategyKind = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        queries: u64 = QUERIES,
+        measure_hashset: bool = ParamDef::new("", PType::Bool, Def::Bool(true), "also build an exact HashSet of the keys and measure its memory"),
+    }
+}
 
-static METRICS: [&str; 22] = [
-    "key_bytes",
-    "m",
-    "k",
-    "bits_per_key",
-    "filter_bytes",
-    "filter_bytes_per_key",
-    "filter_mb",
-    "fill_measured",
-    "members_checked",
-    "false_negatives",
-    "false_positives",
-    "fpr_measured",
-    "fpr_measured_lo",
-    "fpr_measured_hi",
-    "fpr_theory",
-    "raw_key_bytes",
-    "hashset_bytes",
-    "hashset_bytes_per_key",
-    "hashset_mb",
-    "hashset_over_filter",
-    "raw_gb_per_100m_keys",
-    "hashset_gb_per_100m_keys",
-];
+crate::row! {
+    pub struct R {
+        key_bytes: u64 [Same],
+        m: u64 [Same],
+        k: u32 [Same],
+        bits_per_key: f64 [Same],
+        filter_bytes: usize [Same],
+        filter_bytes_per_key: f64 [Same],
+        filter_mb: f64 [Same],
+        fill_measured: Proportion,
+        members_checked: u64 [Sum],
+        false_negatives: u64 [Max],
+        fpr_measured: Proportion,
+        fpr_theory: f64 [Same],
+        raw_key_bytes: u64 [Same],
+        hashset_bytes: Option<u64>,
+        hashset_bytes_per_key: Option<f64>,
+        hashset_mb: Option<f64>,
+        hashset_over_filter: Option<f64>,
+        raw_gb_per_100m_keys: f64 [Same],
+        hashset_gb_per_100m_keys: Option<f64>,
+    }
+}
 
 /// Builds the exact set of keys `0..n` the natural way for the key type and
 /// returns the bytes it retains (`None` without the counting allocator).
 fn hashset_bytes(keys: &mut KeyGen, n: u64) -> Option<u64> {
+    fn retained<T: std::hash::Hash + Eq>(make: impl FnMut(u64) -> T, n: u64) -> Option<u64> {
+        let (set, bytes) = measure_retained(|| (0..n).map(make).collect::<HashSet<T>>());
+        drop(set);
+        bytes
+    }
     match keys.kind() {
-        KeyType::U64 => {
-            let (set, bytes) = measure_retained(|| {
-                (0..n)
-                    .map(|id| u64::from_le_bytes(keys.key(id).try_into().unwrap()))
-                    .collect::<HashSet<u64>>()
-            });
-            drop(set);
-            bytes
-        }
-        KeyType::Url100 | KeyType::Decimal => {
-            let (set, bytes) = measure_retained(|| {
-                (0..n)
-                    .map(|id| String::from_utf8(keys.key(id).to_vec()).expect("ascii keys"))
-                    .collect::<HashSet<String>>()
-            });
-            drop(set);
-            bytes
-        }
-        KeyType::Blob2k => {
-            let (set, bytes) = measure_retained(|| {
-                (0..n)
-                    .map(|id| keys.key(id).to_vec())
-                    .collect::<HashSet<Vec<u8>>>()
-            });
-            drop(set);
-            bytes
-        }
+        KeyType::U32 => retained(|id| u32::from_le_bytes(keys.key(id).try_into().unwrap()), n),
+        KeyType::U64 => retained(|id| u64::from_le_bytes(keys.key(id).try_into().unwrap()), n),
+        KeyType::Url100 | KeyType::Decimal => retained(
+            |id| String::from_utf8(keys.key(id).to_vec()).expect("ascii keys"),
+            n,
+        ),
+        KeyType::Blob2k => retained(|id| keys.key(id).to_vec(), n),
     }
 }
 
-static INFO: KindInfo = KindInfo {
-    name: "key_size",
-    about: "Bloom FPR and bytes at equal bits per key for small and large keys, next to a measured exact HashSet",
-    params: &PARAMS,
-    metrics: &METRICS,
-};
+impl Study for KeySize {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "key_size";
+    const ABOUT: &'static str = "Bloom FPR and bytes at equal bits per key for small and large keys, next to a measured exact HashSet";
 
-impl Kind for KeySize {
-    fn info(&self) -> &'static KindInfo {
-        &INFO
-    }
-    fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
-        if p.u64("n") > 10_000_000 {
+    const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
+
+    fn check(&self, p: &P) -> Result<(), (&'static str, String)> {
+        if p.n > 10_000_000 {
             return Err((
                 "n",
                 "must be <= 10000000 (the exact set of 2 KiB keys must fit in memory)".into(),
@@ -115,52 +91,49 @@ impl Kind for KeySize {
         Ok(())
     }
 
-    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
-        let (n, target) = (p.u64("n"), p.float("p"));
-        let kind = p.keys("keys");
-        let mut f = BloomFilter::with_rate(n, target, p.hasher(seed))?;
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let (n, target) = (p.n, p.p);
+        let mut f = BloomFilter::with_rate(n, target, p.hash_seed.hasher(p.hash, seeds))?;
         let (m, k) = (f.m(), f.k());
-        let mut keys = KeyGen::new(kind, p.salt(seed, 1));
-        let fq = fill_and_query(&mut f, &mut keys, n, p.u64("queries"));
-        let key_bytes = kind.key_len().map(|l| l as u64).unwrap_or_else(|| {
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        let fq = fill_and_query(&mut f, &mut keys, n, p.queries)?;
+        let key_bytes = p.keys.key_len().map(|l| l as u64).unwrap_or_else(|| {
             (0..n.min(1000))
                 .map(|id| keys.key(id).len() as u64)
                 .sum::<u64>()
                 / n.min(1000)
         });
-        let hs = if p.bool("measure_hashset") {
+        let hs = if p.measure_hashset {
             hashset_bytes(&mut keys, n)
         } else {
             None
         };
         let nf = n as f64;
-        let mut r = Metrics::new(&METRICS);
-        r.set("key_bytes", key_bytes)
-            .set("m", m)
-            .set("k", k)
-            .set("bits_per_key", m as f64 / nf)
-            .set("filter_bytes", f.bytes())
-            .set("filter_bytes_per_key", f.bytes() as f64 / nf)
-            .set("filter_mb", f.bytes() as f64 / 1e6)
-            .set("fpr_theory", theory::fpr(nf, m as f64, k as f64))
-            .set("raw_key_bytes", key_bytes * n)
-            .set("raw_gb_per_100m_keys", key_bytes as f64 * 1e8 / 1e9)
-            .set("hashset_bytes", hs)
-            .set("hashset_bytes_per_key", hs.map(|b| b as f64 / nf))
-            .set("hashset_mb", hs.map(|b| b as f64 / 1e6))
-            .set(
-                "hashset_over_filter",
-                hs.map(|b| b as f64 / f.bytes() as f64),
-            )
-            .set(
-                "hashset_gb_per_100m_keys",
-                hs.map(|b| b as f64 / nf * 1e8 / 1e9),
-            );
-        fq.record(&mut r);
-        Ok(r)
+        Ok(R {
+            key_bytes,
+            m,
+            k,
+            bits_per_key: m as f64 / nf,
+            filter_bytes: f.bytes(),
+            filter_bytes_per_key: f.bytes() as f64 / nf,
+            filter_mb: f.bytes() as f64 / 1e6,
+            fill_measured: fq.fill,
+            members_checked: fq.members_checked,
+            false_negatives: fq.false_negatives,
+            fpr_measured: fq.fpr,
+            fpr_theory: theory::fpr(nf, m as f64, k as f64),
+            raw_key_bytes: key_bytes * n,
+            hashset_bytes: hs,
+            hashset_bytes_per_key: hs.map(|b| b as f64 / nf),
+            hashset_mb: hs.map(|b| b as f64 / 1e6),
+            hashset_over_filter: hs.map(|b| b as f64 / f.bytes() as f64),
+            raw_gb_per_100m_keys: key_bytes as f64 * 1e8 / 1e9,
+            hashset_gb_per_100m_keys: hs.map(|b| b as f64 / nf * 1e8 / 1e9),
+        })
     }
 
-    fn charts(&self, t: &Table) -> Vec<Chart> {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
         let rows: Vec<_> = t.rows.iter().collect();
         vec![
             Chart::new(
@@ -201,7 +174,8 @@ impl Kind for KeySize {
         ]
     }
 
-    fn section(&self, t: &Table) -> Section {
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
         let table = t.project(
             &[
                 "keys",

@@ -3,134 +3,84 @@
 //! HyperLogLog leading-zero estimate (2^hll_p registers over the same keys),
 //! per strategy and keyset, each next to its theory.
 
-use super::common;
-use super::{Kind, KindInfo, Section};
-use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
-use crate::experiment::table::{Cell, Metrics, Table};
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::pct;
-use crate::hashing::KeyHasher;
-use crate::metrics::Proportion;
+use crate::hashing::{KeyHasher, StrategyKind};
 use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
+use crate::structures::hyperloglog::{self, Registers};
+use crate::table::Value;
 use crate::workload::keysets::{Keyset, KeysetGen};
 use std::collections::HashSet;
 
 pub struct HashInStructures;
 
-static PARAMS: [ParamDef; 7] = [
-    HASH,
-    HASH_SEED,
-    ParamDef::new(
-        "keyset",
-        PType::Choice(Keyset::NAMES),
-        Def::Required,
-        "structured keys",
-    ),
-    common::count(
-        "n",
-        Def::Int(100_000),
-        "keys inserted (words: at most half the dictionary; the other half is queried)",
-    ),
-    common::rate("p", Def::Float(0.01), "Bloom design rate"),
-    common::count(
-        "queries",
-        Def::Int(1_000_000),
-        "keys of the same keyset never inserted",
-    ),
-    ParamDef::new(
-        "hll_p",
-        PType::Int { min: 4, max: 18 },
-        Def::Int(14),
-        "HyperLogLog index bits (2^hll_p registers)",
-    ),
-];
-
-static METRICS: [&str; 19] = [
-    "width",
-    "n_inserted",
-    "queries_done",
-    "m",
-    "k",
-    "false_negatives",
-    "fpr_measured",
-    "fpr_measured_lo",
-    "fpr_measured_hi",
-    "fpr_theory",
-    "fpr_z",
-    "fpr_width_floor",
-    "fpr_theory_with_width",
-    "fpr_z_with_width",
-    "hll_estimate",
-    "hll_rel_error",
-    "hll_theory_se",
-    "hll_z",
-    "full_width_collisions",
-];
-
-/// The HyperLogLog estimate over 64-bit words: index = top `p` bits, rank =
-/// leading zeros of the remaining `wbits − p` bits + 1; raw estimate
-/// α·m²/Σ2^(−M), switched to linear counting below 2.5·m (doc 002; Flajolet
-/// et al. 2007). The HyperLogLog structure itself is a later issue; this is
-/// the statistic, to test hashes.
-fn hll_estimate(words: impl Iterator<Item = u64>, wbits: u32, p: u32) -> f64 {
-    let m = 1usize << p;
-    let mut reg = vec![0u8; m];
-    let rest = wbits - p;
-    for w in words {
-        let idx = (w >> (wbits - p)) as usize & (m - 1);
-        let tail = if rest == 64 {
-            w
-        } else {
-            w & ((1u64 << rest) - 1)
-        };
-        let rank = if tail == 0 {
-            rest + 1
-        } else {
-            tail.leading_zeros() - (64 - rest) + 1
-        };
-        reg[idx] = reg[idx].max(rank as u8);
-    }
-    let mf = m as f64;
-    let alpha = 0.7213 / (1.0 + 1.079 / mf);
-    let sum: f64 = reg.iter().map(|&r| 2f64.powi(-(r as i32))).sum();
-    let raw = alpha * mf * mf / sum;
-    let zeros = reg.iter().filter(|&&r| r == 0).count();
-    if raw <= 2.5 * mf && zeros > 0 {
-        mf * (mf / zeros as f64).ln()
-    } else {
-        raw
+crate::params! {
+    pub struct P {
+        hash: StrategyKind = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keyset: String = common::choice(Keyset::NAMES, Def::Required, "structured keys"),
+        n: u64 = common::count(Def::Int(100_000), "keys inserted (words: at most half the dictionary; the other half is queried)"),
+        p: f64 = common::rate(Def::Float(0.01), "Bloom design rate"),
+        queries: u64 = common::count(Def::Int(1_000_000), "keys of the same keyset never inserted"),
+        hll_p: u32 = common::int(4, 18, Def::Int(14), "HyperLogLog index bits (2^hll_p registers)"),
     }
 }
 
-static INFO: KindInfo = KindInfo {
-    name: "hash_in_structures",
-    about: "Bloom FPR and the HyperLogLog leading-zero estimate per hash on structured keysets, vs theory",
-    params: &PARAMS,
-    metrics: &METRICS,
-};
-
-impl Kind for HashInStructures {
-    fn info(&self) -> &'static KindInfo {
-        &INFO
+crate::row! {
+    pub struct R {
+        width: u32 [Same],
+        n_inserted: u64 [Same],
+        queries_done: u64 [Same],
+        m: u64 [Same],
+        k: u32 [Same],
+        false_negatives: u64 [Max],
+        fpr_measured: Proportion,
+        fpr_theory: f64 [Same],
+        fpr_z: f64,
+        fpr_width_floor: f64 [Same],
+        fpr_theory_with_width: f64 [Same],
+        fpr_z_with_width: f64,
+        hll_estimate: f64,
+        hll_rel_error: f64,
+        hll_theory_se: f64 [Same],
+        hll_z: f64,
+        full_width_collisions: u64,
     }
+}
 
-    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
-        let h = p.hasher(seed);
-        let set = Keyset::from_name(p.str("keyset")).expect("validated keyset");
+impl Study for HashInStructures {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "hash_in_structures";
+    const ABOUT: &'static str = "Bloom FPR and the HyperLogLog leading-zero estimate per hash on structured keysets, vs theory";
+
+    const THEORY: &'static [(&'static str, &'static str)] =
+        &[("fpr_measured", "fpr_theory_with_width")];
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let h = p.hash_seed.hasher(p.hash, seeds);
+        let set = Keyset::from_name(&p.keyset).expect("validated keyset");
         let max = set.max_ids();
-        let n = p.u64("n").min(max / 2);
-        let queries = p.u64("queries").min(max - n);
-        let mut g = KeysetGen::new(set, p.salt(seed, 1));
-        let mut f = BloomFilter::with_rate(n, p.float("p"), h.clone())?;
+        let n = p.n.min(max / 2);
+        let queries = p.queries.min(max - n);
+        let mut g = KeysetGen::new(set, seeds.derive("keys"));
+        let mut f = BloomFilter::with_rate(n, p.p, h.clone())?;
         let width = h.width();
-        let mut words = Vec::with_capacity(n as usize);
+        // The HyperLogLog statistic over the same words: the top 64 bits of a
+        // 128-bit output, the whole of a narrower one.
+        let mut hll = Registers::new(p.hll_p, width.min(64));
         let mut distinct: HashSet<u128> = HashSet::with_capacity(n as usize);
         for id in 0..n {
             let key = g.key(id);
             let v = h.native(key);
             f.insert_hash(crate::hashing::halves(v, width));
             distinct.insert(v);
-            words.push(if width == 128 {
+            hll.insert_word(if width == 128 {
                 (v >> 64) as u64
             } else {
                 v as u64
@@ -149,38 +99,33 @@ impl Kind for HashInStructures {
             -((n as f64) * (-(2f64.powi(-(width as i32)))).ln_1p()).exp_m1()
         };
         let th_w = 1.0 - (1.0 - th) * (1.0 - floor);
-        let hp = p.u64("hll_p") as u32;
-        let est = hll_estimate(words.into_iter(), width.min(64), hp);
-        let se = 1.04 / 2f64.powi(hp as i32).sqrt();
+        let est = hll.linear_or_raw();
+        let se = hyperloglog::theory::standard_error(hll.m());
         let rel = est / n as f64 - 1.0;
-        let mut m = Metrics::new(&METRICS);
-        m.set("width", width)
-            .set("n_inserted", n)
-            .set("queries_done", queries)
-            .set("m", f.m())
-            .set("k", f.k())
-            .set("false_negatives", fneg)
-            .set_proportion("fpr_measured", &prop)
-            .set("fpr_theory", th)
-            .set(
-                "fpr_z",
-                (prop.rate - th) / (th * (1.0 - th) / queries as f64).sqrt(),
-            )
-            .set("fpr_width_floor", floor)
-            .set("fpr_theory_with_width", th_w)
-            .set(
-                "fpr_z_with_width",
-                (prop.rate - th_w) / (th_w * (1.0 - th_w) / queries as f64).sqrt(),
-            )
-            .set("hll_estimate", est)
-            .set("hll_rel_error", rel)
-            .set("hll_theory_se", se)
-            .set("hll_z", rel / se)
-            .set("full_width_collisions", n - distinct.len() as u64);
-        Ok(m)
+        let z = |x: f64, t: f64| (x - t) / (t * (1.0 - t) / queries as f64).sqrt();
+        Ok(R {
+            width,
+            n_inserted: n,
+            queries_done: queries,
+            m: f.m(),
+            k: f.k(),
+            false_negatives: fneg,
+            fpr_measured: prop,
+            fpr_theory: th,
+            fpr_z: z(prop.rate, th),
+            fpr_width_floor: floor,
+            fpr_theory_with_width: th_w,
+            fpr_z_with_width: z(prop.rate, th_w),
+            hll_estimate: est,
+            hll_rel_error: rel,
+            hll_theory_se: se,
+            hll_z: rel / se,
+            full_width_collisions: n - distinct.len() as u64,
+        })
     }
 
-    fn charts(&self, t: &Table) -> Vec<Chart> {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
         let label = "keyset (1 = sequential, 2 = high_bits, 3 = url_prefix, 4 = words, 5 = random)";
         let mut fpr = Chart::new(
             "bloom_fpr_by_keyset",
@@ -215,17 +160,12 @@ impl Kind for HashInStructures {
                             .find(|r| t.str(r, "hash") == name && t.str(r, "keyset") == *s)?;
                         let y = t.f64(r, col)?;
                         let y = if abs { y.abs().max(1e-5) } else { y };
-                        Some(
-                            match (
-                                t.f64(r, &format!("{col}_lo")),
-                                t.f64(r, &format!("{col}_hi")),
-                            ) {
-                                (Some(lo), Some(hi)) => {
-                                    Point::with_interval(i as f64 + 1.0, y, lo, hi)
-                                }
-                                _ => Point::new(i as f64 + 1.0, y),
-                            },
-                        )
+                        Some(match t.interval(r, col) {
+                            Some(iv) if !abs => {
+                                Point::with_interval(i as f64 + 1.0, y, iv.lo, iv.hi)
+                            }
+                            _ => Point::new(i as f64 + 1.0, y),
+                        })
                     })
                     .collect()
             };
@@ -279,25 +219,26 @@ impl Kind for HashInStructures {
         vec![by_p, fpr, hll]
     }
 
-    fn section(&self, t: &Table) -> Section {
-        let mut table = Table {
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let mut table = crate::table::Table {
             columns: vec!["hash".into(), "width".into()],
             rows: vec![],
         };
         for s in Keyset::NAMES {
-            table.columns.push(format!("FPR {s}"));
+            table.columns.push(format!("FPR {s}").into());
         }
         for s in Keyset::NAMES {
-            table.columns.push(format!("HLL err {s}"));
+            table.columns.push(format!("HLL err {s}").into());
         }
         let mut broken = Vec::new();
         for name in common::names(t, "hash") {
             let rows: Vec<_> = t.where_str("hash", &name).collect();
-            let mut row: Vec<Cell> = vec![
+            let mut row: Vec<Value> = vec![
                 name.clone().into(),
                 rows.first()
                     .map(|r| t.cell(r, "width").clone())
-                    .unwrap_or(Cell::Empty),
+                    .unwrap_or(Value::Empty),
             ];
             for col in ["fpr_measured", "hll_rel_error"] {
                 for s in Keyset::NAMES {

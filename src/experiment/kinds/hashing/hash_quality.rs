@@ -10,20 +10,22 @@
 //!   multiply-shift reduction uses), as z = (χ² − df)/√(2·df); and
 //!   full-width collisions next to n²/2^(w+1).
 
-use super::common::{self, rng};
-use super::{Kind, KindInfo, Section};
-use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
-use crate::experiment::table::{Cell, Metrics, Table};
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
-use crate::hashing::KeyHasher;
+use crate::hashing::{KeyHasher, StrategyKind};
 use crate::plot::{Chart, Heatmap, Point, Series, Style};
+use crate::report::Section;
+use crate::stats;
+use crate::table::Value;
 use crate::workload::keysets::{Keyset, KeysetGen};
 use rand::RngExt;
 use std::collections::HashSet;
 
 pub struct HashQuality;
 
-const CHECKS: &[&str] = &[
+const TESTS: &[&str] = &[
     "avalanche",
     "sequential",
     "high_bits",
@@ -32,45 +34,35 @@ const CHECKS: &[&str] = &[
     "random",
 ];
 
-static PARAMS: [ParamDef; 6] = [
-    HASH,
-    HASH_SEED,
-    ParamDef::new(
-        "check",
-        PType::Choice(CHECKS),
-        Def::Required,
-        "avalanche, or a keyset for bucket uniformity",
-    ),
-    common::count("samples", Def::Int(20_000), "avalanche: random base keys"),
-    ParamDef::new(
-        "key_bytes",
-        PType::Int { min: 1, max: 64 },
-        Def::Int(8),
-        "avalanche: key length in bytes",
-    ),
-    common::count(
-        "n",
-        Def::Int(1 << 20),
-        "keyset: keys hashed (the words keyset has 104,334)",
-    ),
-];
+crate::params! {
+    pub struct P {
+        hash: StrategyKind = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        test: String = common::choice(TESTS, Def::Required, "avalanche, or a keyset for bucket uniformity"),
+        samples: u64 = common::count(Def::Int(20_000), "avalanche: random base keys"),
+        key_bytes: usize = common::int(1, 64, Def::Int(8), "avalanche: key length in bytes"),
+        n: u64 = common::count(Def::Int(1 << 20), "keyset: keys hashed (the words keyset has 104,334)"),
+    }
+}
 
-static METRICS: [&str; 14] = [
-    "width",
-    "avalanche_worst_bias",
-    "avalanche_mean_bias",
-    "avalanche_noise_floor",
-    "avalanche_cells_over_floor",
-    "avalanche_matrix",
-    "keys",
-    "chi2_low16_z",
-    "chi2_high16_z",
-    "chi2_low16_max_bucket",
-    "chi2_expected_per_bucket",
-    "collisions",
-    "collisions_expected",
-    "verdict",
-];
+crate::row! {
+    pub struct R {
+        width: u32 [Same],
+        avalanche_worst_bias: Option<f64>,
+        avalanche_mean_bias: Option<f64>,
+        avalanche_noise_floor: Option<f64> [Same],
+        avalanche_cells_over_floor: Option<usize>,
+        avalanche_matrix: Option<String> [Same],
+        keys: Option<u64> [Same],
+        chi2_low16_z: Option<f64>,
+        chi2_high16_z: Option<f64>,
+        chi2_low16_max_bucket: Option<u32>,
+        chi2_expected_per_bucket: Option<f64> [Same],
+        collisions: Option<u64>,
+        collisions_expected: Option<f64> [Same],
+        verdict: String,
+    }
+}
 
 const BUCKETS: usize = 1 << 16;
 
@@ -81,19 +73,9 @@ fn noise_floor(cells: usize, samples: u64) -> f64 {
     normal_upper_quantile(0.001 / cells as f64 / 2.0) / (samples as f64).sqrt()
 }
 
-/// z with P(Z > z) = q for a standard normal, for small q (bisection on the
-/// asymptotic tail φ(z)/z·(1 − 1/z² + 3/z⁴), accurate to < 1% for q < 1e-3).
+/// z with P(Z > z) = q for a standard normal.
 fn normal_upper_quantile(q: f64) -> f64 {
-    let tail = |z: f64| {
-        (-z * z / 2.0).exp() / (z * (2.0 * std::f64::consts::PI).sqrt())
-            * (1.0 - 1.0 / (z * z) + 3.0 / z.powi(4))
-    };
-    let (mut lo, mut hi) = (2.0f64, 40.0f64);
-    for _ in 0..100 {
-        let mid = (lo + hi) / 2.0;
-        if tail(mid) > q { lo = mid } else { hi = mid }
-    }
-    (lo + hi) / 2.0
+    stats::z(1.0 - 2.0 * q)
 }
 
 fn chi2_z(counts: &[u32], n: u64) -> f64 {
@@ -103,29 +85,21 @@ fn chi2_z(counts: &[u32], n: u64) -> f64 {
     (chi2 - df) / (2.0 * df).sqrt()
 }
 
-static INFO: KindInfo = KindInfo {
-    name: "hash_quality",
-    about: "avalanche bias and bucket uniformity (chi-square over 2^16 buckets) on structured keysets",
-    params: &PARAMS,
-    metrics: &METRICS,
-};
+impl Study for HashQuality {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "hash_quality";
+    const ABOUT: &'static str =
+        "avalanche bias and bucket uniformity (chi-square over 2^16 buckets) on structured keysets";
 
-impl Kind for HashQuality {
-    fn info(&self) -> &'static KindInfo {
-        &INFO
-    }
-
-    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
-        let h = p.hasher(seed);
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let h = p.hash_seed.hasher(p.hash, seeds);
         let width = h.width() as usize;
-        let mut m = Metrics::new(&METRICS);
-        m.set("width", width);
-        let check = p.str("check");
-        if check == "avalanche" {
-            let (samples, len) = (p.u64("samples"), p.u64("key_bytes") as usize);
+        if p.test == "avalanche" {
+            let (samples, len) = (p.samples, p.key_bytes);
             let inbits = len * 8;
             let mut counts = vec![0u32; inbits * width];
-            let mut r = rng(p.salt(seed, 4));
+            let mut r = seeds.rng("avalanche");
             let mut key = vec![0u8; len];
             for _ in 0..samples {
                 r.fill(&mut key[..]);
@@ -151,23 +125,20 @@ impl Kind for HashQuality {
                 .iter()
                 .map(|b| format!("{:02x}", (b * 255.0).round() as u8))
                 .collect();
-            m.set("avalanche_worst_bias", worst)
-                .set(
-                    "avalanche_mean_bias",
-                    bias.iter().sum::<f64>() / bias.len() as f64,
-                )
-                .set("avalanche_noise_floor", floor)
-                .set(
-                    "avalanche_cells_over_floor",
-                    bias.iter().filter(|&&b| b > floor).count(),
-                )
-                .set("avalanche_matrix", format!("{inbits}x{width}:{hex}"))
-                .set("verdict", if worst <= floor { "pass" } else { "fail" });
-            return Ok(m);
+            return Ok(R {
+                width: width as u32,
+                avalanche_worst_bias: Some(worst),
+                avalanche_mean_bias: Some(bias.iter().sum::<f64>() / bias.len() as f64),
+                avalanche_noise_floor: Some(floor),
+                avalanche_cells_over_floor: Some(bias.iter().filter(|&&b| b > floor).count()),
+                avalanche_matrix: Some(format!("{inbits}x{width}:{hex}")),
+                verdict: if worst <= floor { "pass" } else { "fail" }.into(),
+                ..R::default()
+            });
         }
-        let set = Keyset::from_name(check).expect("validated keyset");
-        let n = p.u64("n").min(set.max_ids());
-        let mut g = KeysetGen::new(set, p.salt(seed, 1));
+        let set = Keyset::from_name(&p.test).expect("validated keyset");
+        let n = p.n.min(set.max_ids());
+        let mut g = KeysetGen::new(set, seeds.derive("keys"));
         let (mut low, mut high) = (vec![0u32; BUCKETS], vec![0u32; BUCKETS]);
         let mut seen: HashSet<u128> = HashSet::with_capacity(n as usize);
         let mut collisions = 0u64;
@@ -184,23 +155,24 @@ impl Kind for HashQuality {
         let ok = zl.abs() <= 4.0
             && zh.abs() <= 4.0
             && (collisions as f64) <= expected + 4.0 * expected.sqrt() + 4.0;
-        m.set("keys", n)
-            .set("chi2_low16_z", zl)
-            .set("chi2_high16_z", zh)
-            .set(
-                "chi2_low16_max_bucket",
-                low.iter().copied().max().unwrap_or(0),
-            )
-            .set("chi2_expected_per_bucket", nf / BUCKETS as f64)
-            .set("collisions", collisions)
-            .set("collisions_expected", expected)
-            .set("verdict", if ok { "pass" } else { "fail" });
-        Ok(m)
+        Ok(R {
+            width: width as u32,
+            keys: Some(n),
+            chi2_low16_z: Some(zl),
+            chi2_high16_z: Some(zh),
+            chi2_low16_max_bucket: low.iter().copied().max(),
+            chi2_expected_per_bucket: Some(nf / BUCKETS as f64),
+            collisions: Some(collisions),
+            collisions_expected: Some(expected),
+            verdict: if ok { "pass" } else { "fail" }.into(),
+            ..R::default()
+        })
     }
 
-    fn charts(&self, t: &Table) -> Vec<Chart> {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
         // |z| of the low-16-bit chi-square by keyset, one series per hash (log y).
-        let sets: Vec<&str> = CHECKS[1..].to_vec();
+        let sets: Vec<&str> = TESTS[1..].to_vec();
         let mut c = Chart::new(
             "chi2_low16",
             "Bucket uniformity: |z| of chi-square over 2^16 low-bit buckets",
@@ -224,7 +196,7 @@ impl Kind for HashQuality {
                     let r = t
                         .rows
                         .iter()
-                        .find(|r| t.str(r, "hash") == *name && t.str(r, "check") == *s)?;
+                        .find(|r| t.str(r, "hash") == *name && t.str(r, "test") == *s)?;
                     Some(Point::new(
                         k as f64 + 1.0,
                         t.f64(r, "chi2_low16_z")?.abs().max(1e-3),
@@ -235,7 +207,7 @@ impl Kind for HashQuality {
             if let Some(r) = t
                 .rows
                 .iter()
-                .find(|r| t.str(r, "hash") == *name && t.str(r, "check") == "avalanche")
+                .find(|r| t.str(r, "hash") == *name && t.str(r, "test") == "avalanche")
             {
                 let mut s = Series::new(name.clone(), Style::Points, vec![]);
                 if let Some(w) = t.f64(r, "avalanche_worst_bias") {
@@ -254,10 +226,11 @@ impl Kind for HashQuality {
         vec![c, a]
     }
 
-    fn heatmaps(&self, t: &Table) -> Vec<Heatmap> {
+    fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
+        let t = &t.results;
         t.rows
             .iter()
-            .filter(|r| t.str(r, "check") == "avalanche")
+            .filter(|r| t.str(r, "test") == "avalanche")
             .filter_map(|r| {
                 let s = t.str(r, "avalanche_matrix");
                 let (dims, hex) = s.split_once(':')?;
@@ -286,30 +259,31 @@ impl Kind for HashQuality {
             .collect()
     }
 
-    fn section(&self, t: &Table) -> Section {
-        let mut table = Table {
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let mut table = crate::table::Table {
             columns: vec!["hash".into(), "width".into(), "avalanche worst bias".into()],
             rows: vec![],
         };
         table
             .columns
-            .extend(CHECKS[1..].iter().map(|c| format!("z low16 {c}")));
+            .extend(TESTS[1..].iter().map(|c| format!("z low16 {c}").into()));
         table.columns.push("z high16 (worst)".into());
         let mut failing = Vec::new();
         for name in common::names(t, "hash") {
             let rows: Vec<_> = t.where_str("hash", &name).collect();
-            let av = rows.iter().find(|r| t.str(r, "check") == "avalanche");
-            let mut row: Vec<Cell> = vec![
+            let av = rows.iter().find(|r| t.str(r, "test") == "avalanche");
+            let mut row: Vec<Value> = vec![
                 name.clone().into(),
                 rows.first()
                     .map(|r| t.cell(r, "width").clone())
-                    .unwrap_or(Cell::Empty),
+                    .unwrap_or(Value::Empty),
             ];
             row.push(av.and_then(|r| t.f64(r, "avalanche_worst_bias")).into());
-            for c in &CHECKS[1..] {
+            for c in &TESTS[1..] {
                 row.push(
                     rows.iter()
-                        .find(|r| t.str(r, "check") == *c)
+                        .find(|r| t.str(r, "test") == *c)
                         .and_then(|r| t.f64(r, "chi2_low16_z"))
                         .into(),
                 );
@@ -324,7 +298,7 @@ impl Kind for HashQuality {
             let fails: Vec<String> = rows
                 .iter()
                 .filter(|r| t.str(r, "verdict") == "fail")
-                .map(|r| t.str(r, "check"))
+                .map(|r| t.str(r, "test"))
                 .collect();
             if !fails.is_empty() {
                 failing.push(format!("{name} ({})", fails.join(", ")));

@@ -10,15 +10,17 @@
 //! * `essay_m16_k1`: "One hash per key and /signup collides constantly".
 //! * `reference_fpr`: the chapter's Python class at n, p: its measured FPR.
 
-use super::common::{self, rng};
-use super::{Kind, KindInfo, Section};
-use crate::experiment::params::{Def, HASH, HASH_SEED, PType, ParamDef, Params};
-use crate::experiment::table::{Metrics, Table};
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::pct;
-use crate::metrics::Proportion;
+use crate::hashing::StrategyKind;
 use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::Proportion;
 use crate::structures::bloom::reference::ChapterBloom;
 use crate::structures::bloom::{BloomFilter, theory};
+use crate::table::Value;
 use crate::workload::{KeyGen, KeyType};
 use rand::RngExt;
 
@@ -32,53 +34,44 @@ const EXAMPLES: &[&str] = &[
     "reference_fpr",
 ];
 
-static PARAMS: [ParamDef; 7] = [
-    ParamDef::new(
-        "example",
-        PType::Choice(EXAMPLES),
-        Def::Required,
-        "which worked example",
-    ),
-    common::count(
-        "trials",
-        Def::Int(100_000),
-        "random filters simulated for the small examples",
-    ),
-    common::count("n", Def::Int(100_000), "reference_fpr: expected_items"),
-    common::rate("p", Def::Float(0.01), "reference_fpr: false_positive_rate"),
-    common::count(
-        "queries",
-        Def::Int(1_000_000),
-        "reference_fpr: keys never inserted, queried",
-    ),
-    HASH,
-    HASH_SEED,
-];
+crate::params! {
+    pub struct P {
+        example: String = common::choice(EXAMPLES, Def::Required, "which worked example"),
+        trials: u64 = common::count(Def::Int(100_000), "random filters simulated for the small examples"),
+        n: u64 = common::count(Def::Int(100_000), "reference_fpr: expected_items"),
+        p: f64 = common::rate(Def::Float(0.01), "reference_fpr: false_positive_rate"),
+        queries: u64 = common::count(Def::Int(1_000_000), "reference_fpr: keys never inserted, queried"),
+        hash: StrategyKind = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+    }
+}
 
-static METRICS: [&str; 22] = [
-    "m",
-    "k",
-    "inserts",
-    "documented_bits_set",
-    "max_bits_set",
-    "consistent",
-    "documented_false_positive",
-    "fp_prob_given_documented_fill",
-    "book_code_positions",
-    "book_code_bits_set",
-    "book_code_false_positive",
-    "bits_set_mean",
-    "bits_set_theory",
-    "prob_all_set",
-    "prob_all_set_lo",
-    "prob_all_set_hi",
-    "prob_all_set_theory",
-    "fpr_measured",
-    "fpr_measured_lo",
-    "fpr_measured_hi",
-    "fpr_theory",
-    "false_negatives",
-];
+crate::row! {
+    pub struct R {
+        m: u64 [Same],
+        k: u32 [Same],
+        inserts: u64 [Same],
+        documented_bits_set: Option<u64> [Same],
+        max_bits_set: Option<u64> [Same],
+        consistent: Option<bool> [Same],
+        documented_false_positive: Option<bool> [Same],
+        fp_prob_given_documented_fill: Option<f64> [Same],
+        book_code_positions: Option<String> [Same],
+        book_code_bits_set: Option<u64> [Same],
+        book_code_false_positive: Option<bool> [Same],
+        bits_set_mean: f64,
+        /// Expected bits set with k independent uniform probes.
+        bits_set_theory: f64 [Same],
+        /// The same under double hashing (h1, h2 mod m uniform), by exact enumeration.
+        bits_set_theory_double: Option<f64> [Same],
+        prob_all_set: Option<Proportion>,
+        prob_all_set_theory: Option<f64> [Same],
+        prob_all_set_theory_double: Option<f64> [Same],
+        fpr_measured: Proportion,
+        fpr_theory: f64 [Same],
+        false_negatives: Option<u64> [Max],
+    }
+}
 
 /// What a document states about a small example.
 struct Documented {
@@ -160,20 +153,9 @@ impl Documented {
     }
 }
 
-fn run_small(d: &Documented, p: &Params, seed: u64, r: &mut Metrics) -> anyhow::Result<()> {
+fn run_small(d: &Documented, p: &P, seeds: Seeds) -> anyhow::Result<R> {
     let inserts = d.inserted.len() as u64;
     let probes = inserts * d.k as u64;
-    r.set("m", d.m)
-        .set("k", d.k)
-        .set("inserts", inserts)
-        .set("documented_bits_set", d.bits_set)
-        .set("max_bits_set", probes)
-        .set("consistent", d.consistent())
-        .set("documented_false_positive", d.queries.first().map(|q| q.2))
-        .set(
-            "fp_prob_given_documented_fill",
-            (d.bits_set as f64 / d.m as f64).powi(d.k as i32),
-        );
 
     // The chapter's own code on the same keys.
     let mut book = ChapterBloom::with_mk(d.m, d.k)?;
@@ -188,18 +170,12 @@ fn run_small(d: &Documented, p: &Params, seed: u64, r: &mut Metrics) -> anyhow::
             .collect();
         shown.push(format!("{key}:{}", pos.join("/")));
     }
-    r.set("book_code_positions", shown.join(" "))
-        .set("book_code_bits_set", book.count_ones())
-        .set(
-            "book_code_false_positive",
-            d.queries.first().map(|q| book.contains(q.0)),
-        );
 
     // Simulation: random keys through double hashing with the trial's hash.
-    let trials = p.u64("trials");
-    let hasher = p.hasher(seed);
-    let mut keys = KeyGen::new(KeyType::Decimal, p.salt(seed, 1));
-    let mut rng = rng(p.salt(seed, 2));
+    let trials = p.trials;
+    let hasher = p.hash_seed.hasher(p.hash, seeds);
+    let mut keys = KeyGen::new(KeyType::Decimal, seeds.derive("keys"));
+    let mut rng = seeds.rng("filters");
     let (mut bits_total, mut all_set, mut fps) = (0u64, 0u64, 0u64);
     let mut f = BloomFilter::new(d.m, d.k, hasher)?;
     for _ in 0..trials {
@@ -214,63 +190,69 @@ fn run_small(d: &Documented, p: &Params, seed: u64, r: &mut Metrics) -> anyhow::
         fps += f.contains(keys.key(base + inserts)) as u64;
     }
     let (mf, nf, kf) = (d.m as f64, inserts as f64, d.k as f64);
-    r.set("bits_set_mean", bits_total as f64 / trials as f64)
-        .set(
-            "bits_set_theory",
-            mf * theory::expected_fill_exact(nf, mf, kf),
-        )
-        .set_proportion("prob_all_set", &Proportion::new(all_set, trials))
-        .set(
-            "prob_all_set_theory",
-            theory::prob_all_covered(d.m as u32, probes as u32),
-        )
-        .set_proportion("fpr_measured", &Proportion::new(fps, trials))
-        .set("fpr_theory", theory::fpr(nf, mf, kf));
-    Ok(())
+    let double = theory::double_hashing_cover(d.m as u32, d.k, inserts as u32);
+    Ok(R {
+        m: d.m,
+        k: d.k,
+        inserts,
+        documented_bits_set: Some(d.bits_set),
+        max_bits_set: Some(probes),
+        consistent: Some(d.consistent()),
+        documented_false_positive: d.queries.first().map(|q| q.2),
+        fp_prob_given_documented_fill: Some((d.bits_set as f64 / d.m as f64).powi(d.k as i32)),
+        book_code_positions: Some(shown.join(" ")),
+        book_code_bits_set: Some(book.count_ones()),
+        book_code_false_positive: d.queries.first().map(|q| book.contains(q.0)),
+        bits_set_mean: bits_total as f64 / trials as f64,
+        bits_set_theory: mf * theory::expected_fill_exact(nf, mf, kf),
+        bits_set_theory_double: double.map(|c| c.mean_bits),
+        prob_all_set: Some(Proportion::new(all_set, trials)),
+        prob_all_set_theory: Some(theory::prob_all_covered(d.m as u32, probes as u32)),
+        prob_all_set_theory_double: double.map(|c| c.p_all),
+        fpr_measured: Proportion::new(fps, trials),
+        fpr_theory: theory::fpr(nf, mf, kf),
+        false_negatives: None,
+    })
 }
 
-static INFO: KindInfo = KindInfo {
-    name: "doc_examples",
-    about: "the documents' worked examples: consistency, the chapter's own code, and simulation",
-    params: &PARAMS,
-    metrics: &METRICS,
-};
+impl Study for DocExamples {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "doc_examples";
+    const ABOUT: &'static str =
+        "the documents' worked examples: consistency, the chapter's own code, and simulation";
 
-impl Kind for DocExamples {
-    fn info(&self) -> &'static KindInfo {
-        &INFO
-    }
+    const THEORY: &'static [(&'static str, &'static str)] = &[
+        ("fpr_measured", "fpr_theory"),
+        ("prob_all_set", "prob_all_set_theory"),
+        ("prob_all_set", "prob_all_set_theory_double"),
+    ];
 
-    fn run(&self, p: &Params, seed: u64) -> anyhow::Result<Metrics> {
-        let mut r = Metrics::new(&METRICS);
-        let example = p.str("example");
-        if let Some(d) = documented(example) {
-            run_small(&d, p, seed, &mut r)?;
-            return Ok(r);
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        if let Some(d) = documented(&p.example) {
+            return run_small(&d, p, seeds);
         }
         // reference_fpr: the chapter's class, items as Python str keys.
-        let (n, target, queries) = (p.u64("n"), p.float("p"), p.u64("queries"));
+        let (n, target, queries) = (p.n, p.p, p.queries);
         let mut f = ChapterBloom::new(n, target)?;
-        let mut keys = KeyGen::new(KeyType::Decimal, p.salt(seed, 1));
-        let fq = common::fill_and_query(&mut f, &mut keys, n, queries);
-        r.set("m", f.m())
-            .set("k", f.k())
-            .set("inserts", n)
-            .set("false_negatives", fq.false_negatives)
-            .set_proportion("fpr_measured", &fq.fpr)
-            .set(
-                "fpr_theory",
-                theory::fpr(n as f64, f.m() as f64, f.k() as f64),
-            )
-            .set("bits_set_mean", fq.fill * f.m() as f64)
-            .set(
-                "bits_set_theory",
-                f.m() as f64 * theory::expected_fill(n as f64, f.m() as f64, f.k() as f64),
-            );
-        Ok(r)
+        let mut keys = KeyGen::new(KeyType::Decimal, seeds.derive("keys"));
+        let fq = common::fill_and_query(&mut f, &mut keys, n, queries)?;
+        let (nf, mf, kf) = (n as f64, f.m() as f64, f.k() as f64);
+        Ok(R {
+            m: f.m(),
+            k: f.k(),
+            inserts: n,
+            false_negatives: Some(fq.false_negatives),
+            fpr_measured: fq.fpr,
+            fpr_theory: theory::fpr(nf, mf, kf),
+            bits_set_mean: fq.fill.rate * mf,
+            bits_set_theory: mf * theory::expected_fill(nf, mf, kf),
+            ..R::default()
+        })
     }
 
-    fn charts(&self, t: &Table) -> Vec<Chart> {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
         let rows: Vec<_> = t
             .rows
             .iter()
@@ -287,15 +269,10 @@ impl Kind for DocExamples {
                 .enumerate()
                 .filter_map(|(i, r)| {
                     let y = t.f64(r, col)?;
-                    Some(
-                        match (
-                            t.f64(r, &format!("{col}_lo")),
-                            t.f64(r, &format!("{col}_hi")),
-                        ) {
-                            (Some(lo), Some(hi)) => Point::with_interval(i as f64 + 1.0, y, lo, hi),
-                            _ => Point::new(i as f64 + 1.0, y),
-                        },
-                    )
+                    Some(match t.interval(r, col) {
+                        Some(iv) => Point::with_interval(i as f64 + 1.0, y, iv.lo, iv.hi),
+                        None => Point::new(i as f64 + 1.0, y),
+                    })
                 })
                 .collect()
         };
@@ -340,7 +317,8 @@ impl Kind for DocExamples {
         ]
     }
 
-    fn section(&self, t: &Table) -> Section {
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
         let table = t.project(
             &[
                 "example",
@@ -364,28 +342,32 @@ impl Kind for DocExamples {
             let ex = t.str(r, "example");
             match ex.as_str() {
                 "essay_m16_k10" => notes.push(format!(
-                    "with ten hashes three inserts leave {:.1} of 16 bits set on average and all 16 in {} of filters",
+                    "with ten hashes three inserts leave {:.2} of 16 bits set on average and all 16 in {} of filters; independent hashes would give {:.2} and {}, double hashing (h1 + i·h2 mod 16, enumerated exactly) gives {:.2} and {}: the simulation follows double hashing, whose probes repeat when the step's order mod 16 is below k",
                     t.f64(r, "bits_set_mean").unwrap_or(f64::NAN),
-                    pct(t.f64(r, "prob_all_set").unwrap_or(f64::NAN), 2)
+                    pct(t.f64(r, "prob_all_set").unwrap_or(f64::NAN), 3),
+                    t.f64(r, "bits_set_theory").unwrap_or(f64::NAN),
+                    pct(t.f64(r, "prob_all_set_theory").unwrap_or(f64::NAN), 3),
+                    t.f64(r, "bits_set_theory_double").unwrap_or(f64::NAN),
+                    pct(t.f64(r, "prob_all_set_theory_double").unwrap_or(f64::NAN), 3),
                 )),
                 "reference_fpr" => notes.push(format!(
                     "the chapter's own class measures {} FPR at its design point (theory {})",
                     pct(t.f64(r, "fpr_measured").unwrap_or(f64::NAN), 3),
                     pct(t.f64(r, "fpr_theory").unwrap_or(f64::NAN), 3)
                 )),
-                _ if t.f64(r, "consistent") == Some(0.0) => notes.push(format!("{ex} is internally inconsistent")),
+                _ if t.cell(r, "consistent") == &Value::Bool(false) => notes.push(format!("{ex} is internally inconsistent")),
                 _ => {}
             }
         }
         let consistent = t
             .rows
             .iter()
-            .filter(|r| t.f64(r, "consistent") == Some(1.0))
+            .filter(|r| t.cell(r, "consistent") == &Value::Bool(true))
             .count();
         let book_fp = t
             .rows
             .iter()
-            .filter(|r| t.f64(r, "book_code_false_positive") == Some(0.0))
+            .filter(|r| t.cell(r, "book_code_false_positive") == &Value::Bool(false))
             .map(|r| t.str(r, "example"))
             .collect::<Vec<_>>();
         Section {

@@ -1,0 +1,207 @@
+//! `bloom_sizing`: the essay's lost "for a million keys" table. For each
+//! target p: bits per key, m, MB, k, theory FPR at the integer k, and the FPR
+//! measured on a filter built exactly that way.
+
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
+use crate::export::markdown::sig;
+use crate::hashing::StrategyKind;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::{self, Proportion};
+use crate::structures::bloom::{BloomFilter, theory};
+use crate::table::Interval;
+use crate::workload::{KeyGen, KeyType};
+
+pub struct BloomSizing;
+
+crate::params! {
+    pub struct P {
+        n: u64 = common::count(Def::Int(1_000_000), "keys the filter is sized for and filled with"),
+        p: f64 = common::rate(Def::Required, "target false-positive rate"),
+        hash: StrategyKind = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keys: KeyType = KEYS,
+        queries: u64 = QUERIES,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        m: u64 [Same],
+        bits_per_key: f64 [Same],
+        bits_per_key_theory: f64 [Same],
+        extra_bits_per_decade: Option<f64> [Same],
+        mb: f64 [Same],
+        bytes: usize [Same],
+        k: u32 [Same],
+        k_optimal: f64 [Same],
+        /// Bits a member's query reads: all k.
+        lookups_per_query: u32 [Same],
+        /// Bits an absent key's query reads before the first zero (mean, 95% interval).
+        lookups_per_negative_query: Interval,
+        /// Σ_{i<k} ρ^i = (1 − ρ^k)/(1 − ρ) at the expected fill ρ.
+        lookups_per_negative_theory: f64 [Same],
+        fill_measured: Proportion,
+        fill_theory: f64 [Same],
+        /// The fill at the real-valued k* = (m/n) ln 2 (exactly ½ by the formula).
+        fill_at_real_k_star: f64 [Same],
+        members_checked: u64 [Sum],
+        false_negatives: u64 [Max],
+        fpr_measured: Proportion,
+        fpr_theory: f64 [Same],
+    }
+}
+
+impl Study for BloomSizing {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "bloom_sizing";
+    const ABOUT: &'static str = "Bloom sizing by the chapter's formulas for a target p, and the FPR a filter built that way measures";
+
+    const THEORY: &'static [(&'static str, &'static str)] = &[
+        ("fpr_measured", "fpr_theory"),
+        ("fill_measured", "fill_theory"),
+        ("lookups_per_negative_query", "lookups_per_negative_theory"),
+    ];
+
+    fn check(&self, p: &P) -> Result<(), (&'static str, String)> {
+        if theory::optimal_m(p.n, p.p) as f64 > common::MAX_BITS {
+            return Err((
+                "n",
+                "the filter for n at p must be <= 2^36 bits (8 GiB)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let (n, target) = (p.n, p.p);
+        let mut f = BloomFilter::with_rate(n, target, p.hash_seed.hasher(p.hash, seeds))?;
+        let (m, k) = (f.m(), f.k());
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        let fq = fill_and_query(&mut f, &mut keys, n, p.queries)?;
+        // what a "no" costs: bits read until the first zero, over absent keys
+        let sample = p.queries.min(1_000_000);
+        let reads: Vec<f64> = (n..n + sample)
+            .map(|id| f.probes_read(keys.key(id)) as f64)
+            .collect();
+        let negative = stats::mean_interval(&reads, stats::PLOT_CONFIDENCE);
+        let nf = n as f64;
+        let rho = theory::expected_fill(nf, m as f64, k as f64);
+        let extra =
+            (target * 10.0 < 1.0).then(|| (m - theory::optimal_m(n, target * 10.0)) as f64 / nf);
+        Ok(R {
+            m,
+            bits_per_key: m as f64 / nf,
+            bits_per_key_theory: theory::bits_per_element(target),
+            extra_bits_per_decade: extra,
+            mb: m as f64 / 8.0 / 1e6,
+            bytes: f.bytes(),
+            k,
+            k_optimal: theory::optimal_k(m as f64, nf),
+            lookups_per_query: k,
+            lookups_per_negative_query: negative,
+            lookups_per_negative_theory: (1.0 - rho.powi(k as i32)) / (1.0 - rho),
+            fill_measured: fq.fill,
+            fill_theory: rho,
+            fill_at_real_k_star: theory::expected_fill(
+                nf,
+                m as f64,
+                theory::optimal_k(m as f64, nf),
+            ),
+            members_checked: fq.members_checked,
+            false_negatives: fq.false_negatives,
+            fpr_measured: fq.fpr,
+            fpr_theory: theory::fpr(nf, m as f64, k as f64),
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let rows: Vec<_> = t.rows.iter().collect();
+        let target: Vec<Point> = common::levels(t, "p")
+            .into_iter()
+            .map(|p| Point::new(p, p))
+            .collect();
+        vec![
+            Chart::new(
+                "fpr_vs_target",
+                "Measured FPR of filters sized by the chapter's formulas",
+                "target p",
+                "false-positive rate",
+            )
+            .log_x()
+            .log_y()
+            .series(Series::new("target (y = p)", Style::Line, target))
+            .series(Series::new(
+                "theory at the integer k used",
+                Style::Line,
+                common::points(t, &rows, "p", "fpr_theory"),
+            ))
+            .series(Series::new(
+                "measured (95% Wilson)",
+                Style::Points,
+                common::points(t, &rows, "p", "fpr_measured"),
+            )),
+            Chart::new(
+                "bits_per_key",
+                "Bits per key vs target p: 1.44 log2(1/p)",
+                "target p",
+                "bits per key",
+            )
+            .log_x()
+            .series(Series::new(
+                "1.44 log2(1/p)",
+                Style::Line,
+                common::points(t, &rows, "p", "bits_per_key_theory"),
+            ))
+            .series(Series::new(
+                "m/n of the built filter",
+                Style::Points,
+                common::points(t, &rows, "p", "bits_per_key"),
+            )),
+        ]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "n",
+                "p",
+                "bits_per_key",
+                "m",
+                "mb",
+                "k",
+                "fpr_theory",
+                "fpr_measured",
+                "fpr_measured_lo",
+                "fpr_measured_hi",
+                "extra_bits_per_decade",
+            ],
+            |_| true,
+        );
+        let decades: Vec<f64> = t
+            .rows
+            .iter()
+            .filter_map(|r| t.f64(r, "extra_bits_per_decade"))
+            .collect();
+        let (lo, hi) = decades
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+                (a.min(x), b.max(x))
+            });
+        let (inside, total) = common::coverage(t, "fpr_measured", "fpr_theory");
+        Section {
+            table,
+            reading: format!(
+                "Each factor of ten in p costs {}–{} extra bits per key in the built filters (theory ln 10/(ln 2)² = {}); the theory FPR at the integer k lies inside the measured interval in {inside} of {total} rows.",
+                sig(lo, 4),
+                sig(hi, 4),
+                sig(theory::bits_per_decade(), 4)
+            ),
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! `birthday`: keys drawn until the first collision of a hash truncated to
+//! `bits`, repeated over independent key sets, next to the birthday bound.
+
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
+use crate::export::markdown::sig;
+use crate::hashing::{KeyHasher, StrategyKind};
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::{self, Proportion};
+use crate::structures::birthday as bd;
+use crate::table::Interval;
+use crate::workload::{KeyGen, KeyType};
+use std::collections::HashSet;
+
+pub struct Birthday;
+
+crate::params! {
+    pub struct P {
+        hash: StrategyKind = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        bits: u32 = common::int(8, 40, Def::Int(32), "keep the low `bits` bits of the hash"),
+        searches: u64 = common::count(Def::Int(200), "independent key sets, each drawn until its first collision"),
+        keys: KeyType = KEYS,
+    }
+}
+
+/// P(collision) is reported at these multiples of √N (the row's `p_at_*` fields).
+const AT: [(&str, f64); 7] = [
+    ("0_25", 0.25),
+    ("0_5", 0.5),
+    ("1", 1.0),
+    ("1_177", 1.177_410_022_515_474_6),
+    ("1_5", 1.5),
+    ("2", 2.0),
+    ("3", 3.0),
+];
+
+crate::row! {
+    pub struct R {
+        n_values: f64 [Same],
+        /// Median keys at the first collision, with its order-statistic interval.
+        first_collision_median: Interval [Median],
+        median_theory: f64 [Same],
+        /// Mean, with its Student-t interval.
+        first_collision_mean: Interval,
+        mean_theory: f64 [Same],
+        log2_median: Interval [Median],
+        half_bits: f64 [Same],
+        tb_of_1mb_files_at_median: Interval [Median],
+        p_at_0_25: Proportion,
+        p_at_0_25_theory: f64 [Same],
+        p_at_0_5: Proportion,
+        p_at_0_5_theory: f64 [Same],
+        p_at_1: Proportion,
+        p_at_1_theory: f64 [Same],
+        p_at_1_177: Proportion,
+        p_at_1_177_theory: f64 [Same],
+        p_at_1_5: Proportion,
+        p_at_1_5_theory: f64 [Same],
+        p_at_2: Proportion,
+        p_at_2_theory: f64 [Same],
+        p_at_3: Proportion,
+        p_at_3_theory: f64 [Same],
+        pairs_at_median: f64,
+        searches_done: usize [Same],
+        keys_hashed: u64 [Sum],
+        width: u32 [Same],
+    }
+}
+
+impl Study for Birthday {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "birthday";
+    const ABOUT: &'static str =
+        "keys until the first collision of a hash truncated to n bits, vs the birthday bound";
+
+    const THEORY: &'static [(&'static str, &'static str)] = &[
+        ("first_collision_median", "median_theory"),
+        ("first_collision_mean", "mean_theory"),
+        ("p_at_0_25", "p_at_0_25_theory"),
+        ("p_at_1", "p_at_1_theory"),
+        ("p_at_1_177", "p_at_1_177_theory"),
+        ("p_at_2", "p_at_2_theory"),
+    ];
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let h = p.hash_seed.hasher(p.hash, seeds);
+        let bits = p.bits;
+        let mask: u128 = (1u128 << bits) - 1;
+        let n = 2f64.powi(bits as i32);
+        let mut counts: Vec<u64> = Vec::with_capacity(p.searches as usize);
+        let mut seen: HashSet<u64> = HashSet::with_capacity((4.0 * n.sqrt()) as usize);
+        let mut hashed = 0u64;
+        for s in 0..p.searches {
+            let mut keys = KeyGen::new(p.keys, seeds.derive_nth("keys", s));
+            seen.clear();
+            let mut id = 0u64;
+            loop {
+                id += 1;
+                // ids are distinct, so keys are distinct: a repeat is a hash collision
+                if !seen.insert((h.native(keys.key(id)) & mask) as u64) {
+                    break;
+                }
+            }
+            hashed += id;
+            counts.push(id);
+        }
+        counts.sort_unstable();
+        let sorted: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+        let median = stats::median_interval(&sorted, stats::PLOT_CONFIDENCE);
+        let mean = stats::mean_interval(&sorted, stats::PLOT_CONFIDENCE);
+        // a search that stopped at c keys has a collision among the first `at` keys iff c <= at
+        let at = |q: f64| {
+            let hit = counts.partition_point(|&c| (c as f64) <= q * n.sqrt()) as u64;
+            (
+                Proportion::new(hit, counts.len() as u64),
+                bd::p_collision_approx(q * n.sqrt(), n),
+            )
+        };
+        let [a0, a1, a2, a3, a4, a5, a6] = AT.map(|(_, q)| at(q));
+        let m = median.value;
+        Ok(R {
+            n_values: n,
+            first_collision_median: median,
+            median_theory: bd::median_first_collision(n),
+            first_collision_mean: mean,
+            mean_theory: bd::mean_first_collision(n),
+            log2_median: Interval::new(m.log2(), median.lo.log2(), median.hi.log2()),
+            half_bits: bits as f64 / 2.0,
+            tb_of_1mb_files_at_median: Interval::new(m * 1e-6, median.lo * 1e-6, median.hi * 1e-6),
+            p_at_0_25: a0.0,
+            p_at_0_25_theory: a0.1,
+            p_at_0_5: a1.0,
+            p_at_0_5_theory: a1.1,
+            p_at_1: a2.0,
+            p_at_1_theory: a2.1,
+            p_at_1_177: a3.0,
+            p_at_1_177_theory: a3.1,
+            p_at_1_5: a4.0,
+            p_at_1_5_theory: a4.1,
+            p_at_2: a5.0,
+            p_at_2_theory: a5.1,
+            p_at_3: a6.0,
+            p_at_3_theory: a6.1,
+            pairs_at_median: m * (m - 1.0) / 2.0,
+            searches_done: counts.len(),
+            keys_hashed: hashed,
+            width: h.width(),
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let theory: Vec<Point> = (0..=60)
+            .map(|i| i as f64 * 0.05)
+            .map(|q| Point::new(q, bd::p_collision_approx(q, 1.0)))
+            .collect();
+        let mut c = Chart::new(
+            "p_collision",
+            "P(first collision within m keys) vs m/√N",
+            "m / √N",
+            "P(collision)",
+        )
+        .series(Series::new("1 - e^(-m²/2N)", Style::Line, theory))
+        .vline(1.177_410_022_515_474_6, "m = 1.177·√N (50%)");
+        let mut med = Chart::new(
+            "first_collision",
+            "Keys at the first collision (median, 95% CI)",
+            "hash (index in table)",
+            "keys",
+        );
+        // one reference line per truncation width in the table
+        for bits in common::levels(t, "bits") {
+            let m = bd::median_first_collision(2f64.powf(bits));
+            med = med.hline(m, format!("1.177·√2^{bits} = {}", sig(m, 5)));
+        }
+        for (i, r) in t.rows.iter().enumerate() {
+            let label = format!("{} @{} bits", t.str(r, "hash"), t.str(r, "bits"));
+            let pts: Vec<Point> = AT
+                .iter()
+                .filter_map(|(l, q)| {
+                    let i = t.interval(r, &format!("p_at_{l}"))?;
+                    Some(Point::with_interval(*q, i.value, i.lo, i.hi))
+                })
+                .collect();
+            c = c.series(Series::new(label.clone(), Style::Points, pts));
+            if let (Some(y), Some(lo), Some(hi)) = (
+                t.f64(r, "first_collision_median"),
+                t.f64(r, "first_collision_median_lo"),
+                t.f64(r, "first_collision_median_hi"),
+            ) {
+                med = med.series(Series::new(
+                    label,
+                    Style::Points,
+                    vec![Point::with_interval(i as f64 + 1.0, y, lo, hi)],
+                ));
+            }
+        }
+        vec![c, med]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "hash",
+                "bits",
+                "searches",
+                "first_collision_median",
+                "first_collision_median_lo",
+                "first_collision_median_hi",
+                "median_theory",
+                "first_collision_mean",
+                "mean_theory",
+                "log2_median",
+                "p_at_0_25",
+                "p_at_0_25_theory",
+            ],
+            |_| true,
+        );
+        let meds: Vec<String> = t
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {}",
+                    t.str(r, "hash"),
+                    sig(t.f64(r, "first_collision_median").unwrap_or(f64::NAN), 5)
+                )
+            })
+            .collect();
+        Section {
+            table,
+            reading: format!(
+                "Median keys at the first collision: {} (theory √(2N ln 2): {}): the truncation width sets the bound, whatever the function.",
+                meds.join(", "),
+                common::levels(t, "bits")
+                    .iter()
+                    .map(|&b| format!(
+                        "{} for {b} bits",
+                        sig(bd::median_first_collision(2f64.powf(b)), 5)
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! `birthday_bound`: the essay's lost table of the birthday bound by hash
+//! width, as computed rows (formulas, no sampling).
+
+use crate::experiment::kinds::common;
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, Seeds};
+use crate::plot::{Chart, Series, Style};
+use crate::report::Section;
+use crate::structures::birthday as bd;
+
+pub struct BirthdayBound;
+
+crate::params! {
+    pub struct P {
+        bits: f64 = common::positive(256.0, Def::Required, "log2 of the number of equally likely values (8.5117 = 365 days)"),
+        m: u64 = common::int(0, 100_000_000, Def::Int(0), "items for the exact probability and pair count (0: none)"),
+        rate: f64 = common::positive(f64::INFINITY, Def::Float(1e9), "items generated per second, for the waiting times"),
+    }
+}
+
+crate::row! {
+    pub struct R {
+        n_values: f64 [Same],
+        sqrt_n: f64 [Same],
+        m_one_in_a_million: f64 [Same],
+        m_50pct: f64 [Same],
+        m_50pct_over_sqrt_n: f64 [Same],
+        m_one_expected: f64 [Same],
+        years_to_sqrt_n: f64 [Same],
+        years_to_50pct: f64 [Same],
+        pairs_at_m: Option<f64> [Same],
+        p_exact_at_m: Option<f64> [Same],
+        p_approx_at_m: Option<f64> [Same],
+        p_pairs_at_m: Option<f64> [Same],
+    }
+}
+
+impl Study for BirthdayBound {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "birthday_bound";
+    const ABOUT: &'static str =
+        "the birthday bound by hash width: items for 1-in-a-million, 50%, one expected collision";
+
+    fn run(&self, p: &P, _seeds: Seeds) -> anyhow::Result<R> {
+        let n = 2f64.powf(p.bits);
+        let year = 365.25 * 86_400.0;
+        let half = bd::items_for_probability(0.5, n);
+        let at_m = (p.m > 0).then_some(p.m as f64);
+        Ok(R {
+            n_values: n,
+            sqrt_n: n.sqrt(),
+            m_one_in_a_million: bd::items_for_probability(1e-6, n),
+            m_50pct: half,
+            m_50pct_over_sqrt_n: half / n.sqrt(),
+            m_one_expected: bd::items_for_one_expected(n),
+            years_to_sqrt_n: n.sqrt() / p.rate / year,
+            years_to_50pct: half / p.rate / year,
+            pairs_at_m: at_m.map(|mf| mf * (mf - 1.0) / 2.0),
+            p_exact_at_m: at_m.map(|_| bd::p_collision_exact(p.m, n)),
+            p_approx_at_m: at_m.map(|mf| bd::p_collision_approx(mf, n)),
+            p_pairs_at_m: at_m.map(|mf| bd::expected_pairs(mf, n)),
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let rows: Vec<_> = t.rows.iter().collect();
+        vec![
+            Chart::new(
+                "bound_by_width",
+                "Items before a collision, by hash width",
+                "hash width (bits)",
+                "items",
+            )
+            .log_y()
+            .series(Series::new(
+                "1 in a million",
+                Style::LinePoints,
+                common::points(t, &rows, "bits", "m_one_in_a_million"),
+            ))
+            .series(Series::new(
+                "50%",
+                Style::LinePoints,
+                common::points(t, &rows, "bits", "m_50pct"),
+            ))
+            .series(Series::new(
+                "one expected collision",
+                Style::LinePoints,
+                common::points(t, &rows, "bits", "m_one_expected"),
+            )),
+        ]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "bits",
+                "n_values",
+                "m_one_in_a_million",
+                "m_50pct",
+                "m_one_expected",
+                "sqrt_n",
+                "years_to_sqrt_n",
+                "m",
+                "pairs_at_m",
+                "p_exact_at_m",
+                "p_approx_at_m",
+            ],
+            |_| true,
+        );
+        Section {
+            table,
+            reading: "Each extra bit of hash width multiplies every column by √2: an n-bit hash collides after about 2^(n/2) items, and the waiting time at a fixed rate grows the same way.".into(),
+        }
+    }
+}

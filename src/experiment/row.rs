@@ -1,0 +1,213 @@
+//! Typed result rows. A kind declares one struct with [`row!`](crate::row);
+//! the CSV header, the column types, the claims validator and the summary
+//! stage all derive from it, and a kind fills it by field name (a misspelt
+//! field is a compile error).
+
+use crate::table::{ColType, Column, Interval, Value, interval_columns};
+
+/// How the summary stage combines one metric over a setting's replicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agg {
+    /// Mean with its Student-t interval (`x`, `x_lo`, `x_hi`).
+    Mean,
+    /// Median with its order-statistic interval (`x`, `x_lo`, `x_hi`).
+    Median,
+    /// Sum (counts).
+    Sum,
+    /// The largest value (e.g. false negatives: must be 0 everywhere).
+    Max,
+    /// Identical in every replicate (a derived size, a name): kept as is.
+    Same,
+}
+
+/// What a field's values are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Scalar(ColType),
+    /// `x`, `x_lo`, `x_hi` (floats).
+    Interval,
+    /// A proportion: `x`, `x_lo`, `x_hi` (95% Wilson) and its sufficient
+    /// statistics `x_k` (successes) and `x_n` (trials), from which any other
+    /// level (the ledger's) or a pooled rate is recomputed exactly.
+    Proportion,
+}
+
+/// One declared metric field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldDef {
+    pub name: &'static str,
+    pub shape: Shape,
+    pub agg: Agg,
+}
+
+impl FieldDef {
+    /// The result-table columns this field occupies.
+    pub fn columns(&self) -> Vec<Column> {
+        match self.shape {
+            Shape::Scalar(ty) => vec![Column::new(self.name, ty)],
+            Shape::Interval => interval_columns(self.name)
+                .into_iter()
+                .map(|n| Column::new(n, ColType::Float))
+                .collect(),
+            Shape::Proportion => {
+                let mut c: Vec<Column> = interval_columns(self.name)
+                    .into_iter()
+                    .map(|n| Column::new(n, ColType::Float))
+                    .collect();
+                c.push(Column::new(format!("{}_k", self.name), ColType::Int));
+                c.push(Column::new(format!("{}_n", self.name), ColType::Int));
+                c
+            }
+        }
+    }
+}
+
+/// A type a row field can have.
+pub trait Field {
+    const SHAPE: Shape;
+    /// The aggregation when the declaration names none.
+    const AGG: Agg;
+    fn push(self, out: &mut Vec<Value>);
+}
+
+macro_rules! scalar_field {
+    ($($t:ty => $ct:ident, $agg:ident);* $(;)?) => {$(
+        impl Field for $t {
+            const SHAPE: Shape = Shape::Scalar(ColType::$ct);
+            const AGG: Agg = Agg::$agg;
+            fn push(self, out: &mut Vec<Value>) { out.push(self.into()); }
+        }
+        impl Field for Option<$t> {
+            const SHAPE: Shape = Shape::Scalar(ColType::$ct);
+            const AGG: Agg = Agg::$agg;
+            fn push(self, out: &mut Vec<Value>) { out.push(self.into()); }
+        }
+    )*};
+}
+scalar_field!(u64 => Int, Mean; u32 => Int, Mean; usize => Int, Mean; i64 => Int, Mean;
+    f64 => Float, Mean; bool => Bool, Same; String => Str, Same);
+
+impl Field for Interval {
+    const SHAPE: Shape = Shape::Interval;
+    const AGG: Agg = Agg::Mean;
+    fn push(self, out: &mut Vec<Value>) {
+        out.extend([self.value, self.lo, self.hi].map(Value::Float));
+    }
+}
+
+impl Field for Option<Interval> {
+    const SHAPE: Shape = Shape::Interval;
+    const AGG: Agg = Agg::Mean;
+    fn push(self, out: &mut Vec<Value>) {
+        match self {
+            Some(i) => i.push(out),
+            None => out.extend([Value::Empty, Value::Empty, Value::Empty]),
+        }
+    }
+}
+
+impl Field for crate::stats::Proportion {
+    const SHAPE: Shape = Shape::Proportion;
+    const AGG: Agg = Agg::Mean;
+    fn push(self, out: &mut Vec<Value>) {
+        out.extend([self.rate, self.lo, self.hi].map(Value::Float));
+        out.extend([self.successes, self.trials].map(Value::from));
+    }
+}
+
+impl Field for Option<crate::stats::Proportion> {
+    const SHAPE: Shape = Shape::Proportion;
+    const AGG: Agg = Agg::Mean;
+    fn push(self, out: &mut Vec<Value>) {
+        match self {
+            Some(p) => p.push(out),
+            None => out.extend(std::iter::repeat_n(Value::Empty, 5)),
+        }
+    }
+}
+
+/// A kind's typed result row.
+pub trait Row {
+    /// The metric fields in declared order.
+    fn fields() -> Vec<FieldDef>;
+    /// The cells, in the order of [`Row::fields`]' columns.
+    fn cells(self) -> Vec<Value>;
+}
+
+/// Declares a kind's row struct: `field: Type` or `field: Type [Agg]`
+/// (the summary aggregation; default: mean for numbers, same for text).
+#[macro_export]
+macro_rules! row {
+    (@agg $ty:ty) => { <$ty as $crate::experiment::row::Field>::AGG };
+    (@agg $ty:ty, $agg:ident) => { $crate::experiment::row::Agg::$agg };
+    ($vis:vis struct $name:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty $([$agg:ident])? ),* $(,)? }) => {
+        #[derive(Clone, Debug, Default)]
+        $vis struct $name { $( $(#[$fm])* pub $field: $ty ),* }
+        impl $crate::experiment::row::Row for $name {
+            fn fields() -> Vec<$crate::experiment::row::FieldDef> {
+                vec![ $( $crate::experiment::row::FieldDef {
+                    name: stringify!($field),
+                    shape: <$ty as $crate::experiment::row::Field>::SHAPE,
+                    agg: $crate::row!(@agg $ty $(, $agg)?),
+                } ),* ]
+            }
+            fn cells(self) -> Vec<$crate::table::Value> {
+                let mut out = Vec::new();
+                $( $crate::experiment::row::Field::push(self.$field, &mut out); )*
+                out
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::row! {
+        struct Demo {
+            m: u64 [Same],
+            fpr: Interval,
+            label: String,
+            maybe: Option<f64>,
+            hits: u64 [Sum],
+        }
+    }
+
+    #[test]
+    fn an_interval_is_three_columns_and_the_header_follows_the_struct() {
+        let cols: Vec<String> = Demo::fields()
+            .iter()
+            .flat_map(|f| f.columns())
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(
+            cols,
+            ["m", "fpr", "fpr_lo", "fpr_hi", "label", "maybe", "hits"]
+        );
+        let d = Demo {
+            m: 3,
+            fpr: Interval::new(0.5, 0.4, 0.6),
+            label: "x".into(),
+            maybe: None,
+            hits: 7,
+        };
+        assert_eq!(
+            d.cells(),
+            vec![
+                Value::Int(3),
+                Value::Float(0.5),
+                Value::Float(0.4),
+                Value::Float(0.6),
+                Value::Str("x".into()),
+                Value::Empty,
+                Value::Int(7)
+            ]
+        );
+        let f = Demo::fields();
+        assert_eq!(f[0].agg, Agg::Same);
+        assert_eq!(f[1].agg, Agg::Mean);
+        assert_eq!(f[2].agg, Agg::Same);
+        assert_eq!(f[4].agg, Agg::Sum);
+    }
+}

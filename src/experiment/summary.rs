@@ -1,0 +1,183 @@
+//! The aggregation stage: per-replicate rows → one row per setting, each
+//! metric combined as its field declares ([`Agg`]), with intervals from
+//! [`crate::stats`]. Reads a results table, never the structures.
+//!
+//! Columns: the parameters, `replicates`, then per field: `x` (sum, max,
+//! same) or `x, x_lo, x_hi, x_sd` (mean: Student-t interval; the standard
+//! deviation lets a reader recompute any other level) or `x, x_lo, x_hi`
+//! (median: order-statistic interval).
+
+use super::row::{Agg, FieldDef, Shape};
+use crate::stats;
+use crate::table::{ColType, Column, Table, Value};
+
+/// The summary table's columns for these parameter columns and fields.
+pub fn columns(params: &[Column], fields: &[FieldDef]) -> Vec<Column> {
+    let mut out = params.to_vec();
+    out.push(Column::new("replicates", ColType::Int));
+    for f in fields {
+        let ty = match f.shape {
+            Shape::Scalar(t) => t,
+            Shape::Interval | Shape::Proportion => ColType::Float,
+        };
+        match f.agg {
+            Agg::Mean | Agg::Median => {
+                for suffix in ["", "_lo", "_hi"] {
+                    out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
+                }
+                if f.agg == Agg::Mean {
+                    out.push(Column::new(format!("{}_sd", f.name), ColType::Float));
+                }
+            }
+            Agg::Sum | Agg::Max | Agg::Same => out.push(Column::new(f.name, ty)),
+        }
+    }
+    out
+}
+
+/// Groups `results` by every parameter column and aggregates each field.
+/// An `Agg::Same` field that differs across replicates is an error (the
+/// declaration is wrong).
+pub fn summarise(
+    results: &Table,
+    params: &[Column],
+    fields: &[FieldDef],
+    confidence: f64,
+) -> anyhow::Result<Table> {
+    let key_idx: Vec<usize> = params.iter().map(|c| results.col(&c.name)).collect();
+    let mut groups: Vec<(Vec<Value>, Vec<usize>)> = Vec::new();
+    for (i, r) in results.rows.iter().enumerate() {
+        let key: Vec<Value> = key_idx.iter().map(|&k| r[k].clone()).collect();
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    let mut out = Table::new(columns(params, fields));
+    for (key, members) in groups {
+        let mut row = key;
+        row.push(Value::Int(members.len() as i64));
+        for f in fields {
+            let col = results.col(f.name);
+            let cells: Vec<&Value> = members.iter().map(|&m| &results.rows[m][col]).collect();
+            let nums: Vec<f64> = cells.iter().filter_map(|c| c.as_f64()).collect();
+            let float = |x: f64| {
+                if x.is_finite() {
+                    Value::Float(x)
+                } else {
+                    Value::Empty
+                }
+            };
+            match f.agg {
+                Agg::Mean => {
+                    if nums.is_empty() {
+                        row.extend(std::iter::repeat_n(Value::Empty, 4));
+                    } else {
+                        let i = stats::mean_interval(&nums, confidence);
+                        let (_, sd) = stats::mean_sd(&nums);
+                        row.extend([float(i.value), float(i.lo), float(i.hi), float(sd)]);
+                    }
+                }
+                Agg::Median => {
+                    if nums.is_empty() {
+                        row.extend(std::iter::repeat_n(Value::Empty, 3));
+                    } else {
+                        let mut s = nums.clone();
+                        s.sort_by(f64::total_cmp);
+                        let i = stats::median_interval(&s, confidence);
+                        row.extend([float(i.value), float(i.lo), float(i.hi)]);
+                    }
+                }
+                Agg::Sum | Agg::Max => {
+                    let v = if nums.is_empty() {
+                        Value::Empty
+                    } else if f.agg == Agg::Sum {
+                        typed(nums.iter().sum(), cells[0])
+                    } else {
+                        typed(nums.iter().copied().fold(f64::MIN, f64::max), cells[0])
+                    };
+                    row.push(v);
+                }
+                Agg::Same => {
+                    let first = cells[0].clone();
+                    anyhow::ensure!(
+                        cells.iter().all(|c| **c == first),
+                        "bug: field {} is declared Same but differs across replicates",
+                        f.name
+                    );
+                    row.push(first);
+                }
+            }
+        }
+        out.rows.push(row);
+    }
+    Ok(out)
+}
+
+/// `x` as the same variant as `like` (a sum of integers stays an integer).
+fn typed(x: f64, like: &Value) -> Value {
+    match like {
+        Value::Int(_) => Value::Int(x as i64),
+        _ => Value::Float(x),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replicates_become_one_row_with_a_t_interval() {
+        let results = Table {
+            columns: vec![
+                Column::new("n", ColType::Int),
+                Column::new("replicate", ColType::Int),
+                Column::new("fpr", ColType::Float),
+                Column::new("hits", ColType::Int),
+                Column::new("m", ColType::Int),
+            ],
+            rows: (0..10)
+                .map(|r| {
+                    vec![
+                        Value::Int(100),
+                        Value::Int(r),
+                        Value::Float(1.0 + r as f64),
+                        Value::Int(2),
+                        Value::Int(64),
+                    ]
+                })
+                .collect(),
+        };
+        let fields = [
+            FieldDef {
+                name: "fpr",
+                shape: Shape::Scalar(ColType::Float),
+                agg: Agg::Mean,
+            },
+            FieldDef {
+                name: "hits",
+                shape: Shape::Scalar(ColType::Int),
+                agg: Agg::Sum,
+            },
+            FieldDef {
+                name: "m",
+                shape: Shape::Scalar(ColType::Int),
+                agg: Agg::Same,
+            },
+        ];
+        let s = summarise(&results, &results.columns[..1], &fields, 0.95).unwrap();
+        assert_eq!(s.rows.len(), 1);
+        let r = &s.rows[0];
+        assert_eq!(s.f64(r, "replicates"), Some(10.0));
+        assert_eq!(s.f64(r, "fpr"), Some(5.5));
+        // 1..=10: sd 3.02765, t(0.975, 9) = 2.26216
+        let half = s.f64(r, "fpr_hi").unwrap() - 5.5;
+        assert!((half - 2.262_157 * 3.027_650 / 10f64.sqrt()).abs() < 1e-5);
+        assert_eq!(s.cell(r, "hits"), &Value::Int(20));
+        assert_eq!(s.cell(r, "m"), &Value::Int(64));
+
+        let mut bad = results.clone();
+        bad.rows[3][4] = Value::Int(65);
+        assert!(summarise(&bad, &bad.columns[..1], &fields, 0.95).is_err());
+    }
+}

@@ -1,0 +1,332 @@
+//! The one statistics module every kind, the summary stage and the ledger use:
+//! Wilson intervals for proportions, Student-t intervals for means,
+//! distribution-free order-statistic intervals for medians and quantiles, and
+//! error summaries (bias, RMSE, relative-error quantiles) of estimators.
+//!
+//! Quantiles of the normal, Student-t and binomial distributions come from
+//! `statrs`; nothing here is a table typed in by hand.
+
+use crate::table::Interval;
+use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal, StudentsT};
+
+/// Confidence of the intervals drawn in plots and tables.
+pub const PLOT_CONFIDENCE: f64 = 0.95;
+
+/// z for a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The two-sided normal quantile for `confidence` (0.95 → 1.96).
+pub fn z(confidence: f64) -> f64 {
+    let n = Normal::new(0.0, 1.0).expect("standard normal");
+    n.inverse_cdf(0.5 + confidence / 2.0)
+}
+
+/// The two-sided Student-t quantile with `df` degrees of freedom
+/// (0.95, 9 → 2.262).
+pub fn t(confidence: f64, df: f64) -> f64 {
+    let d = StudentsT::new(0.0, 1.0, df).expect("df > 0");
+    d.inverse_cdf(0.5 + confidence / 2.0)
+}
+
+/// Wilson score interval for `successes` out of `trials` at normal quantile `z`.
+/// Returns `(low, high)`; `(0, 1)` when `trials == 0`.
+///
+/// Reference: E. B. Wilson, "Probable inference, the law of succession, and
+/// statistical inference", JASA 22(158), 1927.
+pub fn wilson(successes: u64, trials: u64, z: f64) -> (f64, f64) {
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    let lo = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if successes == trials {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
+}
+
+/// A measured proportion with its 95% Wilson interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Proportion {
+    pub successes: u64,
+    pub trials: u64,
+    pub rate: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Proportion {
+    pub fn new(successes: u64, trials: u64) -> Self {
+        Proportion::at(successes, trials, PLOT_CONFIDENCE)
+    }
+
+    /// The proportion with its Wilson interval at `confidence`.
+    pub fn at(successes: u64, trials: u64, confidence: f64) -> Self {
+        let (lo, hi) = wilson(successes, trials, z(confidence));
+        Proportion {
+            successes,
+            trials,
+            rate: if trials == 0 {
+                f64::NAN
+            } else {
+                successes as f64 / trials as f64
+            },
+            lo,
+            hi,
+        }
+    }
+
+    pub fn interval(&self) -> Interval {
+        Interval::new(self.rate, self.lo, self.hi)
+    }
+}
+
+/// Mean and sample standard deviation (n − 1).
+pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, f64::NAN);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, var.sqrt())
+}
+
+/// The mean with its Student-t interval `mean ± t(conf, n−1)·sd/√n`.
+/// With one value the interval is unknown (NaN bounds).
+pub fn mean_interval(xs: &[f64], confidence: f64) -> Interval {
+    let (mean, sd) = mean_sd(xs);
+    if xs.len() < 2 {
+        return Interval::new(mean, f64::NAN, f64::NAN);
+    }
+    let n = xs.len() as f64;
+    let half = t(confidence, n - 1.0) * sd / n.sqrt();
+    Interval::new(mean, mean - half, mean + half)
+}
+
+/// The sample `q`-quantile of sorted values (linear interpolation between
+/// order statistics, the "type 7" of Hyndman & Fan 1996).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    assert!(!sorted.is_empty(), "quantile of no values");
+    let h = (sorted.len() - 1) as f64 * q;
+    let (i, frac) = (h.floor() as usize, h.fract());
+    if i + 1 < sorted.len() {
+        sorted[i] + frac * (sorted[i + 1] - sorted[i])
+    } else {
+        sorted[i]
+    }
+}
+
+/// The sample `q`-quantile with a distribution-free interval from order
+/// statistics: ranks `l < u` with `P(X(l) ≤ ξ_q ≤ X(u)) ≥ confidence`, from
+/// Binomial(n, q), as equal-tailed as the discreteness allows. When n is too
+/// small for the confidence, the interval is the sample range, widened to
+/// ±∞ on the side that cannot be covered.
+///
+/// Reference: H. A. David and H. N. Nagaraja, *Order Statistics*, 3rd ed., §7.1.
+pub fn quantile_interval(sorted: &[f64], q: f64, confidence: f64) -> Interval {
+    let n = sorted.len();
+    let est = quantile(sorted, q);
+    let b = Binomial::new(q, n as u64).expect("q in [0, 1]");
+    let alpha = (1.0 - confidence) / 2.0;
+    // X(l) <= ξ iff at least l values are <= ξ: P = 1 - F(l - 1).
+    // lower rank: the largest l (1-based) with F(l - 1) <= alpha.
+    let mut l = 0usize;
+    while l < n && b.cdf(l as u64) <= alpha {
+        l += 1;
+    }
+    // upper rank: the smallest u with F(u - 1) >= 1 - alpha.
+    let mut u = n + 1;
+    for r in 1..=n {
+        if b.cdf(r as u64 - 1) >= 1.0 - alpha {
+            u = r;
+            break;
+        }
+    }
+    let lo = if l == 0 {
+        f64::NEG_INFINITY
+    } else {
+        sorted[l - 1]
+    };
+    let hi = if u > n { f64::INFINITY } else { sorted[u - 1] };
+    Interval::new(est, lo, hi)
+}
+
+/// The median with its order-statistic interval.
+pub fn median_interval(sorted: &[f64], confidence: f64) -> Interval {
+    quantile_interval(sorted, 0.5, confidence)
+}
+
+/// How an estimator did against the truth over replicates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErrorSummary {
+    /// Mean of (estimate − truth) / truth, with its t-interval.
+    pub bias: Interval,
+    /// √ mean of ((estimate − truth) / truth)².
+    pub rmse: f64,
+    /// Quantiles of |estimate − truth| / truth: median, 95th, 99th.
+    pub abs_p50: f64,
+    pub abs_p95: f64,
+    pub abs_p99: f64,
+}
+
+/// Relative-error summary of `estimates` of one `truth` (≠ 0).
+pub fn relative_error(estimates: &[f64], truth: f64, confidence: f64) -> ErrorSummary {
+    let rel: Vec<f64> = estimates.iter().map(|e| (e - truth) / truth).collect();
+    let rmse = (rel.iter().map(|r| r * r).sum::<f64>() / rel.len() as f64).sqrt();
+    let mut abs: Vec<f64> = rel.iter().map(|r| r.abs()).collect();
+    abs.sort_by(f64::total_cmp);
+    ErrorSummary {
+        bias: mean_interval(&rel, confidence),
+        rmse,
+        abs_p50: quantile(&abs, 0.5),
+        abs_p95: quantile(&abs, 0.95),
+        abs_p99: quantile(&abs, 0.99),
+    }
+}
+
+/// The interval of a ratio `a / b` of two independent positive estimates,
+/// by the delta method on the log scale: `exp(ln(a/b) ± z·√(se_a²/a² + se_b²/b²))`,
+/// each standard error recovered from its interval at `confidence`.
+pub fn ratio_interval(a: Interval, b: Interval, confidence: f64) -> Interval {
+    let zc = z(confidence);
+    let rel_se = |x: Interval| (x.hi - x.lo) / (2.0 * zc) / x.value;
+    let r = a.value / b.value;
+    if !(a.value > 0.0 && b.value > 0.0) {
+        return Interval::new(r, f64::NAN, f64::NAN);
+    }
+    let s = (rel_se(a).powi(2) + rel_se(b).powi(2)).sqrt();
+    let zc2 = zc;
+    Interval::new(r, r * (-zc2 * s).exp(), r * (zc2 * s).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn quantiles_of_reference_distributions() {
+        assert!((z(0.95) - Z95).abs() < 1e-9);
+        assert!((t(0.95, 9.0) - 2.262_157).abs() < 1e-5);
+        assert!((t(0.95, 4.0) - 2.776_445).abs() < 1e-5);
+        assert!((z(0.999) - 3.290_527).abs() < 1e-5);
+    }
+
+    #[test]
+    fn wilson_known_values() {
+        // 10 of 100 at 95%: (0.0552, 0.1744) (standard tables)
+        let (lo, hi) = wilson(10, 100, Z95);
+        assert!(
+            (lo - 0.0552).abs() < 1e-4 && (hi - 0.1744).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson(0, 10, Z95).0, 0.0);
+        assert_eq!(wilson(10, 10, Z95).1, 1.0);
+        assert_eq!(wilson(0, 0, Z95), (0.0, 1.0));
+    }
+
+    #[test]
+    fn known_mean_and_quantile_intervals() {
+        // 1..=10: mean 5.5, sd 3.02765; t(9) = 2.26216 -> half 2.16585
+        let xs: Vec<f64> = (1..=10).map(f64::from).collect();
+        let m = mean_interval(&xs, 0.95);
+        assert!((m.value - 5.5).abs() < 1e-12);
+        assert!((m.hi - m.value - 2.165_85).abs() < 1e-4, "{m:?}");
+        // n = 10 at 95%: the median's interval is (X(2), X(9)) (David & Nagaraja's table)
+        let md = median_interval(&xs, 0.95);
+        assert_eq!((md.value, md.lo, md.hi), (5.5, 2.0, 9.0));
+        // too few values for 95% on one side: the open side is infinite
+        let q = quantile_interval(&[1.0, 2.0, 3.0], 0.99, 0.95);
+        assert_eq!(q.hi, f64::INFINITY);
+    }
+
+    fn rng(seed: u64) -> rand::rngs::Xoshiro256PlusPlus {
+        rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed)
+    }
+
+    /// Coverage by simulation: the fraction of intervals that contain the
+    /// truth must be within 4 standard errors of the nominal level.
+    fn assert_coverage(covered: u64, runs: u64, nominal: f64, what: &str) {
+        let rate = covered as f64 / runs as f64;
+        let se = (nominal * (1.0 - nominal) / runs as f64).sqrt();
+        assert!(
+            (rate - nominal).abs() <= 4.0 * se,
+            "{what}: coverage {rate} vs nominal {nominal} (4 se = {})",
+            4.0 * se
+        );
+    }
+
+    #[test]
+    fn t_interval_covers_at_its_level_with_five_and_ten_replicates() {
+        let normal = rand_distr::Normal::new(3.0, 2.0).unwrap();
+        for r in [5usize, 10] {
+            let mut g = rng(r as u64);
+            let runs = 4000u64;
+            let mut covered = 0;
+            let mut covered_z = 0;
+            for _ in 0..runs {
+                let xs: Vec<f64> = (0..r).map(|_| g.sample(normal)).collect();
+                let i = mean_interval(&xs, 0.95);
+                covered += i.contains(3.0) as u64;
+                let (m, sd) = mean_sd(&xs);
+                let half = Z95 * sd / (r as f64).sqrt();
+                covered_z += (m - half <= 3.0 && 3.0 <= m + half) as u64;
+            }
+            assert_coverage(covered, runs, 0.95, &format!("t interval, {r} replicates"));
+            // the normal quantile undercovers at these sizes (about 88% at 5, 92% at 10)
+            assert!(covered_z < covered, "z {covered_z} vs t {covered}");
+        }
+    }
+
+    #[test]
+    fn wilson_and_median_intervals_cover_at_their_level() {
+        let mut g = rng(7);
+        let runs = 4000u64;
+        let (mut wil, mut med) = (0u64, 0u64);
+        for _ in 0..runs {
+            let p = 0.03;
+            let s = (0..2000).filter(|_| g.random::<f64>() < p).count() as u64;
+            wil += Proportion::new(s, 2000).interval().contains(p) as u64;
+            // exponential(1): median ln 2
+            let mut xs: Vec<f64> = (0..51).map(|_| -(1.0 - g.random::<f64>()).ln()).collect();
+            xs.sort_by(f64::total_cmp);
+            med += median_interval(&xs, 0.95).contains(std::f64::consts::LN_2) as u64;
+        }
+        assert_coverage(wil, runs, 0.95, "Wilson");
+        // order-statistic intervals are conservative: at least the level, within 4 se above
+        let rate = med as f64 / runs as f64;
+        assert!(
+            (0.95 - 4.0 * (0.95f64 * 0.05 / runs as f64).sqrt()..=0.99).contains(&rate),
+            "median coverage {rate}"
+        );
+    }
+
+    #[test]
+    fn error_summary_of_known_estimates() {
+        let s = relative_error(&[90.0, 110.0, 100.0, 120.0], 100.0, 0.95);
+        assert!((s.bias.value - 0.05).abs() < 1e-12);
+        assert!((s.rmse - (0.06f64 / 4.0).sqrt()).abs() < 1e-12);
+        assert!((s.abs_p50 - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn ratio_interval_is_symmetric_in_logs() {
+        let a = Interval::new(2.0, 1.8, 2.2);
+        let r = ratio_interval(a, a, 0.95);
+        assert_eq!(r.value, 1.0);
+        assert!((r.lo * r.hi - 1.0).abs() < 1e-12);
+        assert!(r.lo < 0.9 && r.hi > 1.1);
+    }
+}

@@ -1,0 +1,48 @@
+//! HyperLogLog formulas.
+//!
+//! Reference: P. Flajolet, É. Fusy, O. Gandouet, F. Meunier, "HyperLogLog: the
+//! analysis of a near-optimal cardinality estimation algorithm", AofA 2007.
+
+/// The bias constant α_m: 0.673, 0.697, 0.709 for m = 16, 32, 64, and
+/// 0.7213/(1 + 1.079/m) for m ≥ 128 (Flajolet et al. 2007, Fig. 3; the
+/// chapter's "α_m ≈ 0.7213 / (1 + 1.079/m)").
+pub fn alpha(m: usize) -> f64 {
+    match m {
+        16 => 0.673,
+        32 => 0.697,
+        64 => 0.709,
+        _ => 0.7213 / (1.0 + 1.079 / m as f64),
+    }
+}
+
+/// The raw estimate α_m·m²/Σ2^(−M[i]) from the register sum.
+pub fn raw_estimate(m: usize, sum_inv_pow2: f64) -> f64 {
+    let mf = m as f64;
+    alpha(m) * mf * mf / sum_inv_pow2
+}
+
+/// Linear counting m·ln(m/V) with V registers zero.
+pub fn linear_counting(m: usize, zeros: usize) -> f64 {
+    let mf = m as f64;
+    mf * (mf / zeros as f64).ln()
+}
+
+/// The standard error 1.04/√m (doc 000: "Standard error is 1.04/√m").
+pub fn standard_error(m: usize) -> f64 {
+    1.04 / (m as f64).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_numbers() {
+        // doc 000: m = 16,384 -> 0.81%
+        assert!((standard_error(16_384) - 0.008125).abs() < 1e-12);
+        assert!((alpha(16_384) - 0.7213 / (1.0 + 1.079 / 16_384.0)).abs() < 1e-15);
+        assert_eq!(alpha(16), 0.673);
+        // an empty sketch: all m registers zero -> 0
+        assert_eq!(linear_counting(1024, 1024), 0.0);
+    }
+}
