@@ -5,7 +5,7 @@
 //! cargo bench --bench bloom
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyKind};
+use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use sketchlab::structures::bloom::BloomFilter;
 use sketchlab::workload::{KeyGen, KeyType};
 use std::hint::black_box;
@@ -25,7 +25,7 @@ fn bench(c: &mut Criterion) {
     let absent = keys(1, N);
     let mut group = c.benchmark_group("bloom_n1e6_p1pct");
     group.throughput(Throughput::Elements(1));
-    for &kind in StrategyKind::ALL {
+    for &kind in StrategyId::ALL {
         let h = HashStrategy::new(kind, SeedPolicy::Fixed(7));
         group.bench_function(BenchmarkId::new("insert", kind.name()), |b| {
             let mut f = BloomFilter::with_rate(N, 0.01, h.clone()).unwrap();

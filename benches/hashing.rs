@@ -24,7 +24,7 @@ fn keys(len: usize) -> Vec<Vec<u8>> {
 
 macro_rules! three_ways {
     ($c:expr, $kind:expr, $ty:ty, |$k:ident| $direct:expr) => {{
-        let kind: StrategyKind = $kind;
+        let kind: StrategyId = $kind;
         let concrete = <$ty>::new(Seed::fixed(black_box(SEED_VALUE)));
         let dynamic = kind.build(Seed::fixed(black_box(SEED_VALUE)));
         let mut g = $c.benchmark_group(kind.name());
@@ -63,68 +63,68 @@ fn bench(c: &mut Criterion) {
     #[allow(non_snake_case)]
     let SEED: u64 = black_box(SEED_VALUE);
     let sip13 = siphasher::sip128::SipHasher13::new_with_keys(SEED, 0);
-    three_ways!(c, StrategyKind::Sip13, Sip13, |k| sip13.hash(k).as_u128());
+    three_ways!(c, StrategyId::Sip13, Sip13, |k| sip13.hash(k).as_u128());
     let sip24 = siphasher::sip128::SipHasher24::new_with_keys(SEED, 0);
-    three_ways!(c, StrategyKind::Sip24, Sip24, |k| sip24.hash(k).as_u128());
-    three_ways!(c, StrategyKind::StdDefault, StdDefault, |k| {
+    three_ways!(c, StrategyId::Sip24, Sip24, |k| sip24.hash(k).as_u128());
+    three_ways!(c, StrategyId::StdDefault, StdDefault, |k| {
         let mut h = std::hash::DefaultHasher::new();
         h.write(k);
         h.finish() as u128
     });
-    three_ways!(c, StrategyKind::Xxh3, Xxh3, |k| {
+    three_ways!(c, StrategyId::Xxh3, Xxh3, |k| {
         xxhash_rust::xxh3::xxh3_128_with_seed(k, SEED)
     });
     three_ways!(
         c,
-        StrategyKind::Xxh3_64,
+        StrategyId::Xxh3_64,
         Xxh3_64,
         |k| xxhash_rust::xxh3::xxh3_64_with_seed(k, SEED) as u128
     );
     three_ways!(
         c,
-        StrategyKind::Xxh64,
+        StrategyId::Xxh64,
         Xxh64,
         |k| xxhash_rust::xxh64::xxh64(k, SEED) as u128
     );
-    three_ways!(c, StrategyKind::Murmur3x64_128, Murmur3x64_128, |k| {
+    three_ways!(c, StrategyId::Murmur3x64_128, Murmur3x64_128, |k| {
         let (a, b) = mur3::murmurhash3_x64_128(k, SEED as u32);
         (b as u128) << 64 | a as u128
     });
     three_ways!(
         c,
-        StrategyKind::Murmur3x86_32,
+        StrategyId::Murmur3x86_32,
         Murmur3x86_32,
         |k| mur3::murmurhash3_x86_32(k, SEED as u32) as u128
     );
     three_ways!(
         c,
-        StrategyKind::Murmur64a,
+        StrategyId::Murmur64a,
         Murmur64a,
         |k| murmurhash64::murmur_hash64a(k, SEED) as u128
     );
-    three_ways!(c, StrategyKind::Fnv1a64, Fnv1a64, |k| {
+    three_ways!(c, StrategyId::Fnv1a64, Fnv1a64, |k| {
         let mut h = fnv::FnvHasher::with_key(0xcbf2_9ce4_8422_2325 ^ SEED);
         h.write(k);
         h.finish() as u128
     });
-    three_ways!(c, StrategyKind::Crc32, Crc32, |k| {
+    three_ways!(c, StrategyId::Crc32, Crc32, |k| {
         let mut h = crc32fast::Hasher::new_with_initial(SEED as u32);
         h.update(k);
         h.finalize() as u128
     });
-    three_ways!(c, StrategyKind::Fx, Fx, |k| {
+    three_ways!(c, StrategyId::Fx, Fx, |k| {
         let mut h = rustc_hash::FxHasher::with_seed(SEED as usize);
         h.write(k);
         h.finish() as u128
     });
     let fold = foldhash::fast::FixedState::with_seed(SEED);
-    three_ways!(c, StrategyKind::Foldhash, FoldHash, |k| {
+    three_ways!(c, StrategyId::Foldhash, FoldHash, |k| {
         let mut h = fold.build_hasher();
         h.write(k);
         h.finish() as u128
     });
     let ah = ahash::RandomState::with_seeds(SEED, 0, !SEED, !0);
-    three_ways!(c, StrategyKind::Ahash, AHash, |k| {
+    three_ways!(c, StrategyId::Ahash, AHash, |k| {
         let mut h = ah.build_hasher();
         h.write(k);
         h.finish() as u128

@@ -185,7 +185,7 @@ pub fn list_hashes() -> String {
         "{:<16} {:>5}  {:<5}  {:<50} {}\n",
         "strategy", "bits", "keyed", "seed", "computed by"
     );
-    for &k in crate::hashing::StrategyKind::ALL {
+    for &k in crate::hashing::StrategyId::ALL {
         s += &format!(
             "{:<16} {:>5}  {:<5}  {:<50} {}\n",
             k.name(),
@@ -200,12 +200,12 @@ pub fn list_hashes() -> String {
 
 /// `sketchlab hash`: one line per key, `key<TAB>hex`.
 fn hash_command(strategy: &str, seed: Option<u64>, hex: bool, keys: &[String]) -> Result<()> {
-    use crate::hashing::{KeyHasher, Seed, StrategyKind};
+    use crate::hashing::{KeyHasher, Seed, StrategyId};
     use std::io::{BufRead, Write};
-    let kind = StrategyKind::from_name(strategy).ok_or_else(|| {
+    let kind = StrategyId::from_name(strategy).ok_or_else(|| {
         Error::Input(format!(
             "--strategy = {strategy:?}: must be one of {}",
-            StrategyKind::names().join(", ")
+            StrategyId::names().join(", ")
         ))
     })?;
     let h = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));

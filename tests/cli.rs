@@ -465,3 +465,40 @@ fn hash_command_rejects_bad_input() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn a_random_hash_seed_differs_between_processes_and_is_recorded() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = d.path().join("r.toml");
+    std::fs::write(
+        &spec,
+        variant("queries = 20000", "queries = 20000\nhash_seed = \"random\""),
+    )
+    .unwrap();
+    let run = |out: &str| {
+        let out = d.path().join(out);
+        sketchlab()
+            .args([
+                "run",
+                spec.to_str().unwrap(),
+                "--quiet",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .assert()
+            .success();
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("tiny/manifest.json")).unwrap())
+                .unwrap();
+        let key = m["process_random_key"]
+            .as_str()
+            .expect("the key is recorded")
+            .to_string();
+        (key, std::fs::read(out.join("tiny/results.csv")).unwrap())
+    };
+    let (k1, r1) = run("a");
+    let (k2, r2) = run("b");
+    assert_eq!(k1.len(), 32);
+    assert_ne!(k1, k2, "two processes drew the same OS key");
+    assert_ne!(r1, r2, "the random key did not reach the filters");
+}

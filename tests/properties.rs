@@ -2,13 +2,13 @@
 
 use proptest::prelude::*;
 use sketchlab::hashing::double::Probes;
-use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyKind};
+use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use sketchlab::structures::bloom::reference::ChapterBloom;
 use sketchlab::structures::bloom::{BloomFilter, IndependentBloom};
 use sketchlab::table::{ColType, Column, Table, Value};
 
-fn strategy() -> impl Strategy<Value = StrategyKind> {
-    prop::sample::select(StrategyKind::ALL.to_vec())
+fn strategy() -> impl Strategy<Value = StrategyId> {
+    prop::sample::select(StrategyId::ALL.to_vec())
 }
 
 proptest! {

@@ -1,6 +1,6 @@
 //! Parameter values, their declared types and allowed ranges.
 
-use crate::hashing::{HashStrategy, Seed, SeedPolicy, StrategyKind};
+use crate::hashing::{HashStrategy, Seed, SeedPolicy, StrategyId};
 use crate::table::ColType;
 pub use crate::table::Value;
 use crate::workload::KeyType;
@@ -173,8 +173,8 @@ impl ParamDef {
                 _ => Err(one_of(words)),
             },
             PType::Hash => match v {
-                Value::Str(s) if StrategyKind::from_name(s).is_some() => Ok(v.clone()),
-                _ => Err(one_of(&StrategyKind::names())),
+                Value::Str(s) if StrategyId::from_name(s).is_some() => Ok(v.clone()),
+                _ => Err(one_of(&StrategyId::names())),
             },
             PType::Keys => match v {
                 Value::Str(s) if KeyType::from_name(s).is_some() => Ok(v.clone()),
@@ -302,9 +302,9 @@ impl FromValue for String {
     }
 }
 
-impl FromValue for StrategyKind {
+impl FromValue for StrategyId {
     fn from_value(v: &Value) -> Self {
-        StrategyKind::from_name(&String::from_value(v)).unwrap_or_else(|| mismatch(v, "a hash"))
+        StrategyId::from_name(&String::from_value(v)).unwrap_or_else(|| mismatch(v, "a hash"))
     }
 }
 
@@ -362,7 +362,7 @@ impl HashSeed {
     }
 
     /// The strategy `kind` seeded by this policy.
-    pub fn hasher(self, kind: StrategyKind, seeds: Seeds) -> HashStrategy {
+    pub fn hasher(self, kind: StrategyId, seeds: Seeds) -> HashStrategy {
         kind.build(self.policy(seeds).resolve())
     }
 }

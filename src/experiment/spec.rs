@@ -422,7 +422,7 @@ fn check_trials(
     grid: &[(&'static str, Vec<Value>)],
 ) -> Result<()> {
     for params in super::grid::combinations(grid) {
-        if let Err((field, allowed)) = kind.check(&params) {
+        if let Err((field, allowed)) = kind.validate(&params) {
             let v = params.get(field).toml_repr();
             return Err(Error::field(path, &format!("grid.{field}"), &v, &allowed));
         }

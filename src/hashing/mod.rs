@@ -172,32 +172,32 @@ macro_rules! strategies {
     ($($variant:ident => $ty:ty),* $(,)?) => {
         /// The hash functions a spec can name.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum StrategyKind { $($variant),* }
+        pub enum StrategyId { $($variant),* }
 
-        impl StrategyKind {
-            pub const ALL: &'static [StrategyKind] = &[$(StrategyKind::$variant),*];
+        impl StrategyId {
+            pub const ALL: &'static [StrategyId] = &[$(StrategyId::$variant),*];
 
             pub fn name(self) -> &'static str {
-                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::NAME),* }
+                match self { $(StrategyId::$variant => <$ty as StrategyInfo>::NAME),* }
             }
             pub fn width(self) -> u32 {
-                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::WIDTH),* }
+                match self { $(StrategyId::$variant => <$ty as StrategyInfo>::WIDTH),* }
             }
             /// A keyed PRF (DoS-resistant with a random key).
             pub fn keyed(self) -> bool {
-                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::KEYED),* }
+                match self { $(StrategyId::$variant => <$ty as StrategyInfo>::KEYED),* }
             }
             pub fn seed_use(self) -> &'static str {
-                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::SEED_USE),* }
+                match self { $(StrategyId::$variant => <$ty as StrategyInfo>::SEED_USE),* }
             }
             pub fn source(self) -> &'static str {
-                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::SOURCE),* }
+                match self { $(StrategyId::$variant => <$ty as StrategyInfo>::SOURCE),* }
             }
             pub fn default_seed(self) -> u64 {
-                match self { $(StrategyKind::$variant => <$ty as StrategyInfo>::DEFAULT_SEED),* }
+                match self { $(StrategyId::$variant => <$ty as StrategyInfo>::DEFAULT_SEED),* }
             }
             pub fn build(self, seed: Seed) -> HashStrategy {
-                match self { $(StrategyKind::$variant => HashStrategy::$variant(<$ty>::new(seed))),* }
+                match self { $(StrategyId::$variant => HashStrategy::$variant(<$ty>::new(seed))),* }
             }
         }
 
@@ -207,8 +207,8 @@ macro_rules! strategies {
         pub enum HashStrategy { $($variant($ty)),* }
 
         impl HashStrategy {
-            pub fn kind(&self) -> StrategyKind {
-                match self { $(HashStrategy::$variant(_) => StrategyKind::$variant),* }
+            pub fn kind(&self) -> StrategyId {
+                match self { $(HashStrategy::$variant(_) => StrategyId::$variant),* }
             }
 
             /// Calls `v` with the concrete strategy type, so a hot loop
@@ -255,7 +255,7 @@ strategies! {
     Ahash => AHash,
 }
 
-impl StrategyKind {
+impl StrategyId {
     pub fn from_name(s: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|k| k.name() == s)
     }
@@ -266,7 +266,7 @@ impl StrategyKind {
 }
 
 impl HashStrategy {
-    pub fn new(kind: StrategyKind, policy: SeedPolicy) -> Self {
+    pub fn new(kind: StrategyId, policy: SeedPolicy) -> Self {
         kind.build(policy.resolve())
     }
 }
@@ -352,12 +352,12 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for &k in StrategyKind::ALL {
-            assert_eq!(StrategyKind::from_name(k.name()), Some(k));
+        for &k in StrategyId::ALL {
+            assert_eq!(StrategyId::from_name(k.name()), Some(k));
             assert!([32, 64, 128].contains(&k.width()));
             assert_eq!(k.build(Seed::fixed(1)).width(), k.width());
         }
-        assert_eq!(StrategyKind::from_name("md5"), None);
+        assert_eq!(StrategyId::from_name("md5"), None);
     }
 
     #[test]
@@ -383,8 +383,12 @@ mod tests {
     }
 
     #[test]
-    fn random_policy_is_stable_within_a_process() {
-        assert_eq!(SeedPolicy::Random.resolve(), SeedPolicy::Random.resolve());
+    fn the_random_policy_reaches_the_hash() {
+        // a keyed strategy under the random key differs from the same strategy
+        // under the fixed default key (a policy that were ignored would not)
+        let r = StrategyId::Xxh3.build(SeedPolicy::Random.resolve());
+        let z = StrategyId::Xxh3.build(SeedPolicy::Fixed(0).resolve());
+        assert_ne!(r.native(b"apple"), z.native(b"apple"));
         assert!(process_random_seed_if_used().is_some());
     }
 }

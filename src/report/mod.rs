@@ -1,6 +1,7 @@
 //! The claims ledger and REPORT.md, both computed from result tables.
 
 pub mod ledger;
+pub mod verdict;
 
 use crate::export::markdown::{self, sig};
 use crate::table::Table;
@@ -93,22 +94,32 @@ pub fn render(
         sig(100.0 * ledger::VERDICT_CONFIDENCE, 4),
         sig(measured as f64 * (1.0 - ledger::VERDICT_CONFIDENCE), 2),
     );
-    let failing: Vec<&LedgerRow> = ledger
-        .iter()
-        .filter(|r| r.verdict == Verdict::DoesNotHold)
-        .collect();
-    if !failing.is_empty() {
-        s += "### Claims that do not hold\n\n";
-        for r in &failing {
+    for (verdict, title) in [
+        (Verdict::DoesNotHold, "Claims that do not hold"),
+        (
+            Verdict::Inconclusive,
+            "Inconclusive: the interval is too wide to decide (measure more)",
+        ),
+    ] {
+        let rows: Vec<&LedgerRow> = ledger.iter().filter(|r| r.verdict == verdict).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        s += &format!("### {title}\n\n");
+        for r in &rows {
             s += &format!(
-                "- **{}** (doc {}): “{}” — documented {} {}, measured **{} {}**{}.{}\n",
+                "- **{}** (doc {}): “{}” — documented {} {}, {} **{} {}**{}{}.{}\n",
                 r.claim_id,
                 r.document,
                 r.quote,
                 r.documented,
                 r.unit,
+                r.basis.as_str(),
                 num(r.measured),
                 r.unit,
+                r.interval
+                    .map(|(a, b)| format!(" [{}, {}]", sig(a, 4), sig(b, 4)))
+                    .unwrap_or_default(),
                 r.theory
                     .map(|t| format!(" (theory {})", sig(t, 4)))
                     .unwrap_or_default(),

@@ -67,7 +67,7 @@ impl KeyType {
 /// Writes keys of one type into a reusable buffer.
 #[derive(Clone, Debug)]
 pub struct KeyGen {
-    kind: KeyType,
+    key_type: KeyType,
     salt: u64,
     buf: Vec<u8>,
 }
@@ -79,16 +79,16 @@ const URL_WORDS: [&str; 16] = [
 ];
 
 impl KeyGen {
-    pub fn new(kind: KeyType, salt: u64) -> Self {
+    pub fn new(key_type: KeyType, salt: u64) -> Self {
         KeyGen {
-            kind,
+            key_type,
             salt,
             buf: Vec::with_capacity(2048),
         }
     }
 
-    pub fn kind(&self) -> KeyType {
-        self.kind
+    pub fn key_type(&self) -> KeyType {
+        self.key_type
     }
 
     /// The key for `id`; valid until the next call.
@@ -97,7 +97,7 @@ impl KeyGen {
         // A bijection of id: distinct ids give distinct x.
         let x = splitmix64(id ^ self.salt);
         self.buf.clear();
-        match self.kind {
+        match self.key_type {
             KeyType::U32 => {
                 debug_assert!(id < 1 << 32, "u32 keys need ids below 2^32");
                 self.buf

@@ -23,7 +23,7 @@ pub trait Study: Sync + 'static {
     /// One line: what the kind measures.
     const ABOUT: &'static str;
     /// Checks across parameters of one trial: `Err((param, allowed))`.
-    fn check(&self, _p: &Self::P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, _p: &Self::P) -> Result<(), (&'static str, String)> {
         Ok(())
     }
     /// Whether trials must run one at a time and their rows depend on the
@@ -49,7 +49,7 @@ pub trait Kind: Sync {
     fn about(&self) -> &'static str;
     fn params(&self) -> &'static [ParamDef];
     fn fields(&self) -> Vec<FieldDef>;
-    fn check(&self, p: &Params) -> Result<(), (&'static str, String)>;
+    fn validate(&self, p: &Params) -> Result<(), (&'static str, String)>;
     /// Timing kinds run their trials one at a time, and their rows are
     /// excluded from the byte-identity guarantee (tests check every other kind).
     fn timing(&self) -> bool;
@@ -108,8 +108,8 @@ impl<S: Study> Kind for S {
     fn fields(&self) -> Vec<FieldDef> {
         S::R::fields()
     }
-    fn check(&self, p: &Params) -> Result<(), (&'static str, String)> {
-        Study::check(self, &S::P::from_params(p))
+    fn validate(&self, p: &Params) -> Result<(), (&'static str, String)> {
+        Study::validate(self, &S::P::from_params(p))
     }
     fn timing(&self) -> bool {
         S::TIMING

@@ -274,10 +274,10 @@ impl<H: KeyHasher> IndependentBloom<H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hashing::{HashStrategy, SeedPolicy, StrategyKind};
+    use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 
     fn h() -> HashStrategy {
-        HashStrategy::new(StrategyKind::Xxh3, SeedPolicy::Fixed(3))
+        HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(3))
     }
 
     #[test]

@@ -10,10 +10,10 @@
 //!
 //! # Usage
 //! ```
-//! use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyKind};
+//! use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyId};
 //! use sketchlab::structures::bloom::BloomFilter;
 //!
-//! let h = HashStrategy::new(StrategyKind::Xxh3, SeedPolicy::Fixed(1));
+//! let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(1));
 //! let mut f = BloomFilter::with_rate(1_000_000, 0.01, h).unwrap();
 //! assert_eq!((f.m(), f.k()), (9_585_059, 7)); // the chapter's formulas
 //! f.insert(b"https://example.com/a");

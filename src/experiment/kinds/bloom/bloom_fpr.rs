@@ -7,7 +7,7 @@ use crate::experiment::kinds::common::{
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
 use crate::export::markdown::{pct, sig};
-use crate::hashing::StrategyKind;
+use crate::hashing::StrategyId;
 use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
@@ -21,7 +21,7 @@ crate::params! {
         n: u64 = common::count(Def::Required, "keys inserted"),
         bits_per_key: f64 = common::positive(1e4, Def::Required, "m/n; m = ceil(bits_per_key * n)"),
         k: KSetting = common::k_param(Def::Str("optimal"), "probes per key, or \"optimal\" = max(1, round(m/n ln 2))"),
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
         queries: u64 = QUERIES,
@@ -80,7 +80,7 @@ impl Study for BloomFpr {
         ("fill_measured", "fill_theory"),
     ];
 
-    fn check(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         check_bits(p.n, p.bits_per_key)
     }
 

@@ -6,7 +6,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fil
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
-use crate::hashing::StrategyKind;
+use crate::hashing::StrategyId;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
@@ -29,7 +29,7 @@ crate::params! {
         capacity: u64 = common::count(Def::Int(1_000_000), "keys the filter is sized for"),
         p: f64 = common::rate(Def::Float(0.01), "false-positive rate it is sized for"),
         n: u64 = common::count(Def::Required, "keys actually inserted"),
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
         queries: u64 = QUERIES,
@@ -67,7 +67,7 @@ impl Study for BloomOverfill {
 
     const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
 
-    fn check(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if theory::optimal_m(p.capacity, p.p) as f64 > common::MAX_BITS {
             return Err(("capacity", "the filter must be <= 2^36 bits (8 GiB)".into()));
         }

@@ -6,7 +6,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fil
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
-use crate::hashing::StrategyKind;
+use crate::hashing::StrategyId;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::{self, Proportion};
@@ -20,7 +20,7 @@ crate::params! {
     pub struct P {
         n: u64 = common::count(Def::Int(1_000_000), "keys the filter is sized for and filled with"),
         p: f64 = common::rate(Def::Required, "target false-positive rate"),
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
         queries: u64 = QUERIES,
@@ -66,7 +66,7 @@ impl Study for BloomSizing {
         ("lookups_per_negative_query", "lookups_per_negative_theory"),
     ];
 
-    fn check(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if theory::optimal_m(p.n, p.p) as f64 > common::MAX_BITS {
             return Err((
                 "n",

@@ -14,7 +14,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::pct;
-use crate::hashing::StrategyKind;
+use crate::hashing::StrategyId;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
@@ -41,7 +41,7 @@ crate::params! {
         n: u64 = common::count(Def::Int(100_000), "reference_fpr: expected_items"),
         p: f64 = common::rate(Def::Float(0.01), "reference_fpr: false_positive_rate"),
         queries: u64 = common::count(Def::Int(1_000_000), "reference_fpr: keys never inserted, queried"),
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
     }
 }

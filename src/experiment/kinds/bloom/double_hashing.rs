@@ -8,7 +8,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fil
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
 use crate::export::markdown::{pct, sig};
-use crate::hashing::StrategyKind;
+use crate::hashing::StrategyId;
 use crate::hashing::double::Scheme;
 use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
@@ -29,7 +29,7 @@ crate::params! {
             Def::Required,
             "double = (h1 + i*h2) mod m; enhanced = + (i^3 - i)/6 (Dillinger & Manolios); independent = k seeded hashes",
         ),
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
         queries: u64 = QUERIES,
@@ -64,7 +64,7 @@ impl Study for DoubleHashing {
         ("fpr_measured", "fpr_theory_double"),
     ];
 
-    fn check(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         check_bits(p.n, p.bits_per_key)
     }
 

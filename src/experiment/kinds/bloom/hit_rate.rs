@@ -7,7 +7,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
-use crate::hashing::StrategyKind;
+use crate::hashing::StrategyId;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
@@ -26,7 +26,7 @@ crate::params! {
         hit_rate: f64 = ParamDef::new("", FRACTION, Def::Required, "fraction of requests for keys in the store"),
         requests: u64 = common::count(Def::Int(1_000_000), "requests simulated"),
         per: u64 = common::count(Def::Int(10_000), "report counts per this many requests (the essay: per 10,000 requests a second)"),
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
     }
@@ -73,7 +73,7 @@ impl Study for HitRate {
         ("wrong_given_yes", "wrong_given_yes_theory"),
     ];
 
-    fn check(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if p.n > 100_000_000 {
             return Err((
                 "n",

@@ -7,7 +7,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fil
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
-use crate::hashing::StrategyKind;
+use crate::hashing::StrategyId;
 use crate::metrics::alloc::measure_retained;
 use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
@@ -23,7 +23,7 @@ crate::params! {
         n: u64 = common::count(Def::Int(1_000_000), "keys inserted"),
         p: f64 = common::rate(Def::Float(0.01), "design false-positive rate (sets bits per key)"),
         keys: KeyType = KEYS,
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         queries: u64 = QUERIES,
         measure_hashset: bool = ParamDef::new("", PType::Bool, Def::Bool(true), "also build an exact HashSet of the keys and measure its memory"),
@@ -62,7 +62,7 @@ fn hashset_bytes(keys: &mut KeyGen, n: u64) -> Option<u64> {
         drop(set);
         bytes
     }
-    match keys.kind() {
+    match keys.key_type() {
         KeyType::U32 => retained(|id| u32::from_le_bytes(keys.key(id).try_into().unwrap()), n),
         KeyType::U64 => retained(|id| u64::from_le_bytes(keys.key(id).try_into().unwrap()), n),
         KeyType::Url100 | KeyType::Decimal => retained(
@@ -81,7 +81,7 @@ impl Study for KeySize {
 
     const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
 
-    fn check(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if p.n > 10_000_000 {
             return Err((
                 "n",

@@ -5,7 +5,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
-use crate::hashing::{KeyHasher, StrategyKind};
+use crate::hashing::{KeyHasher, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::{self, Proportion};
@@ -18,7 +18,7 @@ pub struct Birthday;
 
 crate::params! {
     pub struct P {
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         bits: u32 = common::int(8, 40, Def::Int(32), "keep the low `bits` bits of the hash"),
         searches: u64 = common::count(Def::Int(200), "independent key sets, each drawn until its first collision"),

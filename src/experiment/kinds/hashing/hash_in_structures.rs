@@ -7,7 +7,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::pct;
-use crate::hashing::{KeyHasher, StrategyKind};
+use crate::hashing::{KeyHasher, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
@@ -21,7 +21,7 @@ pub struct HashInStructures;
 
 crate::params! {
     pub struct P {
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keyset: String = common::choice(Keyset::NAMES, Def::Required, "structured keys"),
         n: u64 = common::count(Def::Int(100_000), "keys inserted (words: at most half the dictionary; the other half is queried)"),

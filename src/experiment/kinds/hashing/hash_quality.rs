@@ -14,7 +14,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
-use crate::hashing::{KeyHasher, StrategyKind};
+use crate::hashing::{KeyHasher, StrategyId};
 use crate::plot::{Chart, Heatmap, Point, Series, Style};
 use crate::report::Section;
 use crate::stats;
@@ -36,7 +36,7 @@ const TESTS: &[&str] = &[
 
 crate::params! {
     pub struct P {
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         test: String = common::choice(TESTS, Def::Required, "avalanche, or a keyset for bucket uniformity"),
         samples: u64 = common::count(Def::Int(20_000), "avalanche: random base keys"),

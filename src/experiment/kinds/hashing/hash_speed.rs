@@ -5,7 +5,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
-use crate::hashing::{KeyHasher, StrategyKind};
+use crate::hashing::{KeyHasher, StrategyId};
 use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats;
@@ -18,7 +18,7 @@ pub struct HashSpeed;
 
 crate::params! {
     pub struct P {
-        hash: StrategyKind = HASH,
+        hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         key_bytes: usize = common::int(0, 1 << 20, Def::Required, "key length in bytes"),
         reps: u64 = common::int(1, 10_000, Def::Int(21), "timed batches; the median is reported"),
