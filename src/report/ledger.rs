@@ -436,3 +436,109 @@ pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
     }
     Ok(w.into_inner()?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::{ColType, Column};
+
+    /// A results table of proportions: `setting`, `fpr`, `fpr_lo`, `fpr_hi`, `fpr_k`, `fpr_n`.
+    fn table(rows: &[(&str, u64, u64)]) -> Tables {
+        let mut t = Table::new(vec![
+            Column::new("setting", ColType::Str),
+            Column::new("fpr", ColType::Float),
+            Column::new("fpr_lo", ColType::Float),
+            Column::new("fpr_hi", ColType::Float),
+            Column::new("fpr_k", ColType::Int),
+            Column::new("fpr_n", ColType::Int),
+        ]);
+        for &(name, k, n) in rows {
+            let p = stats::Proportion::new(k, n);
+            t.rows.push(vec![
+                Value::from(name),
+                p.rate.into(),
+                p.lo.into(),
+                p.hi.into(),
+                k.into(),
+                n.into(),
+            ]);
+        }
+        Tables {
+            results: t,
+            summary: None,
+        }
+    }
+
+    fn claim(setting: &str, check: Check, tolerance: f64) -> Claim {
+        Claim {
+            id: "c".into(),
+            document: "002".into(),
+            quote: "q".into(),
+            documented: 0.01,
+            documented_high: None,
+            unit: "fraction".into(),
+            select: vec![("setting".into(), vec![Value::from(setting)])],
+            metric: "fpr".into(),
+            theory_metric: None,
+            tolerance,
+            check,
+            baseline: None,
+            note: None,
+            source: Source::Results,
+            basis: Basis::Measured,
+        }
+    }
+
+    #[test]
+    fn each_verdict_is_reached_from_rows() {
+        let t = table(&[
+            ("precise", 1_000_000, 100_000_000), // 1.000% ± 0.0033 points (99.9%)
+            ("near", 1_020_000, 100_000_000),    // 1.020%: outside ±1%, inside ±3%
+            ("far", 200_000, 10_000_000),        // 2%
+            ("noisy", 10, 1_000),                // 1% ± 80%
+        ]);
+        let v = |s: &str| evaluate(&claim(s, Check::Value, 0.01), "x", &t).verdict;
+        assert_eq!(v("precise"), Verdict::Holds);
+        assert_eq!(v("near"), Verdict::Approximately);
+        assert_eq!(v("far"), Verdict::DoesNotHold);
+        assert_eq!(v("noisy"), Verdict::Inconclusive);
+        // the verdict interval is Wilson at 99.9% from the counts
+        let r = evaluate(&claim("noisy", Check::Value, 0.01), "x", &t);
+        let p = stats::Proportion::at(10, 1_000, VERDICT_CONFIDENCE);
+        assert_eq!(r.interval, Some((p.lo, p.hi)));
+        // a selector that matches nothing is not measured, and says why
+        let none = evaluate(&claim("absent", Check::Value, 0.01), "x", &t);
+        assert_eq!(none.verdict, Verdict::NotMeasured);
+        assert!(none.note.contains("matched 0 rows"), "{}", none.note);
+    }
+
+    #[test]
+    fn pooled_every_and_equal_across_on_rows() {
+        let t = table(&[
+            ("a", 50_000, 5_000_000),
+            ("b", 50_300, 5_000_000),
+            ("c", 10, 1_000),
+        ]);
+        // pooling a and b: 1.003% ± 0.05% at 99.9%: holds at ±5%
+        let mut c = claim("a", Check::Pooled, 0.05);
+        c.select = vec![("setting".into(), vec![Value::from("a"), Value::from("b")])];
+        assert_eq!(evaluate(&c, "x", &t).verdict, Verdict::Holds);
+        // every row: the noisy one makes the universal claim inconclusive
+        c.check = Check::Every;
+        c.select[0].1.push(Value::from("c"));
+        let r = evaluate(&c, "x", &t);
+        assert_eq!(r.verdict, Verdict::Inconclusive);
+        assert_eq!(r.measured, Some(0.01));
+        // equal across a and b: the ratio 1.006 with its interval, within 1 ± 5%
+        let mut e = claim("a", Check::EqualAcross, 0.05);
+        e.documented = 1.0;
+        e.select = vec![("setting".into(), vec![Value::from("a"), Value::from("b")])];
+        let r = evaluate(&e, "x", &t);
+        assert_eq!(r.verdict, Verdict::Holds);
+        let (lo, hi) = r.interval.unwrap();
+        assert!(
+            lo < 1.006 && 1.006 < hi && lo > 0.98 && hi < 1.04,
+            "{lo} {hi}"
+        );
+    }
+}

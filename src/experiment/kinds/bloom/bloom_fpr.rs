@@ -12,6 +12,7 @@ use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
+use crate::table::Value;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct BloomFpr;
@@ -113,26 +114,50 @@ impl Study for BloomFpr {
         let Some(&n) = common::levels(t, "n").last() else {
             return vec![];
         };
-        let hashes = common::names(t, "hash");
-        let opt_rows = |h: &str| -> Vec<&Vec<_>> {
-            t.rows
-                .iter()
-                .filter(|r| {
-                    t.f64(r, "n") == Some(n) && t.str(r, "k") == "optimal" && t.str(r, "hash") == h
-                })
+        let opt: Vec<&Vec<Value>> = t
+            .rows
+            .iter()
+            .filter(|r| t.f64(r, "n") == Some(n) && t.str(r, "k") == "optimal")
+            .collect();
+        let first_hash: Vec<&Vec<Value>> = {
+            let h = common::names(t, "hash")
+                .first()
+                .cloned()
+                .unwrap_or_default();
+            opt.iter()
+                .copied()
+                .filter(|r| t.str(r, "hash") == h)
                 .collect()
         };
-        let mut by_bpk = Chart::new(
+        let per_hash =
+            |y: &'static str, theory: Option<(&'static str, &'static str)>| common::GroupLines {
+                x: "bits_per_key",
+                y,
+                group: "hash",
+                theory,
+                style: Style::Points,
+            };
+        let by_bpk = Chart::new(
             "fpr_vs_bits_per_key",
             &format!(
-                "Bloom FPR vs bits per key (n = {}, optimal integer k)",
+                "Bloom FPR vs bits per key (n = {}, optimal integer k, 95% Wilson)",
                 sig(n, 3)
             ),
             "bits per key (m/n)",
             "false-positive rate",
         )
-        .log_y();
-        let mut fill = Chart::new(
+        .log_y()
+        .series(Series::new(
+            "theory at real-valued k*",
+            Style::Line,
+            common::points(t, &first_hash, "bits_per_key", "fpr_theory_optimal_k"),
+        ));
+        let by_bpk = per_hash(
+            "fpr_measured",
+            Some(("fpr_theory", "theory (1-e^(-kn/m))^k, integer k")),
+        )
+        .draw(by_bpk, t, &opt);
+        let fill = Chart::new(
             "fill_at_capacity",
             &format!(
                 "Fraction of bits set at capacity (n = {}, optimal integer k)",
@@ -142,41 +167,21 @@ impl Study for BloomFpr {
             "fill ratio",
         )
         .hline(0.5, "half full");
-        for (i, h) in hashes.iter().enumerate() {
-            let rows = opt_rows(h);
-            if i == 0 {
-                by_bpk = by_bpk
-                    .series(Series::new(
-                        "theory (1-e^(-kn/m))^k, integer k",
-                        Style::Line,
-                        common::points(t, &rows, "bits_per_key", "fpr_theory"),
-                    ))
-                    .series(Series::new(
-                        "theory at real-valued k*",
-                        Style::Line,
-                        common::points(t, &rows, "bits_per_key", "fpr_theory_optimal_k"),
-                    ));
-                fill = fill.series(Series::new(
-                    "theory 1-e^(-kn/m)",
-                    Style::Line,
-                    common::points(t, &rows, "bits_per_key", "fill_theory"),
-                ));
-            }
-            by_bpk = by_bpk.series(Series::new(
-                format!("measured, {h} (95% Wilson)"),
-                Style::Points,
-                common::points(t, &rows, "bits_per_key", "fpr_measured"),
-            ));
-            fill = fill.series(Series::new(
-                format!("measured, {h}"),
-                Style::Points,
-                common::points(t, &rows, "bits_per_key", "fill_measured"),
-            ));
-        }
+        let fill = per_hash("fill_measured", Some(("fill_theory", "theory 1-e^(-kn/m)")))
+            .draw(fill, t, &opt);
         let mut charts = vec![by_bpk];
         // FPR vs k at a fixed m/n (the one nearest 10).
         if let Some(bpk) = common::nearest(&common::levels(t, "bits_per_key"), 10.0) {
-            let mut c = Chart::new(
+            let rows: Vec<&Vec<Value>> = t
+                .rows
+                .iter()
+                .filter(|r| {
+                    t.f64(r, "n") == Some(n)
+                        && t.f64(r, "bits_per_key") == Some(bpk)
+                        && t.str(r, "k") != "optimal"
+                })
+                .collect();
+            let c = Chart::new(
                 "fpr_vs_k",
                 &format!(
                     "Bloom FPR vs k at m/n = {} (n = {})",
@@ -186,38 +191,22 @@ impl Study for BloomFpr {
                 "k (hash functions)",
                 "false-positive rate",
             )
-            .log_y();
-            for (i, h) in hashes.iter().enumerate() {
-                let rows: Vec<_> = t
-                    .rows
-                    .iter()
-                    .filter(|r| {
-                        t.f64(r, "n") == Some(n)
-                            && t.f64(r, "bits_per_key") == Some(bpk)
-                            && t.str(r, "hash") == *h
-                            && t.str(r, "k") != "optimal"
-                    })
-                    .collect();
-                if i == 0 {
-                    c = c.series(Series::new(
-                        "theory",
-                        Style::Line,
-                        common::points(t, &rows, "k", "fpr_theory"),
-                    ));
-                }
-                c = c.series(Series::new(
-                    format!("measured, {h}"),
-                    Style::Points,
-                    common::points(t, &rows, "k", "fpr_measured"),
-                ));
-            }
-            c = c.vline(
+            .log_y()
+            .vline(
                 theory::optimal_k(bpk, 1.0),
                 format!(
                     "optimum k* = (m/n) ln 2 = {}",
                     sig(theory::optimal_k(bpk, 1.0), 3)
                 ),
             );
+            let c = common::GroupLines {
+                x: "k",
+                y: "fpr_measured",
+                group: "hash",
+                theory: Some(("fpr_theory", "theory")),
+                style: Style::Points,
+            }
+            .draw(c, t, &rows);
             charts.push(c);
         }
         charts.push(fill);
