@@ -153,10 +153,26 @@ bits = [16, 32]
 m = [0, 100]
 "#,
     ),
+    (
+        "l.toml",
+        r#"name = "l"
+kind = "counting_bloom"
+description = "d"
+seed = 22
+[grid]
+test = ["saturation", "forced_overflow", "bogus_deletes"]
+capacity = 500
+load = [2, 8]
+counter_bits = [4, 8]
+bogus_deletes = 50
+delete_fraction = 0.9
+replicates = 2
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.
-const STUDIES: &[&str] = &["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
+const STUDIES: &[&str] = &["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {
     Command::cargo_bin("sketchlab")

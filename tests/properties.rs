@@ -30,6 +30,63 @@ proptest! {
     }
 
     #[test]
+    fn counting_bloom_deletes_restore_the_prior_state(base in prop::collection::vec(any::<u32>(), 0..300),
+                                                    extra in prop::collection::vec(any::<u32>(), 1..50),
+                                                    bits in prop::sample::select(vec![4u32, 8]), m in 16u64..2000, k in 1u32..8,
+                                                    sticky in any::<bool>()) {
+        use sketchlab::structures::counting_bloom::{CountingBloom, Overflow};
+        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(7));
+        let policy = if sticky { Overflow::Sticky } else { Overflow::Decrement };
+        let mut f = CountingBloom::new(m, k, bits, policy, h).unwrap();
+        for x in &base {
+            f.insert(&x.to_le_bytes());
+        }
+        let before = f.counters().clone();
+        for x in &extra {
+            f.insert(&x.to_le_bytes());
+        }
+        // no false negatives without deletions
+        for x in base.iter().chain(&extra) {
+            prop_assert!(f.contains(&x.to_le_bytes()));
+        }
+        // exact restoration holds unless saturation intervened: an increment
+        // lost to a full counter (decrementing policy), or a counter that
+        // reached the maximum and stuck there (sticky policy)
+        let intact = if sticky { f.saturated_counters() == 0 } else { f.overflow_events() == 0 };
+        for x in &extra {
+            let removed = f.remove(&x.to_le_bytes());
+            prop_assert!(removed.is_ok() || !intact);
+        }
+        if intact {
+            prop_assert_eq!(f.counters(), &before);
+        }
+        if sticky {
+            for x in &base {
+                prop_assert!(f.contains(&x.to_le_bytes()), "sticky counters keep every member");
+            }
+        }
+    }
+
+    #[test]
+    fn four_bit_counters_never_wrap(ops in prop::collection::vec((0u64..8, any::<bool>()), 0..400)) {
+        use sketchlab::structures::counting_bloom::{Counters, Overflow};
+        let mut c = Counters::new(8, 4).unwrap();
+        let mut model = [0i64; 8];
+        for (i, up) in ops {
+            if up {
+                c.increment(i);
+                model[i as usize] = (model[i as usize] + 1).min(15);
+            } else {
+                c.decrement(i, Overflow::Decrement);
+                model[i as usize] = (model[i as usize] - 1).max(0);
+            }
+            prop_assert!(c.values().iter().all(|&v| v <= 15));
+        }
+        let got: Vec<i64> = c.values().iter().map(|&v| v as i64).collect();
+        prop_assert_eq!(got, model.to_vec());
+    }
+
+    #[test]
     fn chapter_filter_has_no_false_negatives(items in prop::collection::vec(".{0,12}", 1..100), n in 1u64..1000, p in 0.0001f64..0.5) {
         let mut f = ChapterBloom::new(n, p).unwrap();
         for s in &items {

@@ -626,3 +626,71 @@ fn no_committed_chart_is_empty() {
         );
     }
 }
+
+#[test]
+fn counting_bloom_space_overflow_and_deletes() {
+    // space: 4-bit counters are 4× the plain filter's bytes (8-bit: 8×) at the
+    // same FPR, which equals the plain filter's exactly (same probes)
+    let t = quick("counting_bloom_space");
+    for r in t.where_str("test", "space") {
+        let bits = f(&t, r, "counter_bits");
+        assert!((f(&t, r, "bytes_over_plain") / bits - 1.0).abs() < 1e-4);
+        assert_eq!(
+            t.cell(r, "fpr_measured_k"),
+            t.cell(r, "plain_fpr_measured_k")
+        );
+        assert_eq!(f(&t, r, "overflow_events"), 0.0);
+    }
+    // saturation: the pooled overflow rate per load is within 4.5 sigma (Wilson) of theory
+    let t = quick("counting_bloom_saturation");
+    for bits in ["4", "8"] {
+        for load in ["1", "3", "5"] {
+            let rows: Vec<_> = t
+                .rows
+                .iter()
+                .filter(|r| t.str(r, "counter_bits") == bits && t.str(r, "load") == load)
+                .collect();
+            assert!(!rows.is_empty(), "{bits} {load}");
+            let hits: f64 = rows.iter().map(|r| f(&t, r, "any_overflow_k")).sum();
+            let theory = f(&t, rows[0], "any_overflow_theory");
+            within(
+                hits,
+                rows.len() as f64,
+                theory,
+                &format!("{bits}-bit at load {load}"),
+            );
+            if bits == "8" {
+                assert_eq!(hits, 0.0, "8-bit counters overflowed at load {load}");
+            }
+        }
+    }
+    // forced overflow: decrementing saturated 4-bit counters loses members at
+    // 10× capacity; sticky counters and 8-bit counters never do
+    let t = quick("counting_bloom_overflow");
+    let mut lost_decrementing = 0.0;
+    for r in &t.rows {
+        let lost = f(&t, r, "lost_members_k") + f(&t, r, "deletes_refused");
+        if t.str(r, "overflow") == "sticky" || t.str(r, "counter_bits") == "8" {
+            assert_eq!(
+                lost,
+                0.0,
+                "{} {}",
+                t.str(r, "overflow"),
+                t.str(r, "counter_bits")
+            );
+        } else if t.str(r, "load") == "10" {
+            lost_decrementing += lost;
+        }
+    }
+    assert!(lost_decrementing > 0.0);
+    // bogus deletes: none lost without them, strictly more with more of them
+    let t = quick("counting_bloom_bogus");
+    let mut lost: Vec<(f64, f64)> = t
+        .rows
+        .iter()
+        .map(|r| (f(&t, r, "bogus_deletes"), f(&t, r, "lost_members")))
+        .collect();
+    lost.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert_eq!(lost[0], (0.0, 0.0));
+    assert!(lost.windows(2).all(|w| w[0].1 < w[1].1), "{lost:?}");
+}

@@ -96,6 +96,37 @@ impl Scheme {
     }
 }
 
+impl Scheme {
+    /// The `k` probes of one key by this scheme (one branch per probe; the
+    /// Bloom filter's hot path matches on the scheme once per key instead).
+    #[inline]
+    pub fn probes(self, h1: u64, h2: u64, k: u32, m: u64) -> SchemeProbes {
+        match self {
+            Scheme::KirschMitzenmacher => SchemeProbes::Km(Probes::new(h1, h2, k, m)),
+            Scheme::Enhanced => SchemeProbes::Enhanced(EnhancedProbes::new(h1, h2, k, m)),
+        }
+    }
+}
+
+/// Either scheme's probe iterator.
+#[derive(Clone, Copy, Debug)]
+pub enum SchemeProbes {
+    Km(Probes),
+    Enhanced(EnhancedProbes),
+}
+
+impl Iterator for SchemeProbes {
+    type Item = u64;
+
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        match self {
+            SchemeProbes::Km(p) => p.next(),
+            SchemeProbes::Enhanced(p) => p.next(),
+        }
+    }
+}
+
 /// Enhanced double hashing's probes: `x ← x + y; y ← y + i` after each probe
 /// (Dillinger & Manolios 2004, Fig. 5), exact modulo m.
 #[derive(Clone, Copy, Debug)]

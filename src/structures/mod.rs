@@ -5,6 +5,7 @@
 
 pub mod birthday;
 pub mod bloom;
+pub mod counting_bloom;
 pub mod hyperloglog;
 
 use thiserror::Error;

@@ -6,6 +6,7 @@
 
 mod bloom;
 mod common;
+mod filters;
 mod hashing;
 
 use super::params::{ParamDef, ParamSet, Params, Seeds};
@@ -140,6 +141,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &bloom::key_size::KeySize,
     &bloom::double_hashing::DoubleHashing,
     &bloom::doc_examples::DocExamples,
+    &filters::counting_bloom::CountingBloomStudy,
     &hashing::hash_speed::HashSpeed,
     &hashing::hash_quality::HashQuality,
     &hashing::hash_in_structures::HashInStructures,

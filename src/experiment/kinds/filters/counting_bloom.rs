@@ -1,0 +1,478 @@
+//! `counting_bloom`: counting Bloom filters (doc 000 §14.3), one `test` per spec:
+//!
+//! * `space`: bytes and FPR against a plain Bloom filter at the same m, k;
+//! * `saturation`: does any counter overflow (true count > 15 or 255) at a
+//!   given load, over many filters, next to the Poisson tail;
+//! * `forced_overflow`: fill past capacity, delete a fraction of the members
+//!   legitimately, count the remaining members that vanished;
+//! * `bogus_deletes`: delete keys that were never inserted, count members that vanished;
+//! * `chapter_example`: the chapter's [3][0][2][0] → [2][0][1][0] picture,
+//!   checked for consistency.
+
+use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
+use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyId;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::Proportion;
+use crate::structures::bloom::{BloomFilter, theory as bloom_theory};
+use crate::structures::counting_bloom::{CountingBloom, Overflow, theory};
+use crate::table::{Table, Value};
+use crate::workload::{KeyGen, KeyType};
+
+pub struct CountingBloomStudy;
+
+const TESTS: &[&str] = &[
+    "space",
+    "saturation",
+    "forced_overflow",
+    "bogus_deletes",
+    "chapter_example",
+];
+
+crate::params! {
+    pub struct P {
+        test: String = common::choice(TESTS, Def::Required, "what to measure (see the kind's doc)"),
+        capacity: u64 = common::count(Def::Int(1_000_000), "keys the filter is sized for (m and k by the chapter's formulas)"),
+        p: f64 = common::rate(Def::Float(0.01), "design false-positive rate"),
+        load: f64 = common::positive(1000.0, Def::Float(1.0), "keys inserted / capacity"),
+        counter_bits: u32 = common::int(4, 8, Def::Int(4), "bits per counter: 4 or 8"),
+        overflow: String = common::choice(&["decrement", "sticky"], Def::Str("decrement"), "what a delete does to a saturated counter"),
+        delete_fraction: f64 = ParamDef::new("", FRACTION, Def::Float(0.5), "forced_overflow: fraction of the members deleted (legitimately)"),
+        bogus_deletes: u64 = common::int(0, 1_000_000_000, Def::Int(0), "bogus_deletes: never-inserted keys deleted (without the membership check)"),
+        queries: u64 = QUERIES,
+        hash: StrategyId = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keys: KeyType = KEYS,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        m: u64 [Same],
+        k: u32 [Same],
+        counter_max: u32 [Same],
+        inserted: u64 [Same],
+        bytes: usize [Same],
+        /// Bytes of a plain Bloom filter with the same m and k.
+        plain_bytes: usize [Same],
+        bytes_over_plain: f64 [Same],
+        fpr_measured: Option<Proportion>,
+        plain_fpr_measured: Option<Proportion>,
+        fpr_theory: f64 [Same],
+        /// Whether any counter's true count exceeded its maximum in this filter.
+        any_overflow: Proportion,
+        any_overflow_theory: f64 [Same],
+        overflow_events: u64,
+        saturated_counters: u64,
+        expected_overflowed_counters: f64 [Same],
+        deleted: u64 [Same],
+        /// Members still inserted that the filter now denies, of those checked.
+        lost_members: Option<Proportion>,
+        /// Deletes of genuine members refused because the filter already denied them.
+        deletes_refused: Option<u64>,
+        documented_before: Option<String> [Same],
+        documented_after: Option<String> [Same],
+        consistent: Option<bool> [Same],
+    }
+}
+
+/// The chapter's picture: counters before and after "deleting one apple".
+const BEFORE: [u8; 4] = [3, 0, 2, 0];
+const AFTER: [u8; 4] = [2, 0, 1, 0];
+
+/// Whether some k ≥ 1 and some number of inserts can produce the chapter's
+/// picture: every insert adds exactly k to the counters' sum, so the sum
+/// before must be a multiple of k, and one delete removes exactly k; the
+/// after picture must be pointwise below the before picture.
+fn chapter_example_consistent() -> bool {
+    let (before, after): (u32, u32) = (
+        BEFORE.iter().map(|&c| c as u32).sum(),
+        AFTER.iter().map(|&c| c as u32).sum(),
+    );
+    let k = before.saturating_sub(after);
+    k >= 1 && before.is_multiple_of(k) && BEFORE.iter().zip(AFTER).all(|(b, a)| a <= *b)
+}
+
+impl Study for CountingBloomStudy {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "counting_bloom";
+    const ABOUT: &'static str = "counting Bloom filters: space, counter overflow, false negatives from overflow and from bogus deletes";
+    const THEORY: &'static [(&'static str, &'static str)] = &[
+        ("fpr_measured", "fpr_theory"),
+        ("any_overflow", "any_overflow_theory"),
+    ];
+
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+        if p.counter_bits != 4 && p.counter_bits != 8 {
+            return Err(("counter_bits", "must be 4 or 8".into()));
+        }
+        if bloom_theory::optimal_m(p.capacity, p.p) as f64 > common::MAX_BITS / 8.0 {
+            return Err(("capacity", "the filter must be <= 2^33 counters".into()));
+        }
+        if (p.capacity as f64 * p.load) > 1e9 {
+            return Err(("load", "capacity * load must be <= 1e9 keys".into()));
+        }
+        Ok(())
+    }
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let overflow = if p.overflow == "sticky" {
+            Overflow::Sticky
+        } else {
+            Overflow::Decrement
+        };
+        let hasher = p.hash_seed.hasher(p.hash, seeds);
+        let mut f =
+            CountingBloom::with_rate(p.capacity, p.p, p.counter_bits, overflow, hasher.clone())?;
+        let (m, k) = (f.m(), f.k());
+        let max = f.counters().max() as u32;
+        let n = if p.test == "chapter_example" {
+            0
+        } else {
+            (p.capacity as f64 * p.load).round() as u64
+        };
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        for id in 0..n {
+            f.insert(keys.key(id));
+        }
+        let (nf, mf, kf) = (n as f64, m as f64, k as f64);
+        let plain_bytes = m.div_ceil(64) as usize * 8;
+        let overflowed = f.overflow_events() > 0;
+        let mut r = R {
+            m,
+            k,
+            counter_max: max,
+            inserted: n,
+            bytes: f.bytes(),
+            plain_bytes,
+            bytes_over_plain: f.bytes() as f64 / plain_bytes as f64,
+            fpr_theory: bloom_theory::fpr(nf, mf, kf),
+            any_overflow: Proportion::new(overflowed as u64, 1),
+            any_overflow_theory: theory::p_any_overflow(nf, mf, kf, max),
+            overflow_events: f.overflow_events(),
+            saturated_counters: f.saturated_counters(),
+            expected_overflowed_counters: theory::expected_overflowed_counters(nf, mf, kf, max),
+            ..R::default()
+        };
+        // members never deleted, re-queried (all up to 10^6, then an even sample)
+        let survivors = |first: u64| {
+            let stride = (n - first).div_ceil(1_000_000).max(1) as usize;
+            (first..n).step_by(stride)
+        };
+        match p.test.as_str() {
+            "space" => {
+                let mut plain = BloomFilter::new(m, k, hasher)?;
+                for id in 0..n {
+                    plain.insert(keys.key(id));
+                }
+                let q = p.queries;
+                let fp = (n..n + q).filter(|&id| f.contains(keys.key(id))).count() as u64;
+                let pfp = (n..n + q)
+                    .filter(|&id| plain.contains(keys.key(id)))
+                    .count() as u64;
+                r.fpr_measured = Some(Proportion::new(fp, q));
+                r.plain_fpr_measured = Some(Proportion::new(pfp, q));
+                r.plain_bytes = plain.bytes();
+                r.bytes_over_plain = f.bytes() as f64 / plain.bytes() as f64;
+            }
+            "forced_overflow" => {
+                let del = (n as f64 * p.delete_fraction).round() as u64;
+                // a member the filter already denies cannot be deleted: that
+                // refusal is itself a false negative, counted
+                let mut refused = 0;
+                for id in 0..del {
+                    refused += f.remove(keys.key(id)).is_err() as u64;
+                }
+                r.deletes_refused = Some(refused);
+                let (mut lost, mut checked) = (0, 0);
+                for id in survivors(del) {
+                    checked += 1;
+                    lost += !f.contains(keys.key(id)) as u64;
+                }
+                r.deleted = del;
+                r.lost_members = Some(Proportion::new(lost, checked));
+            }
+            "bogus_deletes" => {
+                // ids from 2^40 on were never inserted
+                for j in 0..p.bogus_deletes {
+                    f.remove_unchecked(keys.key((1 << 40) + j));
+                }
+                let (mut lost, mut checked) = (0, 0);
+                for id in survivors(0) {
+                    checked += 1;
+                    lost += !f.contains(keys.key(id)) as u64;
+                }
+                r.deleted = p.bogus_deletes;
+                r.lost_members = Some(Proportion::new(lost, checked));
+            }
+            "chapter_example" => {
+                let show = |c: &[u8]| c.iter().map(|v| format!("[{v}]")).collect::<String>();
+                r.documented_before = Some(show(&BEFORE));
+                r.documented_after = Some(show(&AFTER));
+                r.consistent = Some(chapter_example_consistent());
+            }
+            _ => {}
+        }
+        Ok(r)
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let of = |test: &'static str| -> Vec<&Vec<Value>> { t.where_str("test", test).collect() };
+        let mut charts = Vec::new();
+        let sat = of("saturation");
+        if !sat.is_empty() {
+            let mut c = Chart::new(
+                "overflow_probability",
+                "P(any counter overflows) vs load (filters sized at capacity, 95% Wilson over filters)",
+                "keys inserted / capacity",
+                "P(some counter's true count > its maximum)",
+            );
+            for bits in common::names(t, "counter_bits") {
+                let rows: Vec<&Vec<Value>> = sat
+                    .iter()
+                    .copied()
+                    .filter(|r| t.str(r, "counter_bits") == bits)
+                    .collect();
+                c = c
+                    .series(Series::new(
+                        format!("theory, {bits}-bit counters"),
+                        Style::Line,
+                        pooled_points(t, &rows, "any_overflow_theory", false),
+                    ))
+                    .series(Series::new(
+                        format!("measured, {bits}-bit counters"),
+                        Style::Points,
+                        pooled_points(t, &rows, "any_overflow", true),
+                    ));
+            }
+            charts.push(c);
+        }
+        let space = of("space");
+        if !space.is_empty() {
+            let per_key = |col: &str| -> Vec<Point> {
+                let mut v: Vec<Point> = space
+                    .iter()
+                    .filter_map(|r| {
+                        Some(Point::new(
+                            t.f64(r, "counter_bits")?,
+                            t.f64(r, col)? * 8.0 / t.f64(r, "inserted")?,
+                        ))
+                    })
+                    .collect();
+                v.sort_by(|a, b| a.x.total_cmp(&b.x));
+                v
+            };
+            charts.push(
+                Chart::new(
+                    "space_vs_counter_bits",
+                    "Bits per key at the same FPR: counting vs plain Bloom (same m, k)",
+                    "bits per counter",
+                    "bits per key",
+                )
+                .series(Series::new(
+                    "counting Bloom",
+                    Style::LinePoints,
+                    per_key("bytes"),
+                ))
+                .series(Series::new(
+                    "plain Bloom",
+                    Style::LinePoints,
+                    per_key("plain_bytes"),
+                )),
+            );
+        }
+        let forced = of("forced_overflow");
+        if !forced.is_empty() {
+            let mut c = Chart::new(
+                "members_lost_after_overflow",
+                "Members denied after deleting a fraction of an overfilled filter",
+                "fraction of members deleted",
+                "fraction of remaining members denied (false negatives)",
+            );
+            for load in common::levels(t, "load") {
+                for bits in common::names(t, "counter_bits") {
+                    for policy in common::names(t, "overflow") {
+                        let mut pts: Vec<Point> = forced
+                            .iter()
+                            .filter(|r| {
+                                t.f64(r, "load") == Some(load)
+                                    && t.str(r, "counter_bits") == bits
+                                    && t.str(r, "overflow") == policy
+                            })
+                            .filter_map(|r| {
+                                let i = t.interval(r, "lost_members")?;
+                                Some(Point::with_interval(
+                                    t.f64(r, "delete_fraction")?,
+                                    i.value,
+                                    i.lo,
+                                    i.hi,
+                                ))
+                            })
+                            .collect();
+                        pts.sort_by(|a, b| a.x.total_cmp(&b.x));
+                        c = c.series(Series::new(
+                            format!("{bits}-bit, {policy}, {}× capacity", sig(load, 3)),
+                            Style::LinePoints,
+                            pts,
+                        ));
+                    }
+                }
+            }
+            charts.push(c);
+        }
+        let bogus = of("bogus_deletes");
+        if !bogus.is_empty() {
+            let c = Chart::new(
+                "members_lost_to_bogus_deletes",
+                "Members that vanish after deleting keys never inserted",
+                "bogus deletes / keys inserted",
+                "fraction of members now denied (false negatives)",
+            );
+            let pts: Vec<Point> = {
+                let mut v: Vec<Point> = bogus
+                    .iter()
+                    .filter_map(|r| {
+                        let x = t.f64(r, "deleted")? / t.f64(r, "inserted")?;
+                        let i = t.interval(r, "lost_members")?;
+                        Some(Point::with_interval(x, i.value, i.lo, i.hi))
+                    })
+                    .collect();
+                v.sort_by(|a, b| a.x.total_cmp(&b.x));
+                v
+            };
+            charts.push(c.series(Series::new("measured (95% Wilson)", Style::LinePoints, pts)));
+        }
+        charts
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "test",
+                "counter_bits",
+                "overflow",
+                "load",
+                "m",
+                "k",
+                "bytes_over_plain",
+                "fpr_measured",
+                "plain_fpr_measured",
+                "any_overflow",
+                "any_overflow_theory",
+                "overflow_events",
+                "deleted",
+                "lost_members",
+                "deletes_refused",
+                "consistent",
+            ],
+            |r| t.str(r, "test") != "saturation",
+        );
+        Section {
+            table,
+            reading: reading(t),
+        }
+    }
+}
+
+/// Points (load, rate) pooling the filters (replicates) of each load: the
+/// measured proportion with its Wilson interval, or the theory value.
+fn pooled_points(t: &Table, rows: &[&Vec<Value>], col: &str, measured: bool) -> Vec<Point> {
+    let mut out: Vec<Point> = Vec::new();
+    for load in common::levels(t, "load") {
+        let at: Vec<&&Vec<Value>> = rows
+            .iter()
+            .filter(|r| t.f64(r, "load") == Some(load))
+            .collect();
+        if at.is_empty() {
+            continue;
+        }
+        if measured {
+            let k: f64 = at
+                .iter()
+                .filter_map(|r| t.f64(r, &format!("{col}_k")))
+                .sum();
+            let n: f64 = at
+                .iter()
+                .filter_map(|r| t.f64(r, &format!("{col}_n")))
+                .sum();
+            let p = Proportion::new(k as u64, n as u64);
+            out.push(Point::with_interval(load, p.rate, p.lo, p.hi));
+        } else if let Some(v) = t.f64(at[0], col) {
+            out.push(Point::new(load, v));
+        }
+    }
+    out
+}
+
+fn reading(t: &Table) -> String {
+    let mut out = Vec::new();
+    for r in t.where_str("test", "space") {
+        out.push(format!(
+            "{}-bit counters take {}× the bytes of the plain filter (FPR {} vs {})",
+            t.str(r, "counter_bits"),
+            sig(t.f64(r, "bytes_over_plain").unwrap_or(f64::NAN), 3),
+            pct(t.f64(r, "fpr_measured").unwrap_or(f64::NAN), 3),
+            pct(t.f64(r, "plain_fpr_measured").unwrap_or(f64::NAN), 3)
+        ));
+    }
+    let sat: Vec<_> = t.where_str("test", "saturation").collect();
+    if !sat.is_empty() {
+        let mut loads = Vec::new();
+        for load in common::levels(t, "load") {
+            for bits in ["4", "8"] {
+                let at: Vec<_> = sat
+                    .iter()
+                    .filter(|r| t.f64(r, "load") == Some(load) && t.str(r, "counter_bits") == bits)
+                    .collect();
+                if at.is_empty() {
+                    continue;
+                }
+                let hit = at
+                    .iter()
+                    .filter(|r| t.f64(r, "any_overflow") == Some(1.0))
+                    .count();
+                loads.push(format!(
+                    "{bits}-bit at {}× capacity: {hit} of {} filters overflowed (theory {})",
+                    sig(load, 3),
+                    at.len(),
+                    sig(t.f64(at[0], "any_overflow_theory").unwrap_or(f64::NAN), 3)
+                ));
+            }
+        }
+        out.push(loads.join("; "));
+    }
+    for test in ["forced_overflow", "bogus_deletes"] {
+        for r in t.where_str("test", test) {
+            out.push(format!(
+                "{test} ({}-bit, {}, load {}, {} deletes, {} overflow events): {} of the remaining members vanished",
+                t.str(r, "counter_bits"),
+                t.str(r, "overflow"),
+                t.str(r, "load"),
+                t.str(r, "deleted"),
+                t.str(r, "overflow_events"),
+                pct(t.f64(r, "lost_members").unwrap_or(f64::NAN), 3)
+            ));
+        }
+    }
+    if let Some(r) = t.where_str("test", "chapter_example").next() {
+        let (before, after): (u32, u32) = (
+            BEFORE.iter().map(|&c| c as u32).sum(),
+            AFTER.iter().map(|&c| c as u32).sum(),
+        );
+        out.push(format!(
+            "the chapter's picture {} → {} is {}: deleting one key removes its k probes from the counters' sum ({before} → {after}, so k = {}), and every insert adds k, so the sum before must be a multiple of k",
+            t.str(r, "documented_before"),
+            t.str(r, "documented_after"),
+            if t.cell(r, "consistent") == &Value::Bool(true) { "consistent" } else { "inconsistent" },
+            before.saturating_sub(after)
+        ));
+    }
+    format!("{}.", out.join(". "))
+}

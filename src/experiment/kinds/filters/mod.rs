@@ -1,0 +1,4 @@
+//! The filter family beyond the plain Bloom filter: counting Bloom (cuckoo,
+//! scalable and blocked Bloom follow).
+
+pub mod counting_bloom;
