@@ -169,10 +169,24 @@ delete_fraction = 0.9
 replicates = 2
 "#,
     ),
+    (
+        "m.toml",
+        r#"name = "m"
+kind = "blocked_bloom"
+description = "d"
+seed = 23
+[grid]
+n = 3000
+bits_per_key = [6, 12]
+queries = 5000
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.
-const STUDIES: &[&str] = &["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
+const STUDIES: &[&str] = &[
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
+];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {
     Command::cargo_bin("sketchlab")

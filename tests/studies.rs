@@ -694,3 +694,28 @@ fn counting_bloom_space_overflow_and_deletes() {
     assert_eq!(lost[0], (0.0, 0.0));
     assert!(lost.windows(2).all(|w| w[0].1 < w[1].1), "{lost:?}");
 }
+
+#[test]
+fn blocked_bloom_pays_its_theoretical_penalty() {
+    let t = quick("blocked_bloom");
+    assert!(!t.rows.is_empty());
+    for r in &t.rows {
+        let what = format!("{} bits/key", t.str(r, "bits_per_key"));
+        assert_eq!(f(&t, r, "false_negatives"), 0.0, "{what}");
+        for (m, th) in [
+            ("fpr_measured", "fpr_theory_blocked"),
+            ("standard_fpr_measured", "fpr_theory_standard"),
+        ] {
+            within(
+                f(&t, r, &format!("{m}_k")),
+                f(&t, r, &format!("{m}_n")),
+                f(&t, r, th),
+                &format!("{what} {m}"),
+            );
+        }
+        // the penalty is real: blocked is worse than standard beyond noise at >= 10 bits/key
+        if f(&t, r, "bits_per_key") >= 10.0 {
+            assert!(f(&t, r, "penalty_theory") > 1.1);
+        }
+    }
+}

@@ -176,6 +176,20 @@ impl Iterator for EnhancedProbes {
     }
 }
 
+/// The `k` probes of a key inside one block of `2^log2_bits` bits (a blocked
+/// Bloom filter's cache line): probe i is the top `log2_bits` bits of
+/// splitmix64(h + i·φ), i.e. k independent uniform positions (the model of
+/// the blocked-filter theory). An arithmetic progression `start + i·step`
+/// inside a block, the obvious cheaper choice, correlates the probes of
+/// different keys and measured 2.5× the theory's FPR at 16 bits per key.
+#[inline]
+pub fn block_probes(h: u64, k: u32, log2_bits: u32) -> impl Iterator<Item = u32> {
+    (0..k as u64).map(move |i| {
+        (super::splitmix64(h.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            >> (64 - log2_bits)) as u32
+    })
+}
+
 /// The largest table size the probe arithmetic supports.
 pub const MAX_SLOTS: u64 = 1 << 63;
 
@@ -237,6 +251,23 @@ mod tests {
         let enh: std::collections::HashSet<u64> = EnhancedProbes::new(0, 8, 7, 16).collect();
         assert_eq!(plain.len(), 2);
         assert!(enh.len() > 2, "{enh:?}");
+    }
+
+    #[test]
+    fn block_probes_are_uniform_inside_the_block() {
+        let mut counts = [0u32; 512];
+        for h in 0..20_000u64 {
+            for p in block_probes(h.wrapping_mul(0x2545_F491_4F6C_DD1D), 8, 9) {
+                counts[p as usize] += 1;
+            }
+        }
+        // 160,000 probes over 512 cells: mean 312.5, sd 17.7; every cell within 6 sd
+        assert!(
+            counts
+                .iter()
+                .all(|&c| (c as f64 - 312.5).abs() < 6.0 * 17.7),
+            "{counts:?}"
+        );
     }
 
     #[test]

@@ -142,6 +142,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &bloom::double_hashing::DoubleHashing,
     &bloom::doc_examples::DocExamples,
     &filters::counting_bloom::CountingBloomStudy,
+    &filters::blocked_bloom::BlockedBloomStudy,
     &hashing::hash_speed::HashSpeed,
     &hashing::hash_quality::HashQuality,
     &hashing::hash_in_structures::HashInStructures,

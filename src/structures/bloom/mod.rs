@@ -24,13 +24,16 @@
 //! * [`IndependentBloom`]: k independently seeded hashes, the baseline double
 //!   hashing is compared against.
 //! * [`reference::ChapterBloom`]: the chapter's Python class, bit for bit.
+//! * [`BlockedBloom`]: all k probes in one 512-bit block (one cache line).
 //!
 //! # References
 //! * B. H. Bloom, "Space/time trade-offs in hash coding with allowable errors", CACM 13(7), 1970.
 //! * A. Kirsch, M. Mitzenmacher, "Less Hashing, Same Performance", ESA 2006.
 
+pub mod blocked;
 mod filter;
 pub mod reference;
 pub mod theory;
 
+pub use blocked::BlockedBloom;
 pub use filter::{BitArray, BloomFilter, IndependentBloom};

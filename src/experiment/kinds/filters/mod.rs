@@ -1,4 +1,5 @@
 //! The filter family beyond the plain Bloom filter: counting Bloom (cuckoo,
 //! scalable and blocked Bloom follow).
 
+pub mod blocked_bloom;
 pub mod counting_bloom;

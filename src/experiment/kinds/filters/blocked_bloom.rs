@@ -1,0 +1,203 @@
+//! `blocked_bloom`: a blocked Bloom filter (all k probes in one 512-bit block)
+//! against the standard filter at equal bits per key and k: the FPR penalty,
+//! measured and from the Poisson-averaged theory, and the cache lines a
+//! member query touches.
+
+use crate::experiment::kinds::bloom::bloom_fpr::{check_bits, m_k};
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
+use crate::export::markdown::sig;
+use crate::hashing::StrategyId;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::{self, Proportion};
+use crate::structures::bloom::blocked::BLOCK_BITS;
+use crate::structures::bloom::{BlockedBloom, BloomFilter, theory};
+use crate::table::{Interval, Value};
+use crate::workload::{KeyGen, KeyType};
+
+pub struct BlockedBloomStudy;
+
+crate::params! {
+    pub struct P {
+        n: u64 = common::count(Def::Int(1_000_000), "keys inserted"),
+        bits_per_key: f64 = common::positive(1e4, Def::Required, "m/n (m rounded up to whole 512-bit blocks)"),
+        k: KSetting = common::k_param(Def::Str("optimal"), "probes per key"),
+        hash: StrategyId = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keys: KeyType = KEYS,
+        queries: u64 = QUERIES,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        m: u64 [Same],
+        k_used: u32 [Same],
+        fpr_measured: Proportion,
+        fpr_theory_blocked: f64 [Same],
+        standard_fpr_measured: Proportion,
+        fpr_theory_standard: f64 [Same],
+        penalty_measured: f64,
+        penalty_theory: f64 [Same],
+        false_negatives: u64 [Max],
+        /// Distinct 64-byte lines a member query of the standard filter reads (mean).
+        standard_cache_lines_per_query: Interval,
+        blocked_cache_lines_per_query: u32 [Same],
+    }
+}
+
+impl Study for BlockedBloomStudy {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "blocked_bloom";
+    const ABOUT: &'static str = "blocked Bloom (k probes in one 512-bit block) vs the standard filter: FPR penalty and cache lines per query";
+    const THEORY: &'static [(&'static str, &'static str)] = &[
+        ("fpr_measured", "fpr_theory_blocked"),
+        ("standard_fpr_measured", "fpr_theory_standard"),
+    ];
+
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+        check_bits(p.n, p.bits_per_key)
+    }
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let (m0, k) = m_k(p.n, p.bits_per_key, p.k);
+        let m = m0.div_ceil(BLOCK_BITS) * BLOCK_BITS;
+        let hasher = p.hash_seed.hasher(p.hash, seeds);
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        let mut blocked = BlockedBloom::new(m, k, hasher.clone())?;
+        let b = fill_and_query(&mut blocked, &mut keys, p.n, p.queries)?;
+        let mut standard = BloomFilter::new(m, k, hasher)?;
+        let s = fill_and_query(&mut standard, &mut keys, p.n, p.queries)?;
+        let lines: Vec<f64> = (0..p.n.min(100_000))
+            .map(|id| {
+                let mut l: Vec<u64> = standard
+                    .positions(keys.key(id))
+                    .iter()
+                    .map(|x| x / 512)
+                    .collect();
+                l.sort_unstable();
+                l.dedup();
+                l.len() as f64
+            })
+            .collect();
+        let (nf, mf, kf) = (p.n as f64, m as f64, k as f64);
+        let (tb, ts) = (
+            theory::fpr_blocked(nf, mf, kf, BLOCK_BITS as f64),
+            theory::fpr(nf, mf, kf),
+        );
+        Ok(R {
+            m,
+            k_used: k,
+            fpr_measured: b.fpr,
+            fpr_theory_blocked: tb,
+            standard_fpr_measured: s.fpr,
+            fpr_theory_standard: ts,
+            penalty_measured: b.fpr.rate / s.fpr.rate,
+            penalty_theory: tb / ts,
+            false_negatives: b.false_negatives + s.false_negatives,
+            standard_cache_lines_per_query: stats::mean_interval(&lines, stats::PLOT_CONFIDENCE),
+            blocked_cache_lines_per_query: blocked.cache_lines_per_query(),
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let rows: Vec<&Vec<Value>> = t.rows.iter().collect();
+        let fpr = Chart::new(
+            "blocked_vs_standard_fpr",
+            "FPR of blocked (512-bit blocks) and standard Bloom filters at equal bits per key",
+            "bits per key (m/n)",
+            "false-positive rate",
+        )
+        .log_y()
+        .series(Series::new(
+            "theory, standard",
+            Style::Line,
+            common::points(t, &rows, "bits_per_key", "fpr_theory_standard"),
+        ))
+        .series(Series::new(
+            "theory, blocked (Poisson block load)",
+            Style::Line,
+            common::points(t, &rows, "bits_per_key", "fpr_theory_blocked"),
+        ))
+        .series(Series::new(
+            "measured, standard",
+            Style::Points,
+            common::points(t, &rows, "bits_per_key", "standard_fpr_measured"),
+        ))
+        .series(Series::new(
+            "measured, blocked",
+            Style::Points,
+            common::points(t, &rows, "bits_per_key", "fpr_measured"),
+        ));
+        let mut ratio: Vec<Point> = rows
+            .iter()
+            .filter_map(|r| {
+                Some(Point::new(
+                    t.f64(r, "bits_per_key")?,
+                    t.f64(r, "penalty_measured")?,
+                ))
+            })
+            .collect();
+        ratio.sort_by(|a, b| a.x.total_cmp(&b.x));
+        let penalty = Chart::new(
+            "blocked_penalty",
+            "Blocked / standard FPR at equal bits per key",
+            "bits per key (m/n)",
+            "FPR ratio",
+        )
+        .series(Series::new(
+            "theory",
+            Style::Line,
+            common::points(t, &rows, "bits_per_key", "penalty_theory"),
+        ))
+        .series(Series::new("measured", Style::Points, ratio));
+        vec![fpr, penalty]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "n",
+                "bits_per_key",
+                "k_used",
+                "fpr_theory_standard",
+                "standard_fpr_measured",
+                "fpr_theory_blocked",
+                "fpr_measured",
+                "penalty_theory",
+                "penalty_measured",
+                "standard_cache_lines_per_query",
+            ],
+            |_| true,
+        );
+        let parts: Vec<String> = t
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} bits/key: {}× (theory {}×), standard query {} lines vs 1",
+                    t.str(r, "bits_per_key"),
+                    sig(t.f64(r, "penalty_measured").unwrap_or(f64::NAN), 3),
+                    sig(t.f64(r, "penalty_theory").unwrap_or(f64::NAN), 3),
+                    sig(
+                        t.f64(r, "standard_cache_lines_per_query")
+                            .unwrap_or(f64::NAN),
+                        3
+                    )
+                )
+            })
+            .collect();
+        Section {
+            table,
+            reading: format!(
+                "Blocked / standard FPR at equal bits per key: {}.",
+                parts.join("; ")
+            ),
+        }
+    }
+}
