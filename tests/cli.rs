@@ -344,6 +344,18 @@ fn bad_specs_are_rejected_with_the_field_named() {
             variant("tolerance = 0.5", "tolerance = 0.5\ncheck = \"most\""),
             "claim[0].check = \"most\"",
         ),
+        (
+            "name = \"s\"\nkind = \"scalable_bloom\"\ndescription = \"d\"\nseed = 1\n[grid]\nn = 100\ngrowth = 1\n".to_string(),
+            "grid.growth = 1: must be > 1",
+        ),
+        (
+            "name = \"s\"\nkind = \"scalable_bloom\"\ndescription = \"d\"\nseed = 1\n[grid]\nn = 100\nratio = 1.0\n".to_string(),
+            "grid.ratio = 1",
+        ),
+        (
+            "name = \"s\"\nkind = \"counting_bloom\"\ndescription = \"d\"\nseed = 1\n[grid]\ntest = \"space\"\ncounter_bits = 5\n".to_string(),
+            "grid.counter_bits = 5: must be 4 or 8",
+        ),
     ];
     for (spec, needle) in &cases {
         assert_rejected(spec, needle);

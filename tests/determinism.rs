@@ -181,11 +181,25 @@ bits_per_key = [6, 12]
 queries = 5000
 "#,
     ),
+    (
+        "n.toml",
+        r#"name = "n"
+kind = "scalable_bloom"
+description = "d"
+seed = 24
+[grid]
+n = [500, 5000]
+initial_capacity = 200
+growth = [2, 4]
+fixed_capacity = 1000
+queries = 5000
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.
 const STUDIES: &[&str] = &[
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n",
 ];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {

@@ -719,3 +719,29 @@ fn blocked_bloom_pays_its_theoretical_penalty() {
         }
     }
 }
+
+#[test]
+fn scalable_bloom_stays_under_its_bound_while_a_fixed_filter_degrades() {
+    let t = quick("scalable_bloom");
+    for r in &t.rows {
+        let what = format!("n = {}, growth {}", t.str(r, "n"), t.str(r, "growth"));
+        assert_eq!(f(&t, r, "false_negatives"), 0.0, "{what}");
+        within(
+            f(&t, r, "fpr_measured_k"),
+            f(&t, r, "fpr_measured_n"),
+            f(&t, r, "fpr_theory"),
+            &what,
+        );
+        assert!(f(&t, r, "fpr_theory") < f(&t, r, "fpr_bound"), "{what}");
+        within(
+            f(&t, r, "fixed_fpr_measured_k"),
+            f(&t, r, "fixed_fpr_measured_n"),
+            f(&t, r, "fixed_fpr_theory"),
+            &format!("{what}, fixed"),
+        );
+    }
+    // at 10x the fixed filter's capacity it answers yes to nearly everything
+    let big = t.rows.iter().find(|r| t.str(r, "n") == "1000000").unwrap();
+    assert!(f(&t, big, "fixed_fpr_measured") > 0.9);
+    assert!(f(&t, big, "filters") > 3.0);
+}

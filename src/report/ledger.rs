@@ -351,6 +351,8 @@ fn measure(claim: &Claim, tables: &Tables) -> Result<Measured, String> {
                 Verdict::DoesNotHold => 3,
                 Verdict::NotMeasured => 4,
             };
+            // the worst row: the most severe verdict, then the smallest margin
+            // between its interval and the documented bounds (negative outside)
             let mut worst: Option<(Measured, f64, Verdict)> = None;
             // rows where the metric does not apply (empty) are not part of "every"
             for r in selected
@@ -359,13 +361,17 @@ fn measure(claim: &Claim, tables: &Tables) -> Result<Measured, String> {
             {
                 let (i, rescaled) = interval(r)?;
                 let v = verdict(documented, i, claim.tolerance);
-                let gap = (i.value - documented.0)
-                    .abs()
-                    .min((i.value - documented.1).abs());
+                let upper = documented.1 - i.hi.max(i.value);
+                // an "at most" claim ([0, x]) can only fail upward
+                let margin = if documented.0 == 0.0 && documented.1 > 0.0 {
+                    upper
+                } else {
+                    (i.lo.min(i.value) - documented.0).min(upper)
+                };
                 let replace = match &worst {
                     None => true,
                     Some((_, g, w)) => {
-                        severity(v) > severity(*w) || (severity(v) == severity(*w) && gap > *g)
+                        severity(v) > severity(*w) || (severity(v) == severity(*w) && margin < *g)
                     }
                 };
                 if replace {
@@ -376,7 +382,7 @@ fn measure(claim: &Claim, tables: &Tables) -> Result<Measured, String> {
                             rescaled,
                             verdict: Some(v),
                         },
-                        gap,
+                        margin,
                         v,
                     ));
                 }

@@ -7,6 +7,7 @@ pub mod birthday;
 pub mod bloom;
 pub mod counting_bloom;
 pub mod hyperloglog;
+pub mod scalable_bloom;
 
 use thiserror::Error;
 

@@ -143,6 +143,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &bloom::doc_examples::DocExamples,
     &filters::counting_bloom::CountingBloomStudy,
     &filters::blocked_bloom::BlockedBloomStudy,
+    &filters::scalable_bloom::ScalableBloomStudy,
     &hashing::hash_speed::HashSpeed,
     &hashing::hash_quality::HashQuality,
     &hashing::hash_in_structures::HashInStructures,

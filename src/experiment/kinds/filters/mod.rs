@@ -3,3 +3,4 @@
 
 pub mod blocked_bloom;
 pub mod counting_bloom;
+pub mod scalable_bloom;

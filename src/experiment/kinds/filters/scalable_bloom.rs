@@ -1,0 +1,203 @@
+//! `scalable_bloom`: a scalable Bloom filter (a chain of ever larger, stricter
+//! filters) and a fixed filter, both filled far past the fixed one's capacity:
+//! the FPR of each next to its theory and the chain's bound P0/(1 − r), and the
+//! memory each takes.
+
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
+use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyId;
+use crate::plot::{Chart, Series, Style};
+use crate::report::Section;
+use crate::stats::Proportion;
+use crate::structures::bloom::{BloomFilter, theory as bloom_theory};
+use crate::structures::scalable_bloom::{ScalableBloom, theory};
+use crate::table::Value;
+use crate::workload::{KeyGen, KeyType};
+
+pub struct ScalableBloomStudy;
+
+crate::params! {
+    pub struct P {
+        n: u64 = common::count(Def::Required, "keys inserted"),
+        p: f64 = common::rate(Def::Float(0.01), "the chain's overall bound P0/(1 - r); the fixed filter's design rate"),
+        initial_capacity: u64 = common::count(Def::Int(10_000), "keys the chain's first filter holds"),
+        growth: f64 = common::positive(1e3, Def::Float(2.0), "each next filter is this many times larger (> 1)"),
+        ratio: f64 = common::rate(Def::Float(0.9), "each next filter's rate is this fraction of the previous one"),
+        fixed_capacity: u64 = common::count(Def::Int(100_000), "keys the fixed filter is sized for"),
+        hash: StrategyId = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keys: KeyType = KEYS,
+        queries: u64 = QUERIES,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        filters: usize,
+        bytes: usize,
+        bits_per_key: f64,
+        fpr_measured: Proportion,
+        /// 1 − Π(1 − p_i) over the stages' theoretical rates at their loads.
+        fpr_theory: f64,
+        fpr_bound: f64 [Same],
+        fixed_bytes: usize [Same],
+        fixed_fpr_measured: Proportion,
+        fixed_fpr_theory: f64 [Same],
+        false_negatives: u64 [Max],
+    }
+}
+
+impl Study for ScalableBloomStudy {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "scalable_bloom";
+    const ABOUT: &'static str = "a scalable Bloom filter and a fixed one filled past capacity: FPR vs the bound P0/(1-r), memory";
+    const THEORY: &'static [(&'static str, &'static str)] = &[
+        ("fpr_measured", "fpr_theory"),
+        ("fixed_fpr_measured", "fixed_fpr_theory"),
+    ];
+
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+        if p.growth <= 1.0 {
+            return Err(("growth", "must be > 1".into()));
+        }
+        if p.n > 100_000_000 {
+            return Err(("n", "must be <= 100000000".into()));
+        }
+        Ok(())
+    }
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let hasher = p.hash_seed.hasher(p.hash, seeds);
+        let p0 = p.p * (1.0 - p.ratio);
+        let mut chain =
+            ScalableBloom::new(p.initial_capacity, p0, p.growth, p.ratio, hasher.clone())?;
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        let s = fill_and_query(&mut chain, &mut keys, p.n, p.queries)?;
+        let mut fixed = BloomFilter::with_rate(p.fixed_capacity, p.p, hasher)?;
+        let f = fill_and_query(&mut fixed, &mut keys, p.n, p.queries)?;
+        let stage_fprs: Vec<f64> = chain
+            .stage_shapes()
+            .iter()
+            .map(|&(m, k, held)| bloom_theory::fpr(held as f64, m as f64, k as f64))
+            .collect();
+        Ok(R {
+            filters: chain.filters(),
+            bytes: chain.bytes(),
+            bits_per_key: chain.bytes() as f64 * 8.0 / p.n as f64,
+            fpr_measured: s.fpr,
+            fpr_theory: theory::compound(&stage_fprs),
+            fpr_bound: chain.bound(),
+            fixed_bytes: fixed.bytes(),
+            fixed_fpr_measured: f.fpr,
+            fixed_fpr_theory: bloom_theory::fpr(p.n as f64, fixed.m() as f64, fixed.k() as f64),
+            false_negatives: s.false_negatives + f.false_negatives,
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let mut c = Chart::new(
+            "fpr_vs_keys",
+            "Scalable vs fixed Bloom filter, filled past the fixed one's capacity",
+            "keys inserted",
+            "false-positive rate",
+        )
+        .log_x()
+        .log_y();
+        if let Some(r) = t.rows.first() {
+            c = c
+                .hline(
+                    t.f64(r, "fpr_bound").unwrap_or(f64::NAN),
+                    "the chain's bound P0/(1-r)",
+                )
+                .vline(
+                    t.f64(r, "fixed_capacity").unwrap_or(f64::NAN),
+                    "fixed filter's capacity",
+                );
+        }
+        let first_growth: Vec<&Vec<Value>> = {
+            let g = common::names(t, "growth")
+                .first()
+                .cloned()
+                .unwrap_or_default();
+            t.rows.iter().filter(|r| t.str(r, "growth") == g).collect()
+        };
+        c = c
+            .series(Series::new(
+                "fixed: theory",
+                Style::Line,
+                common::points(t, &first_growth, "n", "fixed_fpr_theory"),
+            ))
+            .series(Series::new(
+                "fixed: measured",
+                Style::Points,
+                common::points(t, &first_growth, "n", "fixed_fpr_measured"),
+            ));
+        c = common::GroupLines {
+            x: "n",
+            y: "fpr_measured",
+            group: "growth",
+            theory: None,
+            style: Style::LinePoints,
+        }
+        .draw(c, t, &t.rows.iter().collect::<Vec<_>>());
+        let mut mem = Chart::new(
+            "bits_per_key",
+            "Memory per key inserted",
+            "keys inserted",
+            "bits per key",
+        )
+        .log_x();
+        mem = common::GroupLines {
+            x: "n",
+            y: "bits_per_key",
+            group: "growth",
+            theory: None,
+            style: Style::LinePoints,
+        }
+        .draw(mem, t, &t.rows.iter().collect::<Vec<_>>());
+        vec![c, mem]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "n",
+                "growth",
+                "ratio",
+                "filters",
+                "bits_per_key",
+                "fpr_bound",
+                "fpr_theory",
+                "fpr_measured",
+                "fixed_fpr_theory",
+                "fixed_fpr_measured",
+            ],
+            |_| true,
+        );
+        let last = t.rows.iter().max_by(|a, b| {
+            t.f64(a, "n")
+                .unwrap_or(0.0)
+                .total_cmp(&t.f64(b, "n").unwrap_or(0.0))
+        });
+        let reading = match last {
+            Some(r) => format!(
+                "At {} keys the chain (growth {}, {} filters, {} bits per key) measures {} against its bound {}, while the filter sized for {} keys answers yes to {} of absent keys.",
+                sig(t.f64(r, "n").unwrap_or(f64::NAN), 3),
+                t.str(r, "growth"),
+                t.str(r, "filters"),
+                sig(t.f64(r, "bits_per_key").unwrap_or(f64::NAN), 3),
+                pct(t.f64(r, "fpr_measured").unwrap_or(f64::NAN), 3),
+                pct(t.f64(r, "fpr_bound").unwrap_or(f64::NAN), 3),
+                sig(t.f64(r, "fixed_capacity").unwrap_or(f64::NAN), 3),
+                pct(t.f64(r, "fixed_fpr_measured").unwrap_or(f64::NAN), 3)
+            ),
+            None => String::new(),
+        };
+        Section { table, reading }
+    }
+}
