@@ -195,11 +195,27 @@ fixed_capacity = 1000
 queries = 5000
 "#,
     ),
+    (
+        "o.toml",
+        r#"name = "o"
+kind = "cuckoo"
+description = "d"
+seed = 25
+[grid]
+test = ["load", "fpr", "bogus_deletes"]
+buckets_log2 = 8
+bucket_size = [2, 4]
+fingerprint_bits = 8
+bogus_deletes = 200
+queries = 5000
+replicates = 2
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.
 const STUDIES: &[&str] = &[
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n",
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
 ];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {

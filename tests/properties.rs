@@ -68,6 +68,32 @@ proptest! {
     }
 
     #[test]
+    fn cuckoo_never_drops_an_item_and_deletes_restore(keys in prop::collection::vec(any::<u64>(), 1..600),
+                                                     b in prop::sample::select(vec![1usize, 2, 4]), f in 6u32..20, seed in any::<u64>()) {
+        use sketchlab::structures::cuckoo::CuckooFilter;
+        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(seed));
+        let mut c = CuckooFilter::new(64, b, f, 100, seed, h).unwrap();
+        let mut held = Vec::new();
+        for k in &keys {
+            if c.insert(&k.to_le_bytes()).is_err() {
+                break;
+            }
+            held.push(*k);
+        }
+        // after a failed insert (or none) every earlier member is still present
+        for k in &held {
+            prop_assert!(c.contains(&k.to_le_bytes()));
+        }
+        prop_assert_eq!(c.items(), held.len() as u64);
+        // removing every member leaves an empty table
+        for k in &held {
+            prop_assert!(c.remove(&k.to_le_bytes()).is_ok());
+        }
+        prop_assert_eq!(c.items(), 0);
+        prop_assert!(!c.is_full());
+    }
+
+    #[test]
     fn four_bit_counters_never_wrap(ops in prop::collection::vec((0u64..8, any::<bool>()), 0..400)) {
         use sketchlab::structures::counting_bloom::{Counters, Overflow};
         let mut c = Counters::new(8, 4).unwrap();

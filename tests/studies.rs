@@ -745,3 +745,50 @@ fn scalable_bloom_stays_under_its_bound_while_a_fixed_filter_degrades() {
     assert!(f(&t, big, "fixed_fpr_measured") > 0.9);
     assert!(f(&t, big, "filters") > 3.0);
 }
+
+#[test]
+fn cuckoo_filters_fill_to_their_load_and_match_the_fpr_bound() {
+    let t = quick("cuckoo_load");
+    for r in &t.rows {
+        let what = format!(
+            "b = {}, f = {}",
+            t.str(r, "bucket_size"),
+            t.str(r, "fingerprint_bits")
+        );
+        assert_eq!(
+            f(&t, r, "false_negatives"),
+            0.0,
+            "{what}: a member was dropped"
+        );
+        let load = f(&t, r, "first_failure_load");
+        // larger buckets reach higher loads (Fan et al.: b = 1 ~50%, 2 ~84%, 4 ~95%, 8 ~98%)
+        let floor = match t.str(r, "bucket_size").as_str() {
+            "1" => 0.3,
+            "2" => 0.7,
+            "4" => 0.9,
+            _ => 0.95,
+        };
+        assert!(load > floor && load <= 1.0, "{what}: {load}");
+    }
+    let t = quick("cuckoo_fpr");
+    for r in &t.rows {
+        let what = format!("f = {}", t.str(r, "fingerprint_bits"));
+        assert_eq!(f(&t, r, "false_negatives"), 0.0, "{what}");
+        within(
+            f(&t, r, "fpr_measured_k"),
+            f(&t, r, "fpr_measured_n"),
+            f(&t, r, "fpr_theory"),
+            &what,
+        );
+        assert!(f(&t, r, "fpr_theory") <= f(&t, r, "fpr_bound"));
+    }
+    let t = quick("cuckoo_bogus");
+    for r in &t.rows {
+        let lost = f(&t, r, "lost_members_k");
+        if f(&t, r, "bogus_deletes") == 0.0 {
+            assert_eq!(lost, 0.0);
+        } else if t.str(r, "fingerprint_bits") == "8" && f(&t, r, "bogus_deletes") >= 10_000.0 {
+            assert!(lost > 0.0);
+        }
+    }
+}

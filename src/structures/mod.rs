@@ -6,6 +6,7 @@
 pub mod birthday;
 pub mod bloom;
 pub mod counting_bloom;
+pub mod cuckoo;
 pub mod hyperloglog;
 pub mod scalable_bloom;
 

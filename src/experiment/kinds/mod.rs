@@ -144,6 +144,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &filters::counting_bloom::CountingBloomStudy,
     &filters::blocked_bloom::BlockedBloomStudy,
     &filters::scalable_bloom::ScalableBloomStudy,
+    &filters::cuckoo::CuckooStudy,
     &hashing::hash_speed::HashSpeed,
     &hashing::hash_quality::HashQuality,
     &hashing::hash_in_structures::HashInStructures,

@@ -3,4 +3,5 @@
 
 pub mod blocked_bloom;
 pub mod counting_bloom;
+pub mod cuckoo;
 pub mod scalable_bloom;

@@ -1,0 +1,358 @@
+//! `cuckoo`: cuckoo filters (doc 000 §14.4), one `test` per spec:
+//!
+//! * `load`: insert until the first failure; the load factor reached;
+//! * `fpr`: fill to a load, measure the FPR against 1 − (1 − 2^−f)^(2bα) and
+//!   the bits per item against a Bloom filter at the same measured FPR;
+//! * `bogus_deletes`: delete keys never inserted, count members that vanish.
+//!
+//! Every row also counts what a query reads: two buckets, and the 64-byte
+//! lines they span in a packed table.
+
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
+use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyId;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::{self, Proportion};
+use crate::structures::bloom::theory as bloom_theory;
+use crate::structures::cuckoo::{CuckooFilter, theory};
+use crate::table::{Interval, Table, Value};
+use crate::workload::{KeyGen, KeyType};
+
+pub struct CuckooStudy;
+
+crate::params! {
+    pub struct P {
+        test: String = common::choice(&["load", "fpr", "bogus_deletes"], Def::Required, "what to measure (see the kind's doc)"),
+        buckets_log2: u32 = common::int(1, 30, Def::Int(16), "log2 of the number of buckets"),
+        bucket_size: usize = common::int(1, 64, Def::Int(4), "slots per bucket (b)"),
+        fingerprint_bits: u32 = common::int(4, 32, Def::Int(12), "bits per fingerprint (f)"),
+        load: f64 = common::rate(Def::Float(0.95), "fpr, bogus_deletes: fill to this fraction of the slots (or the first failure)"),
+        max_kicks: u32 = common::int(0, 100_000, Def::Int(500), "evictions before an insert gives up"),
+        bogus_deletes: u64 = common::int(0, 1_000_000_000, Def::Int(0), "bogus_deletes: never-inserted keys deleted"),
+        queries: u64 = QUERIES,
+        hash: StrategyId = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keys: KeyType = KEYS,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        capacity: u64 [Same],
+        items: u64,
+        load_factor: f64,
+        /// The load at which the first insert failed (test `load`).
+        first_failure_load: Option<f64>,
+        kicks_per_insert: f64,
+        fpr_measured: Option<Proportion>,
+        /// 1 − (1 − 1/(2^f − 1))^(2bα) at the load reached.
+        fpr_theory: f64,
+        /// The same at α = 1 (≈ 2b/2^f).
+        fpr_bound: f64 [Same],
+        bits_per_item: f64,
+        /// (log2(1/ε) + log2(2b))/α at the measured ε and load (the paper's formula).
+        bits_per_item_formula: Option<f64>,
+        /// A space-optimal Bloom filter at the same measured FPR: log2(1/ε)/ln 2.
+        bloom_bits_same_fpr: Option<f64>,
+        /// Cuckoo bits per item / Bloom bits per item at the same FPR.
+        space_ratio: Option<f64>,
+        /// The ε below which cuckoo beats Bloom by the formulas at the nominal `load`:
+        /// without and with semi-sorted buckets (log2 2b resp. log2 2b − 1 extra bits).
+        crossover_fpr: f64 [Same],
+        crossover_fpr_semisorted: f64 [Same],
+        fingerprint_bits_for_1pct: u32 [Same],
+        buckets_per_query: u32 [Same],
+        cache_lines_per_query: Interval,
+        lost_members: Option<Proportion>,
+        false_negatives: u64 [Max],
+    }
+}
+
+impl Study for CuckooStudy {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "cuckoo";
+    const ABOUT: &'static str = "cuckoo filters: load at the first failed insert, FPR vs 2b/2^f, space vs Bloom, bogus deletes, cache lines per query";
+    const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let hasher = p.hash_seed.hasher(p.hash, seeds);
+        let (b, f) = (p.bucket_size, p.fingerprint_bits);
+        let mut c = CuckooFilter::new(
+            1 << p.buckets_log2,
+            b,
+            f,
+            p.max_kicks,
+            seeds.derive("kicks"),
+            hasher,
+        )?;
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        let target = if p.test == "load" {
+            c.capacity()
+        } else {
+            (c.capacity() as f64 * p.load).round() as u64
+        };
+        let mut n = 0u64;
+        let mut failed_at = None;
+        while n < target {
+            if c.insert(keys.key(n)).is_err() {
+                failed_at = Some(c.load_factor());
+                break;
+            }
+            n += 1;
+        }
+        // the last successful insert may sit in the victim slot: n items held
+        let false_negatives = (0..n).filter(|&id| !c.contains(keys.key(id))).count() as u64;
+        let alpha = c.load_factor();
+        let lines: Vec<f64> = (n..n + 20_000)
+            .map(|id| c.cache_lines(keys.key(id)) as f64)
+            .collect();
+        let extra = (2.0 * b as f64).log2();
+        let mut r = R {
+            capacity: c.capacity(),
+            items: c.items(),
+            load_factor: alpha,
+            first_failure_load: if p.test == "load" { failed_at } else { None },
+            kicks_per_insert: c.kicks() as f64 / n.max(1) as f64,
+            fpr_theory: theory::fpr(f, b, alpha),
+            fpr_bound: theory::fpr(f, b, 1.0),
+            bits_per_item: c.table_bits() as f64 / c.items().max(1) as f64,
+            // at the nominal load (the design point), not the one a table reached
+            crossover_fpr: theory::crossover_epsilon(extra, p.load),
+            crossover_fpr_semisorted: theory::crossover_epsilon(extra - 1.0, p.load),
+            fingerprint_bits_for_1pct: theory::fingerprint_bits(0.01, b),
+            buckets_per_query: 2,
+            cache_lines_per_query: stats::mean_interval(&lines, stats::PLOT_CONFIDENCE),
+            false_negatives,
+            ..R::default()
+        };
+        match p.test.as_str() {
+            "fpr" => {
+                let fp = (n..n + p.queries)
+                    .filter(|&id| c.contains(keys.key(id)))
+                    .count() as u64;
+                let prop = Proportion::new(fp, p.queries);
+                r.fpr_measured = Some(prop);
+                if fp > 0 {
+                    let bloom = bloom_theory::bits_per_element(prop.rate);
+                    r.bits_per_item_formula =
+                        Some(theory::bits_per_item_formula(prop.rate, extra, alpha));
+                    r.bloom_bits_same_fpr = Some(bloom);
+                    r.space_ratio = Some(r.bits_per_item / bloom);
+                }
+            }
+            "bogus_deletes" => {
+                for j in 0..p.bogus_deletes {
+                    // a bogus delete succeeds when its fingerprint matches a resident
+                    let _ = c.remove(keys.key(n + p.queries + j));
+                }
+                let lost = (0..n).filter(|&id| !c.contains(keys.key(id))).count() as u64;
+                r.lost_members = Some(Proportion::new(lost, n));
+            }
+            _ => {}
+        }
+        Ok(r)
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let mut charts = Vec::new();
+        if let Some(s) = t
+            .summary
+            .as_ref()
+            .filter(|s| s.where_str("test", "load").next().is_some())
+        {
+            let mut c = Chart::new(
+                "load_at_first_failure",
+                "Load factor at the first failed insert (mean over tables, 95% t-interval)",
+                "slots per bucket (b)",
+                "load factor",
+            )
+            .hline(0.95, "95%");
+            c = common::GroupLines {
+                x: "bucket_size",
+                y: "first_failure_load",
+                group: "fingerprint_bits",
+                theory: None,
+                style: Style::LinePoints,
+            }
+            .draw(c, s, &s.rows.iter().collect::<Vec<_>>());
+            charts.push(c);
+        }
+        let t = &t.results;
+        let fpr: Vec<&Vec<Value>> = t.where_str("test", "fpr").collect();
+        if !fpr.is_empty() {
+            let c = Chart::new(
+                "cuckoo_fpr_vs_fingerprint",
+                "Cuckoo filter FPR vs fingerprint bits (95% Wilson)",
+                "fingerprint bits (f)",
+                "false-positive rate",
+            )
+            .log_y()
+            .series(Series::new(
+                "bound 1-(1-1/(2^f-1))^(2b)",
+                Style::Line,
+                common::points(t, &fpr, "fingerprint_bits", "fpr_bound"),
+            ))
+            .series(Series::new(
+                "theory at the load reached",
+                Style::Line,
+                common::points(t, &fpr, "fingerprint_bits", "fpr_theory"),
+            ))
+            .series(Series::new(
+                "measured",
+                Style::Points,
+                common::points(t, &fpr, "fingerprint_bits", "fpr_measured"),
+            ));
+            charts.push(c);
+            charts.push(space_chart(t, &fpr));
+        }
+        let bogus: Vec<&Vec<Value>> = t.where_str("test", "bogus_deletes").collect();
+        if !bogus.is_empty() {
+            let c = Chart::new(
+                "cuckoo_members_lost_to_bogus_deletes",
+                "Members that vanish after deleting keys never inserted",
+                "bogus deletes",
+                "fraction of members now denied",
+            );
+            let c = common::GroupLines {
+                x: "bogus_deletes",
+                y: "lost_members",
+                group: "fingerprint_bits",
+                theory: None,
+                style: Style::LinePoints,
+            }
+            .draw(c, t, &bogus);
+            charts.push(c);
+        }
+        charts
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let summary_load = t
+            .summary
+            .as_ref()
+            .filter(|s| s.where_str("test", "load").next().is_some());
+        let mut parts = Vec::new();
+        if let Some(s) = summary_load {
+            let loads: Vec<String> = s
+                .rows
+                .iter()
+                .map(|r| {
+                    format!(
+                        "b = {}, f = {}: {}",
+                        s.str(r, "bucket_size"),
+                        s.str(r, "fingerprint_bits"),
+                        pct(s.f64(r, "first_failure_load").unwrap_or(f64::NAN), 3)
+                    )
+                })
+                .collect();
+            parts.push(format!(
+                "load at the first failed insert: {}",
+                loads.join(", ")
+            ));
+        }
+        let r = &t.results;
+        for row in r.where_str("test", "fpr") {
+            if let (Some(e), Some(ratio)) = (r.f64(row, "fpr_measured"), r.f64(row, "space_ratio"))
+            {
+                parts.push(format!(
+                    "f = {}: FPR {}, {} bits/item = {}× a Bloom filter at that FPR",
+                    r.str(row, "fingerprint_bits"),
+                    pct(e, 3),
+                    sig(r.f64(row, "bits_per_item").unwrap_or(f64::NAN), 3),
+                    sig(ratio, 3)
+                ));
+            }
+        }
+        if let Some(row) = r.rows.first() {
+            parts.push(format!(
+                "by the formulas cuckoo (b = {}) is smaller than Bloom below ε = {} (semi-sorted buckets: {}); a query reads 2 buckets spanning {} cache lines on average",
+                r.str(row, "bucket_size"),
+                pct(r.f64(row, "crossover_fpr").unwrap_or(f64::NAN), 3),
+                pct(r.f64(row, "crossover_fpr_semisorted").unwrap_or(f64::NAN), 3),
+                sig(r.f64(row, "cache_lines_per_query").unwrap_or(f64::NAN), 3)
+            ));
+        }
+        let table = match summary_load {
+            Some(s) => s.project(
+                &[
+                    "bucket_size",
+                    "fingerprint_bits",
+                    "replicates",
+                    "first_failure_load",
+                    "first_failure_load_lo",
+                    "first_failure_load_hi",
+                    "kicks_per_insert",
+                ],
+                |_| true,
+            ),
+            None => r.project(
+                &[
+                    "test",
+                    "fingerprint_bits",
+                    "bogus_deletes",
+                    "load_factor",
+                    "fpr_bound",
+                    "fpr_theory",
+                    "fpr_measured",
+                    "bits_per_item",
+                    "bloom_bits_same_fpr",
+                    "space_ratio",
+                    "lost_members",
+                ],
+                |_| true,
+            ),
+        };
+        Section {
+            table,
+            reading: format!("{}.", parts.join("; ")),
+        }
+    }
+}
+
+/// Bits per item vs FPR: measured cuckoo points, the paper's formula, a
+/// space-optimal Bloom filter, and the log2(1/ε) lower bound.
+fn space_chart(t: &Table, rows: &[&Vec<Value>]) -> Chart {
+    let pts = |col: &str| -> Vec<Point> {
+        let mut v: Vec<Point> = rows
+            .iter()
+            .filter_map(|r| {
+                let e = t.f64(r, "fpr_measured").filter(|e| *e > 0.0)?;
+                Some(Point::new(e, t.f64(r, col)?))
+            })
+            .collect();
+        v.sort_by(|a, b| a.x.total_cmp(&b.x));
+        v
+    };
+    let curve = |f: &dyn Fn(f64) -> f64| -> Vec<Point> {
+        (0..=60)
+            .map(|i| 10f64.powf(-6.0 + 5.0 * i as f64 / 60.0))
+            .map(|e| Point::new(e, f(e)))
+            .collect()
+    };
+    Chart::new(
+        "bits_per_item_vs_fpr",
+        "Space per item vs false-positive rate",
+        "false-positive rate",
+        "bits per item",
+    )
+    .log_x()
+    .series(Series::new(
+        "Bloom, 1.44 log2(1/ε)",
+        Style::Line,
+        curve(&bloom_theory::bits_per_element),
+    ))
+    .series(Series::new(
+        "lower bound log2(1/ε)",
+        Style::Line,
+        curve(&|e: f64| (1.0 / e).log2()),
+    ))
+    .series(Series::new(
+        "cuckoo, measured (f bits / load)",
+        Style::Points,
+        pts("bits_per_item"),
+    ))
+}

@@ -1,0 +1,61 @@
+//! Cuckoo filter formulas (Fan et al. 2014, §4–5).
+
+/// The false-positive rate at load α: a query compares its fingerprint with
+/// the 2bα expected in its two buckets, each matching with probability
+/// 1/(2^f − 1) (fingerprints are uniform over the non-zero values):
+/// 1 − (1 − 1/(2^f − 1))^(2bα); the bound at α = 1 is ≈ 2b/2^f.
+pub fn fpr(f: u32, b: usize, alpha: f64) -> f64 {
+    let q = 1.0 / (2f64.powi(f as i32) - 1.0);
+    -((2.0 * b as f64 * alpha) * (-q).ln_1p()).exp_m1()
+}
+
+/// The fingerprint length for a target rate ε with buckets of b: ⌈log2(2b/ε)⌉.
+pub fn fingerprint_bits(epsilon: f64, b: usize) -> u32 {
+    (2.0 * b as f64 / epsilon).log2().ceil() as u32
+}
+
+/// Bits per item at load α with f-bit fingerprints: f/α; the paper's
+/// (log2(1/ε) + 3)/α for b = 4 (and + 2 with semi-sorted buckets).
+pub fn bits_per_item(f: f64, alpha: f64) -> f64 {
+    f / alpha
+}
+
+/// The paper's space formula with continuous f: (log2(1/ε) + extra)/α;
+/// extra = 3 for b = 4 (log2 2b), 2 with semi-sorting.
+pub fn bits_per_item_formula(epsilon: f64, extra: f64, alpha: f64) -> f64 {
+    ((1.0 / epsilon).log2() + extra) / alpha
+}
+
+/// The ε at which a cuckoo filter ((log2(1/ε) + extra)/α bits) and a Bloom
+/// filter (1.44·log2(1/ε) bits) cost the same: below it, cuckoo is smaller.
+pub fn crossover_epsilon(extra: f64, alpha: f64) -> f64 {
+    // (L + extra)/α = 1.44·L  ⇒  L = extra/(1.44·α − 1), with L = log2(1/ε)
+    let l = extra / (1.44 * alpha - 1.0);
+    2f64.powf(-l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_numbers() {
+        // b = 4, f = 8 at 95% load: ~ 2·4·0.95/256 = 2.9%
+        assert!(
+            (fpr(8, 4, 0.95) - 0.0293).abs() < 0.001,
+            "{}",
+            fpr(8, 4, 0.95)
+        );
+        assert_eq!(fingerprint_bits(0.01, 4), 10);
+        // crossover with Bloom's 1.44 log2(1/ε): (L + 3)/α = 1.44 L
+        let e = crossover_epsilon(3.0, 0.955);
+        let l = (1.0 / e).log2();
+        assert!(((l + 3.0) / 0.955 - 1.44 * l).abs() < 1e-9, "{e}");
+        assert!(
+            e < 0.01,
+            "without semi-sorting the crossover is below 1%: {e}"
+        );
+        let semi = crossover_epsilon(2.0, 0.955);
+        assert!(semi > 0.02 && semi < 0.03, "{semi}");
+    }
+}
