@@ -356,6 +356,14 @@ fn bad_specs_are_rejected_with_the_field_named() {
             "name = \"s\"\nkind = \"counting_bloom\"\ndescription = \"d\"\nseed = 1\n[grid]\ntest = \"space\"\ncounter_bits = 5\n".to_string(),
             "grid.counter_bits = 5: must be 4 or 8",
         ),
+        (
+            "name = \"s\"\nkind = \"cuckoo\"\ndescription = \"d\"\nseed = 1\n[grid]\ntest = \"load\"\nfingerprint_bits = 3\n".to_string(),
+            "grid.fingerprint_bits = 3: must be an integer in 4..=32",
+        ),
+        (
+            "name = \"s\"\nkind = \"cuckoo\"\ndescription = \"d\"\nseed = 1\n[grid]\ntest = \"load\"\nbucket_size = 0\n".to_string(),
+            "grid.bucket_size = 0: must be an integer in 1..=64",
+        ),
     ];
     for (spec, needle) in &cases {
         assert_rejected(spec, needle);

@@ -94,6 +94,30 @@ proptest! {
     }
 
     #[test]
+    fn no_filter_has_false_negatives_without_deletions(keys in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..24), 1..300),
+                                                     seed in any::<u64>(), bpk in 2u64..20) {
+        use sketchlab::structures::Membership;
+        use sketchlab::structures::bloom::BlockedBloom;
+        use sketchlab::structures::counting_bloom::{CountingBloom, Overflow};
+        use sketchlab::structures::scalable_bloom::ScalableBloom;
+        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(seed));
+        let n = keys.len() as u64;
+        let mut filters: Vec<Box<dyn Membership>> = vec![
+            Box::new(BlockedBloom::new(n * bpk, 5, h.clone()).unwrap()),
+            Box::new(CountingBloom::new(n * bpk, 5, 4, Overflow::Decrement, h.clone()).unwrap()),
+            Box::new(ScalableBloom::new(8, 0.01, 2.0, 0.8, h.clone()).unwrap()),
+        ];
+        for f in filters.iter_mut() {
+            for k in &keys {
+                prop_assert!(f.insert(k).is_ok());
+            }
+            for k in &keys {
+                prop_assert!(f.contains(k));
+            }
+        }
+    }
+
+    #[test]
     fn four_bit_counters_never_wrap(ops in prop::collection::vec((0u64..8, any::<bool>()), 0..400)) {
         use sketchlab::structures::counting_bloom::{Counters, Overflow};
         let mut c = Counters::new(8, 4).unwrap();

@@ -36,6 +36,11 @@ impl BitArray {
         self.words[(i >> 6) as usize] >> (i & 63) & 1 == 1
     }
 
+    #[inline]
+    pub fn unset(&mut self, i: u64) {
+        self.words[(i >> 6) as usize] &= !(1 << (i & 63));
+    }
+
     pub fn count_ones(&self) -> u64 {
         self.words.iter().map(|w| w.count_ones() as u64).sum()
     }
@@ -164,6 +169,15 @@ impl<H: KeyHasher> BloomFilter<H> {
         match self.scheme {
             Scheme::KirschMitzenmacher => Probes::new(h1, h2, self.k, m).all(|p| self.bits.get(p)),
             Scheme::Enhanced => EnhancedProbes::new(h1, h2, self.k, m).all(|p| self.bits.get(p)),
+        }
+    }
+
+    /// "Deletes" a key the only way a plain Bloom filter could: by clearing its
+    /// k bits, which also clears bits other members share (the chapter:
+    /// "Cannot delete"; the essay: clearing /logout makes /login vanish).
+    pub fn clear_bits_of(&mut self, key: &[u8]) {
+        for pos in self.positions(key) {
+            self.bits.unset(pos);
         }
     }
 

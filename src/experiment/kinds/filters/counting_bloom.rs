@@ -7,7 +7,11 @@
 //!   legitimately, count the remaining members that vanished;
 //! * `bogus_deletes`: delete keys that were never inserted, count members that vanished;
 //! * `chapter_example`: the chapter's [3][0][2][0] → [2][0][1][0] picture,
-//!   checked for consistency.
+//!   checked for consistency;
+//! * `plain_delete`: a plain Bloom filter "deleting" by clearing bits (what
+//!   the chapter says it cannot do), members lost;
+//! * `essay_logout`: the essay's 16-bit, 3-hash layout with /login and /logout
+//!   sharing bit 9: clearing /logout's bits.
 
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
@@ -31,6 +35,8 @@ const TESTS: &[&str] = &[
     "forced_overflow",
     "bogus_deletes",
     "chapter_example",
+    "plain_delete",
+    "essay_logout",
 ];
 
 crate::params! {
@@ -210,6 +216,40 @@ impl Study for CountingBloomStudy {
                 r.deleted = p.bogus_deletes;
                 r.lost_members = Some(Proportion::new(lost, checked));
             }
+            "plain_delete" => {
+                let mut plain = BloomFilter::with_rate(p.capacity, p.p, hasher)?;
+                for id in 0..n {
+                    plain.insert(keys.key(id));
+                }
+                let del = (n as f64 * p.delete_fraction).round() as u64;
+                for id in 0..del {
+                    plain.clear_bits_of(keys.key(id));
+                }
+                let (mut lost, mut checked) = (0, 0);
+                for id in survivors(del) {
+                    checked += 1;
+                    lost += !plain.contains(keys.key(id)) as u64;
+                }
+                r.deleted = del;
+                r.lost_members = Some(Proportion::new(lost, checked));
+                r.bytes = plain.bytes();
+            }
+            "essay_logout" => {
+                // the essay's picture is lost; its text fixes m = 16, k = 3, five
+                // bits set by two keys, and bit 9 shared: any such layout, e.g.
+                let (login, logout) = ([2u64, 9, 13], [5u64, 9, 11]);
+                let mut bits = crate::structures::bloom::BitArray::new(16);
+                login.iter().chain(&logout).for_each(|&b| bits.set(b));
+                let five = bits.count_ones() == 5;
+                logout.iter().for_each(|&b| bits.unset(b));
+                let vanished = login.iter().any(|&b| !bits.get(b));
+                r.documented_before = Some("/login {2, 9, 13}, /logout {5, 9, 11}".into());
+                r.documented_after = Some(format!(
+                    "clear /logout: /login {}",
+                    if vanished { "vanishes" } else { "stays" }
+                ));
+                r.consistent = Some(five && vanished);
+            }
             "chapter_example" => {
                 let show = |c: &[u8]| c.iter().map(|v| format!("[{v}]")).collect::<String>();
                 r.documented_before = Some(show(&BEFORE));
@@ -326,27 +366,46 @@ impl Study for CountingBloomStudy {
             }
             charts.push(c);
         }
-        let bogus = of("bogus_deletes");
-        if !bogus.is_empty() {
-            let c = Chart::new(
+        for (test, stem, title, x_label) in [
+            (
+                "bogus_deletes",
                 "members_lost_to_bogus_deletes",
                 "Members that vanish after deleting keys never inserted",
                 "bogus deletes / keys inserted",
-                "fraction of members now denied (false negatives)",
+            ),
+            (
+                "plain_delete",
+                "members_lost_to_clearing_bits",
+                "A plain Bloom filter 'deleting' by clearing bits: members that vanish",
+                "keys deleted / keys inserted",
+            ),
+        ] {
+            let rows = of(test);
+            if rows.is_empty() {
+                continue;
+            }
+            let mut pts: Vec<Point> = rows
+                .iter()
+                .filter_map(|r| {
+                    let x = t.f64(r, "deleted")? / t.f64(r, "inserted")?;
+                    let i = t.interval(r, "lost_members")?;
+                    Some(Point::with_interval(x, i.value, i.lo, i.hi))
+                })
+                .collect();
+            pts.sort_by(|a, b| a.x.total_cmp(&b.x));
+            charts.push(
+                Chart::new(
+                    stem,
+                    title,
+                    x_label,
+                    "fraction of remaining members denied (false negatives)",
+                )
+                .series(Series::new(
+                    "measured (95% Wilson)",
+                    Style::LinePoints,
+                    pts,
+                )),
             );
-            let pts: Vec<Point> = {
-                let mut v: Vec<Point> = bogus
-                    .iter()
-                    .filter_map(|r| {
-                        let x = t.f64(r, "deleted")? / t.f64(r, "inserted")?;
-                        let i = t.interval(r, "lost_members")?;
-                        Some(Point::with_interval(x, i.value, i.lo, i.hi))
-                    })
-                    .collect();
-                v.sort_by(|a, b| a.x.total_cmp(&b.x));
-                v
-            };
-            charts.push(c.series(Series::new("measured (95% Wilson)", Style::LinePoints, pts)));
         }
         charts
     }
@@ -448,7 +507,7 @@ fn reading(t: &Table) -> String {
         }
         out.push(loads.join("; "));
     }
-    for test in ["forced_overflow", "bogus_deletes"] {
+    for test in ["forced_overflow", "bogus_deletes", "plain_delete"] {
         for r in t.where_str("test", test) {
             out.push(format!(
                 "{test} ({}-bit, {}, load {}, {} deletes, {} overflow events): {} of the remaining members vanished",
@@ -460,6 +519,13 @@ fn reading(t: &Table) -> String {
                 pct(t.f64(r, "lost_members").unwrap_or(f64::NAN), 3)
             ));
         }
+    }
+    if let Some(r) = t.where_str("test", "essay_logout").next() {
+        out.push(format!(
+            "the essay's layout (m = 16, k = 3, bit 9 shared; positions chosen, the picture is lost) {}: {}",
+            t.str(r, "documented_before"),
+            t.str(r, "documented_after")
+        ));
     }
     if let Some(r) = t.where_str("test", "chapter_example").next() {
         let (before, after): (u32, u32) = (

@@ -351,8 +351,28 @@ fn space_chart(t: &Table, rows: &[&Vec<Value>]) -> Chart {
         curve(&|e: f64| (1.0 / e).log2()),
     ))
     .series(Series::new(
+        "blocked Bloom (512-bit blocks, theory)",
+        Style::Line,
+        blocked_curve(),
+    ))
+    .series(Series::new(
         "cuckoo, measured (f bits / load)",
         Style::Points,
         pts("bits_per_item"),
     ))
+}
+
+/// (FPR, bits per key) of a blocked Bloom filter at its best integer k, from
+/// the Poisson-averaged theory, for 2 … 40 bits per key.
+fn blocked_curve() -> Vec<Point> {
+    (4..=80)
+        .map(|half_bits| {
+            let bpk = half_bits as f64 / 2.0;
+            let best = (1..=30u32)
+                .map(|k| bloom_theory::fpr_blocked(1e6, 1e6 * bpk, k as f64, 512.0))
+                .fold(f64::INFINITY, f64::min);
+            Point::new(best, bpk)
+        })
+        .filter(|p| p.x >= 1e-6)
+        .collect()
 }
