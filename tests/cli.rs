@@ -357,6 +357,10 @@ fn bad_specs_are_rejected_with_the_field_named() {
             "grid.counter_bits = 5: must be 4 or 8",
         ),
         (
+            "name = \"s\"\nkind = \"double_hashing\"\ndescription = \"d\"\nseed = 1\n[grid]\nbits_per_key = 8\nscheme = \"double\"\n".to_string(),
+            "grid.replicates = 1: kind double_hashing needs replicates >= 2",
+        ),
+        (
             "name = \"s\"\nkind = \"cuckoo\"\ndescription = \"d\"\nseed = 1\n[grid]\ntest = \"load\"\nfingerprint_bits = 3\n".to_string(),
             "grid.fingerprint_bits = 3: must be an integer in 4..=32",
         ),

@@ -161,6 +161,19 @@ impl Spec {
             Some(q) => take_replicates(path, "quick", q)?.unwrap_or(replicates),
             None => replicates,
         };
+        for (table, r) in [("grid", replicates), ("quick", quick_replicates)] {
+            if r < kind.min_replicates() {
+                return Err(fe(
+                    &format!("{table}.replicates"),
+                    &r.to_string(),
+                    &format!(
+                        "kind {} needs replicates >= {} (its charts and claims read the summary)",
+                        kind.name(),
+                        kind.min_replicates()
+                    ),
+                ));
+            }
+        }
         let quick_grid = match &raw_quick {
             Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
             None => grid.clone(),

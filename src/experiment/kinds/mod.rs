@@ -30,6 +30,9 @@ pub trait Study: Sync + 'static {
     /// Whether trials must run one at a time and their rows depend on the
     /// clock (timing experiments): such rows are not byte-reproducible.
     const TIMING: bool = false;
+    /// The fewest replicates a study of this kind may ask for (a kind whose
+    /// charts read the summary needs at least 2).
+    const MIN_REPLICATES: u32 = 1;
     /// (measured, theory) column pairs: every row whose theory value lies
     /// outside the measured interval is reported in the reading, never left
     /// in a table.
@@ -59,6 +62,7 @@ pub trait Kind: Sync {
     fn section(&self, t: &Tables) -> Section;
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
     fn theory_pairs(&self) -> &'static [(&'static str, &'static str)];
+    fn min_replicates(&self) -> u32;
 
     /// The report section: the kind's reading, then every row where theory
     /// falls outside the measured 95% interval (with the number expected by chance).
@@ -129,6 +133,9 @@ impl<S: Study> Kind for S {
     }
     fn theory_pairs(&self) -> &'static [(&'static str, &'static str)] {
         S::THEORY
+    }
+    fn min_replicates(&self) -> u32 {
+        S::MIN_REPLICATES
     }
 }
 

@@ -62,6 +62,7 @@ impl Study for DoubleHashing {
     const ABOUT: &'static str =
         "Kirsch-Mitzenmacher and enhanced double hashing vs k independent hashes at equal m and k";
 
+    const MIN_REPLICATES: u32 = 2;
     const THEORY: &'static [(&'static str, &'static str)] =
         &[("fpr_measured", "fpr_theory_scheme")];
 
