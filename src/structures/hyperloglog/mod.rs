@@ -5,9 +5,10 @@
 //!   bits) and a rank (leading zeros of the remaining w − p bits, plus one);
 //!   each register keeps the largest rank seen.
 //! * Duplicates are free: the same key gives the same word.
-//! * Estimators read the registers; this module has the raw estimate with the
-//!   linear-counting switch of the 2007 paper. The full structure (6-bit
-//!   packing, HLL++, Ertl, HIP, Redis compatibility) is the HyperLogLog issue's.
+//! * Estimators read the register histogram ([`estimators`]): raw, the 2007
+//!   paper's linear-counting switch, and Ertl's 2017 estimator. [`redis`] is a
+//!   Redis-compatible sketch (6-bit packed registers, PFADD/PFCOUNT), checked
+//!   against a real redis-server in `tests/redis.rs`.
 //!
 //! # Usage
 //! ```
@@ -24,6 +25,8 @@
 //! * P. Flajolet, É. Fusy, O. Gandouet, F. Meunier, "HyperLogLog: the analysis
 //!   of a near-optimal cardinality estimation algorithm", AofA 2007.
 
+pub mod estimators;
+pub mod redis;
 pub mod theory;
 
 /// Dense registers (one byte each) over `wbits`-bit hash words.
@@ -72,6 +75,20 @@ impl Registers {
 
     pub fn registers(&self) -> &[u8] {
         &self.reg
+    }
+
+    /// hist[k] = registers holding k.
+    pub fn histogram(&self) -> Vec<u32> {
+        let mut h = vec![0u32; self.wbits as usize - self.p as usize + 2];
+        for &r in &self.reg {
+            h[r as usize] += 1;
+        }
+        h
+    }
+
+    /// Ertl's improved estimator over these registers.
+    pub fn ertl(&self) -> f64 {
+        estimators::ertl(&self.histogram(), self.m(), (self.wbits - self.p) as usize)
     }
 
     /// The raw estimate α_m·m²/Σ2^(−M[i]).
@@ -136,7 +153,7 @@ impl<H: crate::hashing::KeyHasher> HyperLogLog<H> {
 
 impl<H: crate::hashing::KeyHasher> super::Cardinality for HyperLogLog<H> {
     fn estimators(&self) -> &'static [&'static str] {
-        &["raw", "linear_counting"]
+        &["raw", "linear_counting", "ertl"]
     }
     fn insert(&mut self, key: &[u8]) {
         let v = self.hasher.native(key);
@@ -152,6 +169,7 @@ impl<H: crate::hashing::KeyHasher> super::Cardinality for HyperLogLog<H> {
         match estimator {
             "raw" => Some(self.registers.raw()),
             "linear_counting" => Some(self.registers.linear_or_raw()),
+            "ertl" => Some(self.registers.ertl()),
             _ => None,
         }
     }
