@@ -66,6 +66,16 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Reproduce => reproduce(&cli.experiments, &opts, cli.quiet),
+        Command::Estimate {
+            what:
+                crate::cli::EstimateWhat::Hll {
+                    p,
+                    estimator,
+                    redis,
+                    strategy,
+                    hex,
+                },
+        } => estimate_hll(*p, estimator, *redis, strategy, cli.seed, *hex),
     }
 }
 
@@ -196,6 +206,76 @@ pub fn list_hashes() -> String {
         );
     }
     s
+}
+
+/// Keys from stdin, one per line without its line ending; hex-decoded with `--hex`.
+fn stdin_keys(hex: bool) -> Result<Vec<Vec<u8>>> {
+    use std::io::BufRead;
+    let mut out = Vec::new();
+    for line in std::io::stdin().lock().lines() {
+        let line =
+            line.map_err(|e| Error::Other(anyhow::anyhow!("reading keys from stdin: {e}")))?;
+        let line = line.strip_suffix('\r').map(str::to_string).unwrap_or(line);
+        out.push(if hex {
+            parse_hex(&line)?
+        } else {
+            line.into_bytes()
+        });
+    }
+    Ok(out)
+}
+
+/// `sketchlab estimate hll`: `estimator<TAB>estimate` per line.
+fn estimate_hll(
+    p: u32,
+    estimator: &str,
+    redis: bool,
+    strategy: &str,
+    seed: Option<u64>,
+    hex: bool,
+) -> Result<()> {
+    use crate::hashing::{Seed, StrategyId};
+    use crate::structures::hyperloglog::{HyperLogLog, redis::RedisHll};
+    const ESTIMATORS: [&str; 4] = ["ertl", "raw", "linear_counting", "hip"];
+    if estimator != "all" && !ESTIMATORS.contains(&estimator) {
+        return Err(Error::Input(format!(
+            "--estimator = {estimator:?}: must be one of {}, all",
+            ESTIMATORS.join(", ")
+        )));
+    }
+    let keys = stdin_keys(hex)?;
+    if redis {
+        let mut h = RedisHll::new();
+        keys.iter().for_each(|k| {
+            h.add(k);
+        });
+        println!("redis\t{}", h.count());
+        return Ok(());
+    }
+    let kind = StrategyId::from_name(strategy).ok_or_else(|| {
+        Error::Input(format!(
+            "--strategy = {strategy:?}: must be one of {}",
+            StrategyId::names().join(", ")
+        ))
+    })?;
+    let hasher = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
+    let mut h = HyperLogLog::new(p, hasher).map_err(|e| Error::Input(format!("--p: {e}")))?;
+    keys.iter().for_each(|k| {
+        h.insert(k);
+    });
+    for name in ESTIMATORS
+        .iter()
+        .filter(|e| estimator == "all" || **e == estimator)
+    {
+        let v = match *name {
+            "ertl" => h.ertl(),
+            "raw" => h.raw(),
+            "linear_counting" => h.linear_counting(),
+            _ => h.hip().unwrap_or(f64::NAN),
+        };
+        println!("{name}\t{}", crate::export::markdown::sig(v, 8));
+    }
+    Ok(())
 }
 
 /// `sketchlab hash`: one line per key, `key<TAB>hex`.

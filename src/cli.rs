@@ -67,6 +67,14 @@ pub enum Command {
         /// Keys to hash; read from stdin, one per line, when none are given
         keys: Vec<String>,
     },
+    /// Estimate the distinct count of keys read from stdin (one per line)
+    #[command(
+        after_help = "Examples:\n  seq 1 100000 | sketchlab estimate hll\n  seq 1 100000 | sketchlab estimate hll --estimator all --p 12\n  seq 1 100000 | sketchlab estimate hll --redis        # what redis-cli PFADD + PFCOUNT would answer\n\nA key is the bytes of its line without the line ending (\\n or \\r\\n), as redis-cli sends them; --hex reads hex-encoded keys."
+    )]
+    Estimate {
+        #[command(subcommand)]
+        what: EstimateWhat,
+    },
     /// Run one study: a spec file, or the name of a study in experiments/
     #[command(
         after_help = "Examples:\n  sketchlab run experiments/bloom_fpr.toml\n  sketchlab run bloom_overfill --quick --threads 2 --out /tmp/r"
@@ -81,4 +89,26 @@ pub enum Command {
         after_help = "Examples:\n  sketchlab reproduce --quick\n  sketchlab reproduce --out reports"
     )]
     Reproduce,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EstimateWhat {
+    /// HyperLogLog distinct count
+    Hll {
+        /// Precision: 2^p registers (4..=18)
+        #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(4..=18))]
+        p: u32,
+        /// ertl, raw, linear_counting, hip, or all
+        #[arg(long, default_value = "ertl")]
+        estimator: String,
+        /// Redis-compatible mode (MurmurHash64A seed 0xadc83b19, p = 14, PFCOUNT's rounding)
+        #[arg(long, conflicts_with_all = ["p", "strategy"])]
+        redis: bool,
+        /// Hash strategy (see `sketchlab list --hashes`); the global --seed seeds it
+        #[arg(long, short, default_value = "xxh3_64")]
+        strategy: String,
+        /// Keys are hex-encoded bytes
+        #[arg(long)]
+        hex: bool,
+    },
 }

@@ -42,6 +42,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "export",
             "hashing",
             "report",
+            "structures",
             "table",
         ],
     ),

@@ -526,3 +526,58 @@ fn a_random_hash_seed_differs_between_processes_and_is_recorded() {
     assert_ne!(k1, k2, "two processes drew the same OS key");
     assert_ne!(r1, r2, "the random key did not reach the filters");
 }
+
+#[test]
+fn estimate_hll_counts_stdin_and_rejects_bad_arguments() {
+    let keys: String = (0..20_000).map(|i| format!("{i}\n")).collect();
+    let out = sketchlab()
+        .args(["estimate", "hll", "--estimator", "all", "--p", "12"])
+        .write_stdin(keys.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let names: Vec<&str> = out.lines().map(|l| l.split('\t').next().unwrap()).collect();
+    assert_eq!(names, ["ertl", "raw", "linear_counting", "hip"]);
+    for line in out.lines() {
+        let v: f64 = line.split('\t').nth(1).unwrap().parse().unwrap();
+        // within 5 standard errors (1.04/64) of the 20,000 distinct keys
+        assert!((v / 20_000.0 - 1.0).abs() < 5.0 * 1.04 / 64.0, "{line}");
+    }
+    // duplicates change nothing
+    let twice = sketchlab()
+        .args(["estimate", "hll", "--estimator", "all", "--p", "12"])
+        .write_stdin(keys.clone() + &keys)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let twice = String::from_utf8(twice).unwrap();
+    assert_eq!(
+        twice.lines().take(3).collect::<Vec<_>>(),
+        out.lines().take(3).collect::<Vec<_>>()
+    );
+    sketchlab()
+        .args(["estimate", "hll", "--estimator", "best"])
+        .write_stdin("a\n")
+        .assert()
+        .code(2);
+    sketchlab()
+        .args(["estimate", "hll", "--p", "19"])
+        .write_stdin("a\n")
+        .assert()
+        .code(2);
+    sketchlab()
+        .args(["estimate", "hll", "--strategy", "md5"])
+        .write_stdin("a\n")
+        .assert()
+        .code(2);
+    sketchlab()
+        .args(["estimate", "hll", "--hex"])
+        .write_stdin("zz\n")
+        .assert()
+        .code(2);
+}

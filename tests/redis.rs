@@ -180,3 +180,25 @@ fn pfcount_equals_the_redis_compatible_sketch() {
     }
     assert_eq!(c.pfcount("merged"), a.count());
 }
+
+/// The CLI reads keys as redis-cli sends them: `estimate hll --redis` on
+/// stdin lines answers what PFCOUNT answers after PFADDing those lines.
+#[test]
+fn estimate_hll_redis_equals_pfcount() {
+    let Some(server) = start() else { return };
+    let mut c = Conn::new(server.port);
+    let lines: Vec<String> = (0..50_000).map(|i| format!("session-{}", i * 7)).collect();
+    let elements: Vec<Vec<u8>> = lines.iter().map(|l| l.clone().into_bytes()).collect();
+    c.pfadd("cli", &elements);
+    let out = assert_cmd::Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(["estimate", "hll", "--redis"])
+        .write_stdin(lines.join("\r\n") + "\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(out, format!("redis\t{}\n", c.pfcount("cli")));
+}

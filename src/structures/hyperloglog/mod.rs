@@ -27,7 +27,10 @@
 
 pub mod estimators;
 pub mod redis;
+mod sketch;
 pub mod theory;
+
+pub use sketch::{HyperLogLog, Packed6, index_and_rank};
 
 /// Dense registers (one byte each) over `wbits`-bit hash words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,50 +131,6 @@ impl super::Mergeable for Registers {
             *a = (*a).max(*b);
         }
         Ok(())
-    }
-}
-
-/// Registers fed by a hash strategy: the [`super::Cardinality`] face.
-pub struct HyperLogLog<H> {
-    registers: Registers,
-    hasher: H,
-}
-
-impl<H: crate::hashing::KeyHasher> HyperLogLog<H> {
-    pub fn new(p: u32, hasher: H) -> Self {
-        let wbits = hasher.width().min(64);
-        HyperLogLog {
-            registers: Registers::new(p, wbits),
-            hasher,
-        }
-    }
-
-    pub fn registers(&self) -> &Registers {
-        &self.registers
-    }
-}
-
-impl<H: crate::hashing::KeyHasher> super::Cardinality for HyperLogLog<H> {
-    fn estimators(&self) -> &'static [&'static str] {
-        &["raw", "linear_counting", "ertl"]
-    }
-    fn insert(&mut self, key: &[u8]) {
-        let v = self.hasher.native(key);
-        // the top word of a 128-bit output, the whole of a narrower one
-        let w = if self.hasher.width() == 128 {
-            (v >> 64) as u64
-        } else {
-            v as u64
-        };
-        self.registers.insert_word(w);
-    }
-    fn estimate(&self, estimator: &str) -> Option<f64> {
-        match estimator {
-            "raw" => Some(self.registers.raw()),
-            "linear_counting" => Some(self.registers.linear_or_raw()),
-            "ertl" => Some(self.registers.ertl()),
-            _ => None,
-        }
     }
 }
 
