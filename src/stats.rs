@@ -7,7 +7,7 @@
 //! `statrs`; nothing here is a table typed in by hand.
 
 use crate::table::Interval;
-use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal, StudentsT};
+use statrs::distribution::{Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, Normal, StudentsT};
 
 /// Confidence of the intervals drawn in plots and tables.
 pub const PLOT_CONFIDENCE: f64 = 0.95;
@@ -113,6 +113,22 @@ pub fn mean_interval(xs: &[f64], confidence: f64) -> Interval {
     let n = xs.len() as f64;
     let half = t(confidence, n - 1.0) * sd / n.sqrt();
     Interval::new(mean, mean - half, mean + half)
+}
+
+/// The interval of a standard deviation estimated from `n` normal values:
+/// [sd·√((n−1)/χ²_{1−α/2}), sd·√((n−1)/χ²_{α/2})] with n − 1 degrees of freedom.
+pub fn sd_interval(sd: f64, n: usize, confidence: f64) -> Interval {
+    if n < 2 || !sd.is_finite() {
+        return Interval::new(sd, f64::NAN, f64::NAN);
+    }
+    let df = (n - 1) as f64;
+    let chi = ChiSquared::new(df).expect("df > 0");
+    let alpha = 1.0 - confidence;
+    let (upper_q, lower_q) = (
+        chi.inverse_cdf(1.0 - alpha / 2.0),
+        chi.inverse_cdf(alpha / 2.0),
+    );
+    Interval::new(sd, sd * (df / upper_q).sqrt(), sd * (df / lower_q).sqrt())
 }
 
 /// The sample `q`-quantile of sorted values (linear interpolation between
@@ -311,6 +327,26 @@ mod tests {
             (0.95 - 4.0 * (0.95f64 * 0.05 / runs as f64).sqrt()..=0.99).contains(&rate),
             "median coverage {rate}"
         );
+    }
+
+    #[test]
+    fn sd_interval_covers_at_its_level() {
+        // n = 10, 95%: chi-square(9) quantiles 2.700 and 19.023
+        let i = sd_interval(1.0, 10, 0.95);
+        assert!(
+            (i.lo - (9.0f64 / 19.023).sqrt()).abs() < 1e-3
+                && (i.hi - (9.0f64 / 2.700).sqrt()).abs() < 1e-3,
+            "{i:?}"
+        );
+        let normal = rand_distr::Normal::new(0.0, 2.0).unwrap();
+        let mut g = rng(11);
+        let runs = 4000u64;
+        let mut covered = 0;
+        for _ in 0..runs {
+            let xs: Vec<f64> = (0..8).map(|_| g.sample(normal)).collect();
+            covered += sd_interval(mean_sd(&xs).1, 8, 0.95).contains(2.0) as u64;
+        }
+        assert_coverage(covered, runs, 0.95, "sd interval");
     }
 
     #[test]

@@ -211,11 +211,23 @@ queries = 5000
 replicates = 2
 "#,
     ),
+    (
+        "p.toml",
+        r#"name = "p"
+kind = "hll_registers"
+description = "d"
+seed = 26
+[grid]
+p = [4, 10]
+n = 3000
+replicates = 3
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.
 const STUDIES: &[&str] = &[
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
 ];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {

@@ -792,3 +792,42 @@ fn cuckoo_filters_fill_to_their_load_and_match_the_fpr_bound() {
         }
     }
 }
+
+#[test]
+fn hll_estimators_match_their_standard_errors() {
+    let (s, t) = (spec("hll_registers"), quick("hll_registers"));
+    let summary = sketchlab::experiment::summary::summarise(
+        &t,
+        &s.kind.param_columns(),
+        &s.kind.fields(),
+        0.999,
+    )
+    .unwrap();
+    for r in &summary.rows {
+        let p = summary.str(r, "p");
+        // Ertl and HIP: the RSE's 99.9% chi-square interval contains the theory value
+        for (e, th) in [("err_ertl", "se_theory"), ("err_hip", "hip_se_theory")] {
+            let (lo, hi, want) = (
+                f(&summary, r, &format!("{e}_sd_lo")),
+                f(&summary, r, &format!("{e}_sd_hi")),
+                f(&summary, r, th),
+            );
+            // the theory is asymptotic in m; at p = 4 allow the small-m excess
+            let slack = if p == "4" { 1.25 } else { 1.0 };
+            assert!(
+                lo <= want * slack && want <= hi * slack,
+                "p = {p} {e}: [{lo}, {hi}] vs {want}"
+            );
+        }
+        // the means are unbiased within their interval (4.5 se)
+        let (m, sd, n) = (
+            f(&summary, r, "err_ertl"),
+            f(&summary, r, "err_ertl_sd"),
+            f(&summary, r, "replicates"),
+        );
+        assert!(
+            m.abs() <= 4.5 * sd / n.sqrt() + 1e-3,
+            "p = {p}: Ertl bias {m}"
+        );
+    }
+}

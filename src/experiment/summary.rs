@@ -3,8 +3,9 @@
 //! [`crate::stats`]. Reads a results table, never the structures.
 //!
 //! Columns: the parameters, `replicates`, then per field: `x` (sum, max,
-//! same) or `x, x_lo, x_hi, x_sd` (mean: Student-t interval; the standard
-//! deviation lets a reader recompute any other level) or `x, x_lo, x_hi`
+//! same) or `x, x_lo, x_hi, x_sd, x_sd_lo, x_sd_hi` (mean: Student-t interval;
+//! the standard deviation, with its chi-square interval, lets a reader recompute
+//! any other level and read the spread itself, e.g. an estimator's RSE) or `x, x_lo, x_hi`
 //! (median: order-statistic interval).
 
 use super::row::{Agg, FieldDef, Shape};
@@ -26,7 +27,9 @@ pub fn columns(params: &[Column], fields: &[FieldDef]) -> Vec<Column> {
                     out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
                 }
                 if f.agg == Agg::Mean {
-                    out.push(Column::new(format!("{}_sd", f.name), ColType::Float));
+                    for suffix in ["_sd", "_sd_lo", "_sd_hi"] {
+                        out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
+                    }
                 }
             }
             Agg::Sum | Agg::Max | Agg::Same => out.push(Column::new(f.name, ty)),
@@ -71,11 +74,12 @@ pub fn summarise(
             match f.agg {
                 Agg::Mean => {
                     if nums.is_empty() {
-                        row.extend(std::iter::repeat_n(Value::Empty, 4));
+                        row.extend(std::iter::repeat_n(Value::Empty, 6));
                     } else {
                         let i = stats::mean_interval(&nums, confidence);
                         let (_, sd) = stats::mean_sd(&nums);
-                        row.extend([float(i.value), float(i.lo), float(i.hi), float(sd)]);
+                        let si = stats::sd_interval(sd, nums.len(), confidence);
+                        row.extend([i.value, i.lo, i.hi, sd, si.lo, si.hi].map(float));
                     }
                 }
                 Agg::Median => {

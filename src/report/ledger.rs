@@ -113,6 +113,12 @@ fn verdict_interval(t: &Table, row: &[Value], metric: &str) -> Option<(Interval,
         );
         return Some((Interval::new(value, p.lo, p.hi), false));
     }
+    // a standard deviation over replicates: its chi-square interval
+    if metric.ends_with("_sd") && t.has("replicates") {
+        let r = t.f64(row, "replicates")? as usize;
+        let i = stats::sd_interval(value, r, VERDICT_CONFIDENCE);
+        return Some((i, false));
+    }
     let sd = format!("{metric}_sd");
     if t.has(&sd) && t.has("replicates") {
         let (sd, r) = (t.f64(row, &sd)?, t.f64(row, "replicates")?);

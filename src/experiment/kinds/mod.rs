@@ -8,6 +8,7 @@ mod bloom;
 mod common;
 mod filters;
 mod hashing;
+mod hll;
 
 use super::params::{ParamDef, ParamSet, Params, Seeds};
 use super::row::{FieldDef, Row};
@@ -157,6 +158,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &hashing::hash_in_structures::HashInStructures,
     &hashing::birthday::Birthday,
     &hashing::birthday_bound::BirthdayBound,
+    &hll::hll_registers::HllRegisters,
 ];
 
 /// Column names the runner adds; no kind may declare them.

@@ -1,0 +1,156 @@
+//! `hll_registers`: the relative error of each HyperLogLog estimator over many
+//! sketches (replicates) per precision p at a fixed n, next to 1.04/√m (and
+//! 0.833/√m for HIP); memory per p.
+
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
+use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyId;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::structures::hyperloglog::{HyperLogLog, theory};
+use crate::table::Value;
+use crate::workload::{KeyGen, KeyType};
+
+pub struct HllRegisters;
+
+crate::params! {
+    pub struct P {
+        p: u32 = common::int(4, 18, Def::Required, "precision: 2^p registers"),
+        n: u64 = common::count(Def::Int(1_000_000), "distinct keys per sketch"),
+        hash: StrategyId = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keys: KeyType = KEYS,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        m: usize [Same],
+        bytes_used: usize [Same],
+        alpha_m: f64 [Same],
+        /// 1.04/√m.
+        se_theory: f64 [Same],
+        /// 0.833/√m (HIP, Ting 2014).
+        hip_se_theory: f64 [Same],
+        /// (estimate − n)/n per estimator; the summary's mean is the bias, its sd the RSE.
+        err_raw: f64,
+        err_linear_counting: f64,
+        err_ertl: f64,
+        err_hip: f64,
+    }
+}
+
+const ESTIMATORS: [&str; 4] = ["raw", "linear_counting", "ertl", "hip"];
+
+impl Study for HllRegisters {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "hll_registers";
+    const ABOUT: &'static str = "HyperLogLog relative error per precision and estimator over many sketches, vs 1.04/sqrt(m)";
+    const MIN_REPLICATES: u32 = 2;
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let mut h = HyperLogLog::new(p.p, p.hash_seed.hasher(p.hash, seeds))?;
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        for id in 0..p.n {
+            h.insert(keys.key(id));
+        }
+        let n = p.n as f64;
+        let err = |e: f64| e / n - 1.0;
+        let m = h.m();
+        Ok(R {
+            m,
+            bytes_used: h.bytes_used(),
+            alpha_m: theory::alpha(m),
+            se_theory: theory::standard_error(m),
+            hip_se_theory: 0.833 / (m as f64).sqrt(),
+            err_raw: err(h.raw()),
+            err_linear_counting: err(h.linear_counting()),
+            err_ertl: err(h.ertl()),
+            err_hip: err(h.hip().expect("unmerged")),
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let s = t.summary();
+        let rows: Vec<&Vec<Value>> = s.rows.iter().collect();
+        let mut c = Chart::new(
+            "rse_vs_registers",
+            "HyperLogLog relative standard error vs registers (sd over sketches, 95% chi-square)",
+            "registers m",
+            "relative standard error",
+        )
+        .log_x()
+        .log_y()
+        .series(Series::new(
+            "1.04/√m",
+            Style::Line,
+            common::points(s, &rows, "m", "se_theory"),
+        ))
+        .series(Series::new(
+            "0.833/√m (HIP)",
+            Style::Line,
+            common::points(s, &rows, "m", "hip_se_theory"),
+        ));
+        for e in ESTIMATORS {
+            let col = format!("err_{e}_sd");
+            let mut pts: Vec<Point> = rows
+                .iter()
+                .filter_map(|r| {
+                    let (x, y) = (s.f64(r, "m")?, s.f64(r, &col)?);
+                    Some(Point::with_interval(
+                        x,
+                        y,
+                        s.f64(r, &format!("{col}_lo"))?,
+                        s.f64(r, &format!("{col}_hi"))?,
+                    ))
+                })
+                .collect();
+            pts.sort_by(|a, b| a.x.total_cmp(&b.x));
+            c = c.series(Series::new(format!("measured, {e}"), Style::Points, pts));
+        }
+        vec![c]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let s = t.summary();
+        let table = s.project(
+            &[
+                "p",
+                "m",
+                "bytes_used",
+                "replicates",
+                "se_theory",
+                "err_ertl",
+                "err_ertl_sd",
+                "err_ertl_sd_lo",
+                "err_ertl_sd_hi",
+                "err_hip_sd",
+                "hip_se_theory",
+                "err_raw_sd",
+            ],
+            |_| true,
+        );
+        let parts: Vec<String> = s
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "p = {}: Ertl RSE {} (theory {}), HIP {} (theory {}), bias {}",
+                    s.str(r, "p"),
+                    pct(s.f64(r, "err_ertl_sd").unwrap_or(f64::NAN), 3),
+                    pct(s.f64(r, "se_theory").unwrap_or(f64::NAN), 3),
+                    pct(s.f64(r, "err_hip_sd").unwrap_or(f64::NAN), 3),
+                    pct(s.f64(r, "hip_se_theory").unwrap_or(f64::NAN), 3),
+                    sig(s.f64(r, "err_ertl").unwrap_or(f64::NAN), 2)
+                )
+            })
+            .collect();
+        Section {
+            table,
+            reading: format!("Over the sketches of each precision: {}.", parts.join("; ")),
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! The HyperLogLog family's kinds.
+
+pub mod hll_registers;
