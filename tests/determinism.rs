@@ -223,11 +223,23 @@ n = 3000
 replicates = 3
 "#,
     ),
+    (
+        "q.toml",
+        r#"name = "q"
+kind = "hll_merge"
+description = "d"
+seed = 27
+[grid]
+nodes = [3, 30]
+n = 5000
+p = 10
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.
 const STUDIES: &[&str] = &[
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q",
 ];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {

@@ -831,3 +831,21 @@ fn hll_estimators_match_their_standard_errors() {
         );
     }
 }
+
+#[test]
+fn merged_hll_sketches_are_the_sketch_of_the_union() {
+    let t = quick("hll_merge");
+    assert!(!t.rows.is_empty());
+    for r in &t.rows {
+        assert_eq!(
+            t.cell(r, "merged_equals_union"),
+            &sketchlab::table::Value::Bool(true)
+        );
+        assert_eq!(f(&t, r, "err_merged_ertl"), f(&t, r, "err_union_ertl"));
+        assert!(f(&t, r, "err_merged_ertl").abs() < 5.0 * f(&t, r, "se_theory"));
+        assert!(
+            f(&t, r, "keys_seen_by_nodes") > f(&t, r, "n"),
+            "shards overlap"
+        );
+    }
+}

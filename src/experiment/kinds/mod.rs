@@ -159,6 +159,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &hashing::birthday::Birthday,
     &hashing::birthday_bound::BirthdayBound,
     &hll::hll_registers::HllRegisters,
+    &hll::hll_merge::HllMerge,
 ];
 
 /// Column names the runner adds; no kind may declare them.

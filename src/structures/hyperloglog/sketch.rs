@@ -114,6 +114,11 @@ impl<H: KeyHasher> HyperLogLog<H> {
         &self.registers
     }
 
+    /// The sketch's hash strategy (an empty sketch to merge into takes the same one).
+    pub fn clone_hasher(&self) -> H {
+        self.hasher.clone()
+    }
+
     pub fn bytes_used(&self) -> usize {
         self.registers.bytes_used()
     }

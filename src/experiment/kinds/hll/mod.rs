@@ -1,3 +1,4 @@
 //! The HyperLogLog family's kinds.
 
+pub mod hll_merge;
 pub mod hll_registers;

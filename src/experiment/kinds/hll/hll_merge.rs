@@ -1,0 +1,165 @@
+//! `hll_merge`: a cluster of nodes, each counting its own shard of a stream
+//! (with overlap between shards), merged at a coordinator: the merged
+//! registers against those of one sketch fed the whole stream, the bytes sent,
+//! and the error of the merged estimate.
+
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
+use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyId;
+use crate::plot::{Chart, Series, Style};
+use crate::report::Section;
+use crate::structures::hyperloglog::HyperLogLog;
+use crate::table::Value;
+use crate::workload::{KeyGen, KeyType};
+use rand::RngExt;
+
+pub struct HllMerge;
+
+crate::params! {
+    pub struct P {
+        nodes: u64 = common::int(1, 100_000, Def::Int(200), "nodes, each with its own sketch"),
+        n: u64 = common::count(Def::Int(1_000_000), "distinct keys in the whole stream"),
+        p: u32 = common::int(4, 18, Def::Int(14), "precision of every sketch"),
+        overlap: f64 = ParamDef::new("", crate::experiment::kinds::bloom::bloom_overfill::FRACTION, Def::Float(0.2), "fraction of keys a second, random node also sees"),
+        hash: StrategyId = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keys: KeyType = KEYS,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        /// Whether the merged registers equal the registers of one sketch of the union.
+        merged_equals_union: bool [Same],
+        registers_differing: u64,
+        bytes_per_node: usize [Same],
+        bytes_sent: usize [Same],
+        keys_seen_by_nodes: u64,
+        err_merged_ertl: f64,
+        err_union_ertl: f64,
+        se_theory: f64 [Same],
+    }
+}
+
+impl Study for HllMerge {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "hll_merge";
+    const ABOUT: &'static str =
+        "HyperLogLog sketches of shards merged at a coordinator vs one sketch of the union";
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let hasher = p.hash_seed.hasher(p.hash, seeds);
+        let mut nodes: Vec<HyperLogLog<_>> = (0..p.nodes)
+            .map(|_| HyperLogLog::new(p.p, hasher.clone()))
+            .collect::<Result<_, _>>()?;
+        let mut union = HyperLogLog::new(p.p, hasher)?;
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        let mut rng = seeds.rng("shards");
+        let mut seen = 0u64;
+        for id in 0..p.n {
+            let key = keys.key(id);
+            union.insert(key);
+            let home = rng.random_range(0..p.nodes) as usize;
+            nodes[home].insert(key);
+            seen += 1;
+            if rng.random_bool(p.overlap) {
+                nodes[rng.random_range(0..p.nodes) as usize].insert(key);
+                seen += 1;
+            }
+        }
+        let mut merged = HyperLogLog::new(p.p, nodes[0].clone_hasher())?;
+        for node in &nodes {
+            merged.merge(node)?;
+        }
+        let m = merged.m();
+        let differing = (0..m)
+            .filter(|&i| merged.registers().get(i) != union.registers().get(i))
+            .count() as u64;
+        let n = p.n as f64;
+        Ok(R {
+            merged_equals_union: differing == 0,
+            registers_differing: differing,
+            bytes_per_node: merged.bytes_used(),
+            bytes_sent: merged.bytes_used() * p.nodes as usize,
+            keys_seen_by_nodes: seen,
+            err_merged_ertl: merged.ertl() / n - 1.0,
+            err_union_ertl: union.ertl() / n - 1.0,
+            se_theory: 1.04 / (m as f64).sqrt(),
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let rows: Vec<&Vec<Value>> = t.rows.iter().collect();
+        vec![
+            Chart::new(
+                "merged_error_vs_nodes",
+                "Relative error of the merged estimate (Ertl) by cluster size",
+                "nodes",
+                "(estimate - n) / n",
+            )
+            .log_x()
+            .series(Series::new(
+                "merged sketches",
+                Style::Points,
+                common::points(t, &rows, "nodes", "err_merged_ertl"),
+            ))
+            .series(Series::new(
+                "one sketch of the union",
+                Style::Points,
+                common::points(t, &rows, "nodes", "err_union_ertl"),
+            ))
+            .series(Series::new(
+                "+1.04/√m",
+                Style::Line,
+                common::points(t, &rows, "nodes", "se_theory"),
+            )),
+        ]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "nodes",
+                "n",
+                "p",
+                "overlap",
+                "merged_equals_union",
+                "registers_differing",
+                "bytes_per_node",
+                "bytes_sent",
+                "err_merged_ertl",
+                "err_union_ertl",
+            ],
+            |_| true,
+        );
+        let equal = t
+            .rows
+            .iter()
+            .filter(|r| t.cell(r, "merged_equals_union") == &Value::Bool(true))
+            .count();
+        let worst = t
+            .rows
+            .iter()
+            .filter_map(|r| t.f64(r, "err_merged_ertl"))
+            .fold(0.0f64, |a, e| a.max(e.abs()));
+        let sent = t
+            .rows
+            .iter()
+            .filter_map(|r| t.f64(r, "bytes_sent"))
+            .fold(0.0f64, f64::max);
+        Section {
+            table,
+            reading: format!(
+                "In {equal} of {} settings the merged registers equal, register for register, those of one sketch fed the whole stream; the largest cluster sends {} bytes in all; the merged estimates are off by at most {}.",
+                t.rows.len(),
+                sig(sent, 4),
+                pct(worst, 3)
+            ),
+        }
+    }
+}
