@@ -178,13 +178,7 @@ pub fn list_kinds() -> String {
                 .unwrap_or_else(|| " (required)".into());
             s += &format!("  {:<22} {}{default}: {}\n", d.name, d.allowed(), d.help);
         }
-        let cols: Vec<String> = k
-            .fields()
-            .iter()
-            .flat_map(|f| f.columns())
-            .map(|c| c.name)
-            .collect();
-        s += &format!("  columns: {}\n\n", cols.join(", "));
+        s += &format!("  columns: {}\n\n", k.metric_columns().join(", "));
     }
     s
 }

@@ -223,8 +223,7 @@ pub fn ratio_interval(a: Interval, b: Interval, confidence: f64) -> Interval {
         return Interval::new(r, f64::NAN, f64::NAN);
     }
     let s = (rel_se(a).powi(2) + rel_se(b).powi(2)).sqrt();
-    let zc2 = zc;
-    Interval::new(r, r * (-zc2 * s).exp(), r * (zc2 * s).exp())
+    Interval::new(r, r * (-zc * s).exp(), r * (zc * s).exp())
 }
 
 #[cfg(test)]

@@ -84,6 +84,15 @@ pub trait Kind: Sync {
             .collect()
     }
 
+    /// The metric columns (what `list --kinds` shows), in CSV order.
+    fn metric_columns(&self) -> Vec<String> {
+        self.fields()
+            .iter()
+            .flat_map(|f| f.columns())
+            .map(|c| c.name)
+            .collect()
+    }
+
     /// The results.csv header: parameters, `replicate`, `trial_id`, `seed`, metrics.
     fn columns(&self) -> Vec<Column> {
         use crate::table::ColType;

@@ -54,22 +54,6 @@ impl<H: KeyHasher> CuckooFilter<H> {
         })
     }
 
-    /// Buckets for `n` items at target load `alpha` (rounded up to a power of two).
-    pub fn for_items(
-        n: u64,
-        alpha: f64,
-        b: usize,
-        f: u32,
-        max_kicks: u32,
-        kick_seed: u64,
-        hasher: H,
-    ) -> Result<Self, ParamError> {
-        let buckets = ((n as f64 / alpha / b as f64).ceil() as usize)
-            .max(2)
-            .next_power_of_two();
-        Self::new(buckets, b, f, max_kicks, kick_seed, hasher)
-    }
-
     #[inline]
     fn mask(&self) -> usize {
         self.buckets - 1
