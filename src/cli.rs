@@ -89,6 +89,19 @@ pub enum Command {
         after_help = "Examples:\n  sketchlab reproduce --quick\n  sketchlab reproduce --out reports"
     )]
     Reproduce,
+    /// Derive HyperLogLog++'s bias tables by simulation and write them (with how they were made)
+    #[command(
+        name = "hllpp-bias",
+        after_help = "Examples:\n  sketchlab hllpp-bias                      # rewrites data/hllpp_bias.csv (the committed table)\n  sketchlab hllpp-bias --trials 200 /tmp/b.csv\n\nThe seed is the global --seed (default 2013). The committed table is compiled into sketchlab; a test regenerates part of it and compares."
+    )]
+    HllppBias {
+        /// Simulated sketches per precision
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+        trials: u64,
+        /// Where to write the table
+        #[arg(value_name = "FILE", default_value = "data/hllpp_bias.csv")]
+        file: PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -98,7 +111,7 @@ pub enum EstimateWhat {
         /// Precision: 2^p registers (4..=18)
         #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(4..=18))]
         p: u32,
-        /// ertl, raw, linear_counting, hip, or all
+        /// ertl, raw, linear_counting, hllpp, hip, or all
         #[arg(long, default_value = "ertl")]
         estimator: String,
         /// Redis-compatible mode (MurmurHash64A seed 0xadc83b19, p = 14, PFCOUNT's rounding)

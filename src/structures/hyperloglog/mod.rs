@@ -26,6 +26,7 @@
 //!   of a near-optimal cardinality estimation algorithm", AofA 2007.
 
 pub mod estimators;
+pub mod hllpp;
 pub mod redis;
 mod sketch;
 pub mod theory;

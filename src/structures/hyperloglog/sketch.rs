@@ -161,6 +161,15 @@ impl<H: KeyHasher> HyperLogLog<H> {
         estimators::ertl(&self.registers.histogram(), self.m(), 64 - self.p as usize)
     }
 
+    /// HyperLogLog++'s bias-corrected estimate (the committed tables).
+    pub fn hllpp(&self) -> f64 {
+        super::hllpp::estimate(
+            &self.registers.histogram(),
+            self.p,
+            super::hllpp::BiasTable::builtin(),
+        )
+    }
+
     /// The HIP estimate; `None` once the sketch has been merged.
     pub fn hip(&self) -> Option<f64> {
         self.hip_valid.then_some(self.hip)
@@ -184,7 +193,7 @@ impl<H: KeyHasher> HyperLogLog<H> {
 
 impl<H: KeyHasher> crate::structures::Cardinality for HyperLogLog<H> {
     fn estimators(&self) -> &'static [&'static str] {
-        &["raw", "linear_counting", "ertl", "hip"]
+        &["raw", "linear_counting", "hllpp", "ertl", "hip"]
     }
     fn insert(&mut self, key: &[u8]) {
         HyperLogLog::insert(self, key);
@@ -193,6 +202,7 @@ impl<H: KeyHasher> crate::structures::Cardinality for HyperLogLog<H> {
         match estimator {
             "raw" => Some(self.raw()),
             "linear_counting" => Some(self.linear_counting()),
+            "hllpp" => Some(self.hllpp()),
             "ertl" => Some(self.ertl()),
             "hip" => self.hip(),
             _ => None,
