@@ -540,7 +540,7 @@ fn estimate_hll_counts_stdin_and_rejects_bad_arguments() {
         .clone();
     let out = String::from_utf8(out).unwrap();
     let names: Vec<&str> = out.lines().map(|l| l.split('\t').next().unwrap()).collect();
-    assert_eq!(names, ["ertl", "raw", "linear_counting", "hip"]);
+    assert_eq!(names, ["ertl", "raw", "linear_counting", "hllpp", "hip"]);
     for line in out.lines() {
         let v: f64 = line.split('\t').nth(1).unwrap().parse().unwrap();
         // within 5 standard errors (1.04/64) of the 20,000 distinct keys
@@ -557,8 +557,8 @@ fn estimate_hll_counts_stdin_and_rejects_bad_arguments() {
         .clone();
     let twice = String::from_utf8(twice).unwrap();
     assert_eq!(
-        twice.lines().take(3).collect::<Vec<_>>(),
-        out.lines().take(3).collect::<Vec<_>>()
+        twice.lines().take(4).collect::<Vec<_>>(),
+        out.lines().take(4).collect::<Vec<_>>()
     );
     sketchlab()
         .args(["estimate", "hll", "--estimator", "best"])
@@ -578,6 +578,30 @@ fn estimate_hll_counts_stdin_and_rejects_bad_arguments() {
     sketchlab()
         .args(["estimate", "hll", "--hex"])
         .write_stdin("zz\n")
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn hllpp_bias_writes_a_table_with_its_provenance() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("t/bias.csv");
+    sketchlab()
+        .args(["--quiet", "hllpp-bias", "--trials", "3"])
+        .arg(&f)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.contains("# trials: 3") && text.contains("# seed: 2013"));
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows[0], "p,n,raw_mean,bias");
+    // every p in 4..=18, about 200 points each
+    for p in 4..=18 {
+        assert!(rows.iter().any(|r| r.starts_with(&format!("{p},"))), "p = {p}");
+    }
+    sketchlab()
+        .args(["hllpp-bias", "--trials", "0"])
+        .arg(&f)
         .assert()
         .code(2);
 }

@@ -235,11 +235,25 @@ n = 5000
 p = 10
 "#,
     ),
+    (
+        "r.toml",
+        r#"name = "r"
+kind = "hll_range"
+description = "d"
+seed = 28
+[grid]
+p = 8
+max_n = 3000
+per_decade = 3
+peers_max_n = 1000
+replicates = 5
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.
 const STUDIES: &[&str] = &[
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q",
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r",
 ];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {
@@ -283,6 +297,11 @@ fn results_are_byte_identical_across_thread_counts() {
     assert_eq!(
         std::fs::read(one.join("d/summary.csv")).unwrap(),
         std::fs::read(two.join("d/summary.csv")).unwrap()
+    );
+    // a kind with several rows per trial (checkpoints along one stream)
+    assert_eq!(
+        std::fs::read(one.join("r/summary.csv")).unwrap(),
+        std::fs::read(two.join("r/summary.csv")).unwrap()
     );
     assert_eq!(
         std::fs::read(one.join("claims.csv")).unwrap(),

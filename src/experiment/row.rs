@@ -18,7 +18,23 @@ pub enum Agg {
     Max,
     /// Identical in every replicate (a derived size, a name): kept as is.
     Same,
+    /// Identifies a row within a trial that yields several (a checkpoint n
+    /// along one stream): the summary groups by it as by a parameter.
+    Key,
+    /// The mean columns, plus the quantiles at the normal's −2σ, −1σ, 0,
+    /// +1σ, +2σ probabilities (`x_q02`, `x_q16`, `x_q50`, `x_q84`, `x_q98`:
+    /// 2.275%, 15.87%, 50%, 84.13%, 97.725%): DataSketches' "pitchfork".
+    Pitchfork,
 }
+
+/// The pitchfork's quantile suffixes and probabilities (Φ(−2) … Φ(2)).
+pub const PITCHFORK: [(&str, f64); 5] = [
+    ("_q02", 0.022_750_131_948_179_2),
+    ("_q16", 0.158_655_253_931_457_05),
+    ("_q50", 0.5),
+    ("_q84", 0.841_344_746_068_543),
+    ("_q98", 0.977_249_868_051_820_8),
+];
 
 /// What a field's values are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -49,27 +49,38 @@ pub fn run_trials(
         spec.replicates(opts.quick),
         seed,
     );
-    let one = |t: &Trial| -> anyhow::Result<Vec<Value>> {
+    let one = |t: &Trial| -> anyhow::Result<Vec<Vec<Value>>> {
         let metrics = kind.run(&t.params, Seeds(t.seed)).with_context(|| {
             format!(
                 "{}: trial {:016x} ({:?}, replicate {})",
                 spec.name, t.id, t.params.0, t.replicate
             )
         })?;
-        let mut row: Vec<Value> = t.params.0.iter().map(|(_, v)| v.clone()).collect();
-        row.push(Value::Int(t.replicate as i64));
-        row.push(Value::Str(format!("{:016x}", t.id)));
-        row.push(Value::Str(format!("{:016x}", t.seed)));
-        row.extend(metrics);
+        let rows = metrics
+            .into_iter()
+            .map(|m| {
+                let mut row: Vec<Value> = t.params.0.iter().map(|(_, v)| v.clone()).collect();
+                row.push(Value::Int(t.replicate as i64));
+                row.push(Value::Str(format!("{:016x}", t.id)));
+                row.push(Value::Str(format!("{:016x}", t.seed)));
+                row.extend(m);
+                row
+            })
+            .collect();
         progress.inc(1);
-        Ok(row)
+        Ok(rows)
     };
-    let rows: Vec<anyhow::Result<Vec<Value>>> = if kind.timing() {
+    let rows: Vec<anyhow::Result<Vec<Vec<Value>>>> = if kind.timing() {
         trials.iter().map(one).collect()
     } else {
         pool.install(|| trials.par_iter().map(one).collect())
     };
-    let rows = rows.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
+    let rows: Vec<Vec<Value>> = rows
+        .into_iter()
+        .collect::<anyhow::Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     let columns = kind.columns();
     if let Some(r) = rows.iter().find(|r| r.len() != columns.len()) {
         anyhow::bail!(
@@ -142,7 +153,8 @@ pub fn run_study(
         seed_overridden: opts.seed.is_some(),
         quick: opts.quick,
         threads: opts.threads,
-        trials: tables.results.rows.len(),
+        trials: spec.trials(opts.quick),
+        rows: tables.results.rows.len(),
         replicates: spec.replicates(opts.quick),
         crate_version: env!("CARGO_PKG_VERSION"),
         git_revision: export::git_revision(),

@@ -8,13 +8,26 @@
 //! any other level and read the spread itself, e.g. an estimator's RSE) or `x, x_lo, x_hi`
 //! (median: order-statistic interval).
 
-use super::row::{Agg, FieldDef, Shape};
+use super::row::{Agg, FieldDef, PITCHFORK, Shape};
 use crate::stats;
 use crate::table::{ColType, Column, Table, Value};
 
+/// The columns a summary groups by: the parameters, then the fields declared
+/// [`Agg::Key`] (a row's place within a trial).
+pub fn key_columns(params: &[Column], fields: &[FieldDef]) -> Vec<Column> {
+    let mut out = params.to_vec();
+    out.extend(
+        fields
+            .iter()
+            .filter(|f| f.agg == Agg::Key)
+            .flat_map(|f| f.columns()),
+    );
+    out
+}
+
 /// The summary table's columns for these parameter columns and fields.
 pub fn columns(params: &[Column], fields: &[FieldDef]) -> Vec<Column> {
-    let mut out = params.to_vec();
+    let mut out = key_columns(params, fields);
     out.push(Column::new("replicates", ColType::Int));
     for f in fields {
         let ty = match f.shape {
@@ -22,17 +35,23 @@ pub fn columns(params: &[Column], fields: &[FieldDef]) -> Vec<Column> {
             Shape::Interval | Shape::Proportion => ColType::Float,
         };
         match f.agg {
-            Agg::Mean | Agg::Median => {
+            Agg::Mean | Agg::Median | Agg::Pitchfork => {
                 for suffix in ["", "_lo", "_hi"] {
                     out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
                 }
-                if f.agg == Agg::Mean {
+                if f.agg != Agg::Median {
                     for suffix in ["_sd", "_sd_lo", "_sd_hi"] {
+                        out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
+                    }
+                }
+                if f.agg == Agg::Pitchfork {
+                    for (suffix, _) in PITCHFORK {
                         out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
                     }
                 }
             }
             Agg::Sum | Agg::Max | Agg::Same => out.push(Column::new(f.name, ty)),
+            Agg::Key => {}
         }
     }
     out
@@ -47,7 +66,10 @@ pub fn summarise(
     fields: &[FieldDef],
     confidence: f64,
 ) -> anyhow::Result<Table> {
-    let key_idx: Vec<usize> = params.iter().map(|c| results.col(&c.name)).collect();
+    let key_idx: Vec<usize> = key_columns(params, fields)
+        .iter()
+        .map(|c| results.col(&c.name))
+        .collect();
     let mut groups: Vec<(Vec<Value>, Vec<usize>)> = Vec::new();
     for (i, r) in results.rows.iter().enumerate() {
         let key: Vec<Value> = key_idx.iter().map(|&k| r[k].clone()).collect();
@@ -72,7 +94,7 @@ pub fn summarise(
                 }
             };
             match f.agg {
-                Agg::Mean => {
+                Agg::Mean | Agg::Pitchfork => {
                     if nums.is_empty() {
                         row.extend(std::iter::repeat_n(Value::Empty, 6));
                     } else {
@@ -81,7 +103,19 @@ pub fn summarise(
                         let si = stats::sd_interval(sd, nums.len(), confidence);
                         row.extend([i.value, i.lo, i.hi, sd, si.lo, si.hi].map(float));
                     }
+                    if f.agg == Agg::Pitchfork {
+                        let mut s = nums.clone();
+                        s.sort_by(f64::total_cmp);
+                        row.extend(PITCHFORK.map(|(_, q)| {
+                            if s.is_empty() {
+                                Value::Empty
+                            } else {
+                                float(stats::quantile(&s, q))
+                            }
+                        }));
+                    }
                 }
+                Agg::Key => {}
                 Agg::Median => {
                     if nums.is_empty() {
                         row.extend(std::iter::repeat_n(Value::Empty, 3));
@@ -183,5 +217,53 @@ mod tests {
         let mut bad = results.clone();
         bad.rows[3][4] = Value::Int(65);
         assert!(summarise(&bad, &bad.columns[..1], &fields, 0.95).is_err());
+    }
+
+    #[test]
+    fn key_fields_split_a_trial_and_pitchforks_give_quantiles() {
+        // 5 trials x 2 checkpoints n = 10, 20; err = replicate (+ 100 at n = 20)
+        let results = Table {
+            columns: vec![
+                Column::new("p", ColType::Int),
+                Column::new("replicate", ColType::Int),
+                Column::new("n", ColType::Int),
+                Column::new("err", ColType::Float),
+            ],
+            rows: (0..5)
+                .flat_map(|r| {
+                    [10, 20].map(|n| {
+                        vec![
+                            Value::Int(4),
+                            Value::Int(r),
+                            Value::Int(n),
+                            Value::Float(r as f64 + if n == 20 { 100.0 } else { 0.0 }),
+                        ]
+                    })
+                })
+                .collect(),
+        };
+        let fields = [
+            FieldDef {
+                name: "n",
+                shape: Shape::Scalar(ColType::Int),
+                agg: Agg::Key,
+            },
+            FieldDef {
+                name: "err",
+                shape: Shape::Scalar(ColType::Float),
+                agg: Agg::Pitchfork,
+            },
+        ];
+        let cols = columns(&results.columns[..1], &fields);
+        let names: Vec<&str> = cols.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(&names[..3], ["p", "n", "replicates"]);
+        let s = summarise(&results, &results.columns[..1], &fields, 0.95).unwrap();
+        assert_eq!(s.rows.len(), 2);
+        let r20 = s.where_str("n", "20").next().unwrap();
+        assert_eq!(s.f64(r20, "replicates"), Some(5.0));
+        assert_eq!(s.f64(r20, "err_q50"), Some(102.0));
+        // type-7 quantile of 100..=104 at 2.275%: 100 + 4 * 0.02275
+        assert!((s.f64(r20, "err_q02").unwrap() - 100.091).abs() < 1e-3);
+        assert_eq!(s.f64(r20, "err"), Some(102.0));
     }
 }

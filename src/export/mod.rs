@@ -47,6 +47,8 @@ pub struct Manifest {
     pub quick: bool,
     pub threads: usize,
     pub trials: usize,
+    /// Rows in results.csv (more than trials for a kind with checkpoints along each trial).
+    pub rows: usize,
     /// Independent trials per setting.
     pub replicates: u32,
     pub crate_version: &'static str,

@@ -39,7 +39,18 @@ pub trait Study: Sync + 'static {
     /// in a table.
     const THEORY: &'static [(&'static str, &'static str)] = &[];
     /// Runs one trial. All randomness must derive from `seeds`.
-    fn run(&self, p: &Self::P, seeds: Seeds) -> anyhow::Result<Self::R>;
+    fn run(&self, _p: &Self::P, _seeds: Seeds) -> anyhow::Result<Self::R> {
+        anyhow::bail!(
+            "bug: kind {} implements neither run nor run_rows",
+            Self::NAME
+        )
+    }
+    /// Runs one trial that yields several rows, told apart by the fields
+    /// declared [`Agg::Key`](super::row::Agg::Key) (checkpoints along one
+    /// stream: the whole curve costs one pass). Defaults to one row from [`Study::run`].
+    fn run_rows(&self, p: &Self::P, seeds: Seeds) -> anyhow::Result<Vec<Self::R>> {
+        Ok(vec![self.run(p, seeds)?])
+    }
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     fn section(&self, t: &Tables) -> Section;
     /// Matrix figures (PNG only), also drawn from rows alone.
@@ -58,7 +69,8 @@ pub trait Kind: Sync {
     /// Timing kinds run their trials one at a time, and their rows are
     /// excluded from the byte-identity guarantee (tests check every other kind).
     fn timing(&self) -> bool;
-    fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Value>>;
+    /// One trial's rows (metric cells only).
+    fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>>;
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     fn section(&self, t: &Tables) -> Section;
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
@@ -71,7 +83,7 @@ pub trait Kind: Sync {
         let mut sec = self.section(t);
         let table = t.summary.as_ref().unwrap_or(&t.results);
         for (metric, theory) in self.theory_pairs() {
-            sec.reading += &common::theory_misses(table, &self.param_columns(), metric, theory);
+            sec.reading += &common::theory_misses(table, &self.key_columns(), metric, theory);
         }
         sec
     }
@@ -82,6 +94,11 @@ pub trait Kind: Sync {
             .iter()
             .map(|d| Column::new(d.name, d.col_type()))
             .collect()
+    }
+
+    /// What tells a setting apart: the parameters, then the [`Agg::Key`](super::row::Agg::Key) fields.
+    fn key_columns(&self) -> Vec<Column> {
+        super::summary::key_columns(&self.param_columns(), &self.fields())
     }
 
     /// The metric columns (what `list --kinds` shows), in CSV order.
@@ -129,8 +146,9 @@ impl<S: Study> Kind for S {
     fn timing(&self) -> bool {
         S::TIMING
     }
-    fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Value>> {
-        Ok(Study::run(self, &S::P::from_params(p), seeds)?.cells())
+    fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>> {
+        let rows = Study::run_rows(self, &S::P::from_params(p), seeds)?;
+        Ok(rows.into_iter().map(Row::cells).collect())
     }
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         Study::charts(self, t)
@@ -169,6 +187,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &hashing::birthday_bound::BirthdayBound,
     &hll::hll_registers::HllRegisters,
     &hll::hll_merge::HllMerge,
+    &hll::hll_range::HllRange,
 ];
 
 /// Column names the runner adds; no kind may declare them.

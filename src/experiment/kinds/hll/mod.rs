@@ -1,4 +1,6 @@
 //! The HyperLogLog family's kinds.
 
 pub mod hll_merge;
+pub mod hll_range;
 pub mod hll_registers;
+pub mod peers;
