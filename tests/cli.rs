@@ -597,7 +597,10 @@ fn hllpp_bias_writes_a_table_with_its_provenance() {
     assert_eq!(rows[0], "p,n,raw_mean,bias");
     // every p in 4..=18, about 200 points each
     for p in 4..=18 {
-        assert!(rows.iter().any(|r| r.starts_with(&format!("{p},"))), "p = {p}");
+        assert!(
+            rows.iter().any(|r| r.starts_with(&format!("{p},"))),
+            "p = {p}"
+        );
     }
     sketchlab()
         .args(["hllpp-bias", "--trials", "0"])

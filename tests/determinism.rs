@@ -249,11 +249,40 @@ peers_max_n = 1000
 replicates = 5
 "#,
     ),
+    (
+        "s.toml",
+        r#"name = "s"
+kind = "hll_intersection"
+description = "d"
+seed = 29
+[grid]
+p = 8
+small = 50
+max_ratio = 20
+overlap = [0.2, 1.0]
+replicates = 5
+"#,
+    ),
+    (
+        "t.toml",
+        r#"name = "t"
+kind = "hll_intuition"
+description = "d"
+seed = 30
+[grid]
+part = ["leading_zeros", "longest_run", "coin_wait", "coin_longest", "lucky", "twenty_zeros"]
+n = 2000
+max_x = 6
+streams = 3
+replicates = 5
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.
 const STUDIES: &[&str] = &[
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r",
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s",
+    "t",
 ];
 
 fn reproduce(exp: &Path, out: &Path, threads: &str) {

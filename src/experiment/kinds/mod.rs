@@ -188,6 +188,8 @@ pub static KINDS: &[&dyn Kind] = &[
     &hll::hll_registers::HllRegisters,
     &hll::hll_merge::HllMerge,
     &hll::hll_range::HllRange,
+    &hll::hll_intersection::HllIntersection,
+    &hll::hll_intuition::HllIntuition,
 ];
 
 /// Column names the runner adds; no kind may declare them.

@@ -1,5 +1,7 @@
 //! The HyperLogLog family's kinds.
 
+pub mod hll_intersection;
+pub mod hll_intuition;
 pub mod hll_merge;
 pub mod hll_range;
 pub mod hll_registers;
