@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub fn run(cli: Cli) -> Result<()> {
+    if let Some(url) = &cli.redis_url {
+        crate::peer::redis::set_url(url).map_err(|e| Error::Input(format!("--redis-url: {e}")))?;
+    }
     let threads = cli.threads.map(usize::from).unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())

@@ -34,6 +34,10 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub quiet: bool,
 
+    /// A redis-server for the redis_hll study (default: it starts its own when redis-server is installed)
+    #[arg(long, global = true, value_name = "redis://HOST:PORT")]
+    pub redis_url: Option<String>,
+
     /// Where the study specs live
     #[arg(long, global = true, value_name = "DIR", default_value = "experiments")]
     pub experiments: PathBuf,

@@ -14,6 +14,7 @@ pub mod experiment;
 pub mod export;
 pub mod hashing;
 pub mod metrics;
+pub mod peer;
 pub mod plot;
 pub mod report;
 pub mod stats;

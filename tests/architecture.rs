@@ -18,6 +18,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("report", &["export", "stats", "table"]),
     ("error", &[]),
     ("cli", &[]),
+    ("peer", &[]),
     (
         "experiment",
         &[
@@ -31,6 +32,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "plot",
             "report",
             "error",
+            "peer",
         ],
     ),
     (
@@ -41,6 +43,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "experiment",
             "export",
             "hashing",
+            "peer",
             "report",
             "structures",
             "table",

@@ -277,6 +277,17 @@ streams = 3
 replicates = 5
 "#,
     ),
+    (
+        "u.toml",
+        r#"name = "u"
+kind = "redis_hll"
+description = "d"
+seed = 31
+[grid]
+elements = ["random_bytes", "sequential", "u64"]
+max_n = 3000
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.

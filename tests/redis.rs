@@ -5,31 +5,12 @@
 //! a missing `redis-server` fails the test; elsewhere the test says so and
 //! returns.
 
+use sketchlab::peer::redis::{Conn, Reply, Server, server_installed};
 use sketchlab::structures::hyperloglog::redis::RedisHll;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
-struct Server {
-    child: Child,
-    port: u16,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// A server on a free loopback port, or `None` (outside CI) when redis-server is missing.
 fn start() -> Option<Server> {
-    let found = Command::new("redis-server")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !found {
+    if !server_installed() {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
             "redis-server is not installed (.ci/run installs it): under CI this is a failure"
@@ -37,85 +18,11 @@ fn start() -> Option<Server> {
         eprintln!("redis-server not found: skipping the real-Redis comparison outside CI");
         return None;
     }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let dir = tempfile::tempdir().unwrap();
-    let child = Command::new("redis-server")
-        .args([
-            "--port",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ])
-        .arg("--dir")
-        .arg(dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("starting redis-server");
-    let server = Server {
-        child,
-        port,
-        _dir: dir,
-    };
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "redis-server did not listen on port {port}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Some(server)
+    Some(Server::start().expect("starting redis-server"))
 }
 
-/// A minimal RESP client: one command, one reply (integers and statuses).
-struct Conn {
-    w: TcpStream,
-    r: BufReader<TcpStream>,
-}
-
-impl Conn {
-    fn new(port: u16) -> Conn {
-        let w = TcpStream::connect(("127.0.0.1", port)).unwrap();
-        w.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        let r = BufReader::new(w.try_clone().unwrap());
-        Conn { w, r }
-    }
-
-    fn call(&mut self, args: &[&[u8]]) -> String {
-        let mut msg = format!("*{}\r\n", args.len()).into_bytes();
-        for a in args {
-            msg.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
-            msg.extend_from_slice(a);
-            msg.extend_from_slice(b"\r\n");
-        }
-        self.w.write_all(&msg).unwrap();
-        let mut line = String::new();
-        self.r.read_line(&mut line).unwrap();
-        assert!(!line.starts_with('-'), "redis error: {line}");
-        line.trim_end().to_string()
-    }
-
-    fn pfadd(&mut self, key: &str, elements: &[Vec<u8>]) {
-        for chunk in elements.chunks(1000) {
-            let mut args: Vec<&[u8]> = vec![b"PFADD", key.as_bytes()];
-            args.extend(chunk.iter().map(|e| e.as_slice()));
-            self.call(&args);
-        }
-    }
-
-    fn pfcount(&mut self, key: &str) -> u64 {
-        let r = self.call(&[b"PFCOUNT", key.as_bytes()]);
-        r.strip_prefix(':').unwrap().parse().unwrap()
-    }
+fn conn(s: &Server) -> Conn {
+    s.connect().expect("connecting")
 }
 
 fn sketch(elements: &[Vec<u8>]) -> u64 {
@@ -129,8 +36,8 @@ fn sketch(elements: &[Vec<u8>]) -> u64 {
 #[test]
 fn pfcount_equals_the_redis_compatible_sketch() {
     let Some(server) = start() else { return };
-    let mut c = Conn::new(server.port);
-    assert_eq!(c.call(&[b"PING"]), "+PONG");
+    let mut c = conn(&server);
+    assert_eq!(c.call(&[b"PING"]), Ok(Reply::Status("PONG".into())));
     let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(2026);
     let random = |n: usize, rng: &mut rand::rngs::Xoshiro256PlusPlus| -> Vec<Vec<u8>> {
         use rand::RngExt;
@@ -162,14 +69,15 @@ fn pfcount_equals_the_redis_compatible_sketch() {
     ));
     let mut compared = 0;
     for (key, elements) in &cases {
-        c.pfadd(key, elements);
-        let (redis, ours) = (c.pfcount(key), sketch(elements));
+        c.pfadd(key, elements).unwrap();
+        let (redis, ours) = (c.pfcount(key).unwrap(), sketch(elements));
         assert_eq!(redis, ours, "{key}: PFCOUNT {redis}, sketchlab {ours}");
         compared += 1;
     }
     assert_eq!(compared, cases.len());
     // PFMERGE of two keys equals the merged sketch
-    c.call(&[b"PFMERGE", b"merged", b"random1e4", b"seq1e4"]);
+    c.call(&[b"PFMERGE", b"merged", b"random1e4", b"seq1e4"])
+        .unwrap();
     let mut a = RedisHll::new();
     for e in cases
         .iter()
@@ -178,7 +86,7 @@ fn pfcount_equals_the_redis_compatible_sketch() {
     {
         a.add(e);
     }
-    assert_eq!(c.pfcount("merged"), a.count());
+    assert_eq!(c.pfcount("merged").unwrap(), a.count());
 }
 
 /// The CLI reads keys as redis-cli sends them: `estimate hll --redis` on
@@ -186,10 +94,10 @@ fn pfcount_equals_the_redis_compatible_sketch() {
 #[test]
 fn estimate_hll_redis_equals_pfcount() {
     let Some(server) = start() else { return };
-    let mut c = Conn::new(server.port);
+    let mut c = conn(&server);
     let lines: Vec<String> = (0..50_000).map(|i| format!("session-{}", i * 7)).collect();
     let elements: Vec<Vec<u8>> = lines.iter().map(|l| l.clone().into_bytes()).collect();
-    c.pfadd("cli", &elements);
+    c.pfadd("cli", &elements).unwrap();
     let out = assert_cmd::Command::cargo_bin("sketchlab")
         .unwrap()
         .args(["estimate", "hll", "--redis"])
@@ -200,5 +108,45 @@ fn estimate_hll_redis_equals_pfcount() {
         .stdout
         .clone();
     let out = String::from_utf8(out).unwrap();
-    assert_eq!(out, format!("redis\t{}\n", c.pfcount("cli")));
+    assert_eq!(out, format!("redis\t{}\n", c.pfcount("cli").unwrap()));
+}
+
+/// The redis_hll study against a server given by --redis-url: every PFCOUNT
+/// equals sketchlab's count; an unreachable server or no redis-server at all
+/// leaves the study running and saying so; a malformed URL is exit 2.
+#[test]
+fn redis_hll_study_uses_the_given_server_or_says_none_is_reachable() {
+    let Some(server) = start() else { return };
+    let d = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str], out: &str, path: Option<&str>| {
+        let mut cmd = assert_cmd::Command::cargo_bin("sketchlab").unwrap();
+        cmd.args(["run", "redis_hll", "--quick", "--quiet", "--out"])
+            .arg(d.path().join(out))
+            .args(extra);
+        if let Some(p) = path {
+            cmd.env("PATH", p);
+        }
+        cmd.assert()
+    };
+    let url = format!("redis://127.0.0.1:{}", server.port);
+    run(&["--redis-url", &url], "given", None).success();
+    let rows = std::fs::read_to_string(d.path().join("given/redis_hll/results.csv")).unwrap();
+    assert!(
+        rows.lines()
+            .skip(1)
+            .all(|l| l.contains(",true,") && l.contains("redis "))
+    );
+    drop(server);
+    // nothing listens there now
+    run(&["--redis-url", &url], "gone", None).success();
+    let rows = std::fs::read_to_string(d.path().join("gone/redis_hll/results.csv")).unwrap();
+    assert!(
+        rows.lines().skip(1).all(|l| l.contains("none reachable")),
+        "{rows}"
+    );
+    // no redis-server on PATH
+    run(&[], "none", Some("")).success();
+    let rows = std::fs::read_to_string(d.path().join("none/redis_hll/results.csv")).unwrap();
+    assert!(rows.contains("no redis-server on PATH"), "{rows}");
+    run(&["--redis-url", "redis://nohost"], "bad", None).code(2);
 }

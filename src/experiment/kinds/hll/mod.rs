@@ -6,3 +6,4 @@ pub mod hll_merge;
 pub mod hll_range;
 pub mod hll_registers;
 pub mod peers;
+pub mod redis_hll;

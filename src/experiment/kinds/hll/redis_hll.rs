@@ -1,0 +1,197 @@
+//! `redis_hll`: sketchlab's Redis-compatible HyperLogLog beside a real
+//! redis-server's PFCOUNT on the same elements (PFADD), along one stream per
+//! trial, from Redis's sparse encoding (small n) to its dense one. The server
+//! is `--redis-url`, or one started per trial on a free loopback port; when
+//! neither is possible the Redis columns are empty and the reading says why.
+
+use crate::experiment::kinds::common;
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, Seeds};
+use crate::export::markdown::sig;
+use crate::peer::redis;
+use crate::plot::{Chart, Series, Style};
+use crate::report::Section;
+use crate::structures::hyperloglog::redis::RedisHll;
+use crate::table::Value;
+use rand::RngExt;
+
+pub struct RedisHllStudy;
+
+const ELEMENTS: &[&str] = &["random_bytes", "sequential", "u64"];
+
+crate::params! {
+    pub struct P {
+        elements: String = common::choice(ELEMENTS, Def::Required, "random_bytes: 1..40 random bytes; sequential: decimal strings from a seeded start, as `seq | redis-cli` sends; u64: 8 random bytes"),
+        max_n: u64 = common::count(Def::Int(1_000_000), "the last checkpoint (elements added)"),
+        per_decade: u32 = common::int(1, 100, Def::Int(3), "log-spaced checkpoints per decade"),
+    }
+}
+
+crate::row! {
+    pub struct R {
+        n: u64 [Key],
+        /// Distinct elements among the n (short random byte strings repeat).
+        distinct: u64 [Mean],
+        sketchlab: u64 [Mean],
+        /// PFCOUNT (empty when no server is reachable).
+        redis: Option<u64> [Mean],
+        equal: Option<bool> [Mean],
+        /// (sketchlab − distinct)/distinct.
+        err_sketchlab_vs_distinct: f64,
+        /// The server's version, or why there is none.
+        server: String [Same],
+    }
+}
+
+impl Study for RedisHllStudy {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "redis_hll";
+    const ABOUT: &'static str = "sketchlab's Redis-compatible HyperLogLog vs a real redis-server's PFCOUNT on the same PFADDs";
+
+    fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
+        let mut rng = seeds.rng("elements");
+        let start = rng.random_range(0..1_000_000_000u64);
+        let mut element = |i: u64| -> Vec<u8> {
+            match p.elements.as_str() {
+                "random_bytes" => {
+                    let len = rng.random_range(1..40);
+                    (0..len).map(|_| rng.random::<u8>()).collect()
+                }
+                "sequential" => (start + i).to_string().into_bytes(),
+                _ => rng.random::<u64>().to_le_bytes().to_vec(),
+            }
+        };
+        let mut conn = redis::reach();
+        let (server, key) = match &mut conn {
+            Ok((c, _)) => (
+                format!("redis {}", c.version().map_err(anyhow::Error::msg)?),
+                format!("sketchlab:{:016x}", seeds.derive("key")),
+            ),
+            Err(why) => (format!("none reachable: {why}"), String::new()),
+        };
+        if let Ok((c, _)) = &mut conn {
+            c.del(&key).map_err(anyhow::Error::msg)?;
+        }
+        let mut h = RedisHll::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut added = 0u64;
+        let mut rows = Vec::new();
+        for n in super::hll_range::checkpoints(p.max_n, p.per_decade) {
+            let batch: Vec<Vec<u8>> = (added..n).map(&mut element).collect();
+            added = n;
+            for e in &batch {
+                h.add(e);
+                seen.insert(e.clone());
+            }
+            let redis = match &mut conn {
+                Ok((c, _)) => {
+                    c.pfadd(&key, &batch).map_err(anyhow::Error::msg)?;
+                    Some(c.pfcount(&key).map_err(anyhow::Error::msg)?)
+                }
+                Err(_) => None,
+            };
+            let ours = h.count();
+            let distinct = seen.len() as u64;
+            rows.push(R {
+                n,
+                distinct,
+                sketchlab: ours,
+                redis,
+                equal: redis.map(|r| r == ours),
+                err_sketchlab_vs_distinct: ours as f64 / distinct as f64 - 1.0,
+                server: server.clone(),
+            });
+        }
+        if let Ok((c, _)) = &mut conn {
+            c.del(&key).map_err(anyhow::Error::msg)?;
+        }
+        Ok(rows)
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let r = &t.results;
+        let mut c = Chart::new(
+            "pfcount_vs_sketchlab",
+            "Real redis-server PFCOUNT and sketchlab's Redis-compatible count ÷ distinct elements",
+            "elements added n",
+            "count / distinct",
+        )
+        .log_x();
+        for e in common::names(r, "elements") {
+            let rows: Vec<&Vec<Value>> = r
+                .where_str("elements", &e)
+                .filter(|row| r.f64(row, "replicate") == Some(0.0))
+                .collect();
+            let ratio = |col: &str| {
+                rows.iter()
+                    .filter_map(|row| {
+                        Some(crate::plot::Point::new(
+                            r.f64(row, "n")?,
+                            r.f64(row, col)? / r.f64(row, "distinct")?,
+                        ))
+                    })
+                    .collect::<Vec<_>>()
+            };
+            c = c
+                .series(Series::new(
+                    format!("redis, {e}"),
+                    Style::Points,
+                    ratio("redis"),
+                ))
+                .series(Series::new(
+                    format!("sketchlab, {e}"),
+                    Style::LinePoints,
+                    ratio("sketchlab"),
+                ));
+        }
+        vec![c]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let r = &t.results;
+        let table = r.project(
+            &[
+                "elements",
+                "replicate",
+                "n",
+                "distinct",
+                "sketchlab",
+                "redis",
+                "equal",
+                "server",
+            ],
+            |row| r.f64(row, "replicate") == Some(0.0),
+        );
+        let compared: Vec<&Vec<Value>> = r
+            .rows
+            .iter()
+            .filter(|row| r.f64(row, "redis").is_some())
+            .collect();
+        let equal = compared
+            .iter()
+            .filter(|row| r.cell(row, "equal") == &Value::Bool(true))
+            .count();
+        let server = r
+            .rows
+            .first()
+            .map(|row| r.str(row, "server"))
+            .unwrap_or_default();
+        let reading = if compared.is_empty() {
+            format!(
+                "No Redis comparison was made ({server}); the sketchlab column alone is shown. Install redis-server or pass --redis-url."
+            )
+        } else {
+            let largest = compared
+                .iter()
+                .filter_map(|row| r.f64(row, "n"))
+                .fold(0.0, f64::max);
+            format!(
+                "Against {server}: PFCOUNT equals sketchlab's count at {equal} of {} checkpoints (random byte strings, sequential decimal strings, 8-byte integers; n from 1 to {}, through Redis's sparse and dense encodings).",
+                compared.len(),
+                sig(largest, 3)
+            )
+        };
+        Section { table, reading }
+    }
+}

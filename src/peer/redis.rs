@@ -1,0 +1,211 @@
+//! A real redis-server: started on a free loopback port with no persistence
+//! (and stopped when dropped), or reached at a `redis://host:port` URL, and a
+//! minimal RESP2 client for the commands the studies send (PING, PFADD,
+//! PFCOUNT, DEL, INFO server).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A redis-server this process started; killed on drop.
+pub struct Server {
+    child: Child,
+    pub port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether a `redis-server` binary is on PATH.
+pub fn server_installed() -> bool {
+    Command::new("redis-server")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+impl Server {
+    /// Starts `redis-server` on a free loopback port, no RDB or AOF, in a
+    /// temporary directory; waits (≤ 10 s) until it accepts connections.
+    pub fn start() -> Result<Server, String> {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| format!("finding a free port: {e}"))?
+            .port();
+        let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("starting redis-server: {e}"))?;
+        let server = Server {
+            child,
+            port,
+            _dir: dir,
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if Instant::now() > deadline {
+                return Err(format!("redis-server did not listen on port {port}"));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(server)
+    }
+
+    pub fn connect(&self) -> Result<Conn, String> {
+        Conn::open(&format!("127.0.0.1:{}", self.port))
+    }
+}
+
+static URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// The server a study should use instead of starting its own (`--redis-url`);
+/// set once by the command line.
+pub fn set_url(url: &str) -> Result<(), String> {
+    address(url)?;
+    let _ = URL.set(url.to_string());
+    Ok(())
+}
+
+/// Where a study's trial talks to Redis: the `--redis-url` server, or one it
+/// starts (kept alive by the returned guard), or why neither is possible.
+pub fn reach() -> Result<(Conn, Option<Server>), String> {
+    if let Some(url) = URL.get() {
+        return Ok((Conn::open(&address(url)?)?, None));
+    }
+    if !server_installed() {
+        return Err("no redis-server on PATH and no --redis-url given".into());
+    }
+    let s = Server::start()?;
+    Ok((s.connect()?, Some(s)))
+}
+
+/// `redis://host:port` (or `host:port`) → `host:port`.
+pub fn address(url: &str) -> Result<String, String> {
+    let rest = url.strip_prefix("redis://").unwrap_or(url);
+    let rest = rest.trim_end_matches('/');
+    match rest.rsplit_once(':') {
+        Some((h, p)) if !h.is_empty() && p.parse::<u16>().is_ok() => Ok(rest.to_string()),
+        _ => Err(format!("{url:?}: expected redis://host:port")),
+    }
+}
+
+/// One reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Status(String),
+    Int(i64),
+    Bulk(Option<Vec<u8>>),
+}
+
+/// A connection speaking RESP2, one command and one reply at a time.
+pub struct Conn {
+    w: TcpStream,
+    r: BufReader<TcpStream>,
+}
+
+impl Conn {
+    pub fn open(addr: &str) -> Result<Conn, String> {
+        let w = TcpStream::connect(addr).map_err(|e| format!("connecting to {addr}: {e}"))?;
+        w.set_read_timeout(Some(Duration::from_secs(30)))
+            .map_err(|e| e.to_string())?;
+        let r = BufReader::new(w.try_clone().map_err(|e| e.to_string())?);
+        Ok(Conn { w, r })
+    }
+
+    pub fn call(&mut self, args: &[&[u8]]) -> Result<Reply, String> {
+        let mut msg = format!("*{}\r\n", args.len()).into_bytes();
+        for a in args {
+            msg.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
+            msg.extend_from_slice(a);
+            msg.extend_from_slice(b"\r\n");
+        }
+        self.w.write_all(&msg).map_err(|e| format!("redis: {e}"))?;
+        let mut line = String::new();
+        self.r
+            .read_line(&mut line)
+            .map_err(|e| format!("redis: {e}"))?;
+        let line = line.trim_end();
+        let (tag, rest) = line.split_at(line.len().min(1));
+        match tag {
+            "+" => Ok(Reply::Status(rest.into())),
+            "-" => Err(format!("redis error: {rest}")),
+            ":" => rest
+                .parse()
+                .map(Reply::Int)
+                .map_err(|_| format!("redis: bad integer {line:?}")),
+            "$" => {
+                let len: i64 = rest
+                    .parse()
+                    .map_err(|_| format!("redis: bad length {line:?}"))?;
+                if len < 0 {
+                    return Ok(Reply::Bulk(None));
+                }
+                let mut buf = vec![0u8; len as usize + 2];
+                self.r
+                    .read_exact(&mut buf)
+                    .map_err(|e| format!("redis: {e}"))?;
+                buf.truncate(len as usize);
+                Ok(Reply::Bulk(Some(buf)))
+            }
+            _ => Err(format!("redis: unexpected reply {line:?}")),
+        }
+    }
+
+    /// PFADD in batches of 1,000 elements.
+    pub fn pfadd(&mut self, key: &str, elements: &[Vec<u8>]) -> Result<(), String> {
+        for chunk in elements.chunks(1000) {
+            let mut args: Vec<&[u8]> = vec![b"PFADD", key.as_bytes()];
+            args.extend(chunk.iter().map(|e| e.as_slice()));
+            self.call(&args)?;
+        }
+        Ok(())
+    }
+
+    pub fn pfcount(&mut self, key: &str) -> Result<u64, String> {
+        match self.call(&[b"PFCOUNT", key.as_bytes()])? {
+            Reply::Int(n) if n >= 0 => Ok(n as u64),
+            r => Err(format!("PFCOUNT: unexpected reply {r:?}")),
+        }
+    }
+
+    pub fn del(&mut self, key: &str) -> Result<(), String> {
+        self.call(&[b"DEL", key.as_bytes()]).map(|_| ())
+    }
+
+    /// The server's `redis_version` (from INFO server).
+    pub fn version(&mut self) -> Result<String, String> {
+        match self.call(&[b"INFO", b"server"])? {
+            Reply::Bulk(Some(b)) => String::from_utf8_lossy(&b)
+                .lines()
+                .find_map(|l| l.strip_prefix("redis_version:").map(str::to_string))
+                .ok_or_else(|| "INFO server: no redis_version".into()),
+            r => Err(format!("INFO: unexpected reply {r:?}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert_eq!(address("redis://127.0.0.1:6379").unwrap(), "127.0.0.1:6379");
+        assert_eq!(address("localhost:7000/").unwrap(), "localhost:7000");
+        assert!(address("redis://nohost").is_err() && address(":1").is_err());
+    }
+}
