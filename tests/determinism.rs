@@ -288,6 +288,18 @@ elements = ["random_bytes", "sequential", "u64"]
 max_n = 3000
 "#,
     ),
+    (
+        "v.toml",
+        r#"name = "v"
+kind = "hll_scale"
+description = "d"
+seed = 32
+[grid]
+p = 6
+min_exp = 17
+replicates = 3
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.

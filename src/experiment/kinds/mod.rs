@@ -190,6 +190,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &hll::hll_range::HllRange,
     &hll::hll_intersection::HllIntersection,
     &hll::hll_intuition::HllIntuition,
+    &hll::hll_scale::HllScale,
     &hll::redis_hll::RedisHllStudy,
 ];
 

@@ -28,6 +28,7 @@
 pub mod estimators;
 pub mod hllpp;
 pub mod redis;
+pub mod simulate;
 mod sketch;
 pub mod theory;
 

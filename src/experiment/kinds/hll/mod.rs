@@ -5,5 +5,6 @@ pub mod hll_intuition;
 pub mod hll_merge;
 pub mod hll_range;
 pub mod hll_registers;
+pub mod hll_scale;
 pub mod peers;
 pub mod redis_hll;
