@@ -65,7 +65,7 @@ mod tests {
         // 5 standard errors of the difference
         let (p, d, trials) = (6u32, 2_000u64, 2_000usize);
         let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(3);
-        let (mut sim, mut real) = (vec![vec![0f64; 66]; 0], vec![vec![0f64; 66]; 0]);
+        let (mut sim, mut real): (Vec<Vec<f64>>, Vec<Vec<f64>>) = (Vec::new(), Vec::new());
         for t in 0..trials {
             sim.push(
                 histogram_after(p, d, &mut rng)
