@@ -178,4 +178,40 @@ proptest! {
             prop_assert_eq!(Some(*a), b[0].as_f64());
         }
     }
+
+    /// HyperLogLog: merge is the sketch of the union, and the mergeable
+    /// estimators (everything but HIP) depend only on the set of keys: not on
+    /// duplicates, not on insertion order.
+    #[test]
+    fn hll_is_a_function_of_the_key_set(
+        keys in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..12), 0..400),
+        split in any::<u64>(),
+        p in 4u32..12,
+        seed in any::<u64>(),
+    ) {
+        use sketchlab::structures::hyperloglog::HyperLogLog;
+        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(seed));
+        let sketch = |ks: &mut dyn Iterator<Item = &Vec<u8>>| {
+            let mut s = HyperLogLog::new(p, h.clone()).unwrap();
+            for k in ks {
+                s.insert(k);
+            }
+            s
+        };
+        let forward = sketch(&mut keys.iter());
+        // reversed, and every key twice
+        let backward = sketch(&mut keys.iter().rev().chain(keys.iter()));
+        prop_assert_eq!(forward.registers(), backward.registers());
+        for (a, b) in [(forward.raw(), backward.raw()), (forward.linear_counting(), backward.linear_counting()), (forward.hllpp(), backward.hllpp()), (forward.ertl(), backward.ertl())] {
+            prop_assert_eq!(a.to_bits(), b.to_bits());
+        }
+        // split into two shards by a key-independent rule, merged
+        let (mut a, mut b) = (HyperLogLog::new(p, h.clone()).unwrap(), HyperLogLog::new(p, h.clone()).unwrap());
+        for (i, k) in keys.iter().enumerate() {
+            if (split >> (i % 64)) & 1 == 1 { a.insert(k); } else { b.insert(k); }
+        }
+        a.merge(&b).unwrap();
+        prop_assert_eq!(a.registers(), forward.registers());
+        prop_assert_eq!(a.hip(), None);
+    }
 }

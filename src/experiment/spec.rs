@@ -443,6 +443,30 @@ fn check_trials(
     Ok(())
 }
 
+/// A selector value for a checkpoint field: a number for a numeric column,
+/// a string for a text one.
+fn key_value(
+    path: &Path,
+    name: &str,
+    f: &super::row::FieldDef,
+    item: &toml::Value,
+) -> Result<Value> {
+    use crate::table::ColType;
+    let ty = f.columns()[0].ty;
+    let v = Value::from_toml(item);
+    match (ty, &v) {
+        (ColType::Int | ColType::Float, Some(Value::Int(_) | Value::Float(_)))
+        | (ColType::Str, Some(Value::Str(_)))
+        | (ColType::Bool, Some(Value::Bool(_))) => Ok(v.expect("matched")),
+        _ => Err(Error::field(
+            path,
+            name,
+            &item.to_string(),
+            &format!("must be a {ty:?} (a checkpoint of each trial)"),
+        )),
+    }
+}
+
 /// A claim's row selector: `param = value` or `param = [values]` (any of
 /// them). Each value is checked against the parameter's declaration, so a
 /// misspelt name or value is an error, never an empty selection.
@@ -454,12 +478,21 @@ fn selector(
 ) -> Result<Vec<(String, Vec<Value>)>> {
     let mut out = Vec::new();
     for (k, v) in t {
-        let Some(def) = kind.params().iter().find(|d| d.name == k) else {
+        let def = kind.params().iter().find(|d| d.name == k);
+        // a field that tells the rows of one trial apart (a checkpoint n) selects like a parameter
+        let key_field = kind
+            .fields()
+            .into_iter()
+            .find(|f| f.name == k && f.agg == super::row::Agg::Key);
+        if def.is_none() && key_field.is_none() {
             return Err(Error::file(
                 path,
-                format!("{field}.{k}: not a parameter of kind {}", kind.name()),
+                format!(
+                    "{field}.{k}: neither a parameter nor a checkpoint field of kind {}",
+                    kind.name()
+                ),
             ));
-        };
+        }
         let items: Vec<&toml::Value> = match v {
             toml::Value::Array(a) if !a.is_empty() => a.iter().collect(),
             toml::Value::Array(_) => {
@@ -474,7 +507,11 @@ fn selector(
         };
         let mut values = Vec::new();
         for item in items {
-            values.push(checked(path, &format!("{field}.{k}"), def, item)?);
+            values.push(match (def, &key_field) {
+                (Some(def), _) => checked(path, &format!("{field}.{k}"), def, item)?,
+                (None, Some(f)) => key_value(path, &format!("{field}.{k}"), f, item)?,
+                (None, None) => unreachable!("rejected above"),
+            });
         }
         out.push((k.clone(), values));
     }

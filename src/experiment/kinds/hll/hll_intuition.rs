@@ -13,7 +13,8 @@
 //!   at least halves the one-register estimate 2^max), vs the exact chance
 //!   Σ_k N·2^−(k+1)·(1 − 2^−k)^(N−1).
 //! * `twenty_zeros`: x = 20; the share of sets of N = `n` hashes whose
-//!   longest run is ≥ 20 (so 2^max reads as a million), vs 1 − (1 − 2^−20)^N.
+//!   longest run is ≥ 20 (so 2^max reads as a million), vs 1 − (1 − 2^−20)^N;
+//!   its shorthand column is 2^20, the estimate such a set gives.
 
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::{Study, Tables};
@@ -224,7 +225,13 @@ impl Study for HllIntuition {
                     hits += (top >= 20) as u64;
                 }
                 let exact = 1.0 - (1.0 - 2f64.powi(-20)).powf(p.set_size as f64);
-                vec![row(20, hits as f64 / p.n as f64, exact, None)]
+                // the shorthand: what such a set's 2^max reads as
+                vec![row(
+                    20,
+                    hits as f64 / p.n as f64,
+                    exact,
+                    Some(2f64.powi(20)),
+                )]
             }
             other => anyhow::bail!("bug: part {other} passed validation"),
         })

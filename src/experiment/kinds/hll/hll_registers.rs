@@ -31,7 +31,15 @@ crate::row! {
     pub struct R {
         m: usize [Same],
         bytes_used: usize [Same],
+        /// α_m as used (the paper's table, or 0.7213/(1 + 1.079/m)).
         alpha_m: f64 [Same],
+        /// The exact α_m (the paper's integral).
+        alpha_exact: f64 [Same],
+        alpha_approx_over_exact: f64 [Same],
+        /// 100 million 16-byte IDs (1.6 GB) ÷ the registers' bytes.
+        space_factor_1_6gb: f64 [Same],
+        /// The largest register value (a rank): what the 6 bits must hold.
+        max_register: u64 [Max],
         /// 1.04/√m.
         se_theory: f64 [Same],
         /// 0.833/√m (HIP, Ting 2014).
@@ -41,6 +49,8 @@ crate::row! {
         err_linear_counting: f64,
         err_hllpp: f64,
         err_ertl: f64,
+        /// err_ertl ÷ 1.04/√m: its sd is the RSE in units of the formula.
+        err_ertl_in_se: f64,
         err_hip: f64,
         /// The peer crates on the same keys (empty on sketches outside `peer_share`).
         err_datasketches: Option<f64>,
@@ -51,6 +61,12 @@ crate::row! {
 }
 
 const ESTIMATORS: [&str; 9] = super::hll_range::ESTIMATORS;
+
+/// The exact α_m for p = 4..=18, computed once (an integral per p).
+fn alpha_exact(p: u32) -> f64 {
+    static A: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    A.get_or_init(|| (4..=18).map(|p| theory::alpha_exact(1 << p)).collect())[(p - 4) as usize]
+}
 
 impl Study for HllRegisters {
     type P = P;
@@ -86,12 +102,20 @@ impl Study for HllRegisters {
             m,
             bytes_used: h.bytes_used(),
             alpha_m: theory::alpha(m),
+            alpha_exact: alpha_exact(p.p),
+            alpha_approx_over_exact: theory::alpha(m) / alpha_exact(p.p),
+            space_factor_1_6gb: 1.6e9 / h.bytes_used() as f64,
+            max_register: (0..m)
+                .map(|i| h.registers().get(i) as u64)
+                .max()
+                .unwrap_or(0),
             se_theory: theory::standard_error(m),
             hip_se_theory: 0.833 / (m as f64).sqrt(),
             err_raw: err(h.raw()),
             err_linear_counting: err(h.linear_counting()),
             err_hllpp: err(h.hllpp()),
             err_ertl: err(h.ertl()),
+            err_ertl_in_se: err(h.ertl()) / theory::standard_error(m),
             err_hip: err(h.hip().expect("unmerged")),
             err_datasketches: peer[0],
             err_datasketches_composite: peer[1],
