@@ -4,10 +4,12 @@
 //! * `leading_zeros`: x = k; the share of N hashes (the strategy layer's top
 //!   64 bits) beginning with at least k zeros, vs 2^−k.
 //! * `longest_run`: x = N distinct keys; the longest run of leading zeros
-//!   among their hashes, vs its exact mean Σ_k 1 − (1 − 2^−k)^N and log2 N.
-//! * `coin_wait`: x = r; fair-coin flips until the first run of r tails, vs
+//!   among their hashes (mean over `streams` streams), vs its exact mean Σ_k 1 − (1 − 2^−k)^N and log2 N.
+//! * `coin_wait`: x = r; fair-coin flips until the first run of r tails
+//!   (the mean over `streams` runs per trial), vs
 //!   2^(r+1) − 2 (the essay's "2^12 = 4,096 … how long you wait" is 2^r).
-//! * `coin_longest`: x = r; the longest run of tails in 2^r flips, vs its
+//! * `coin_longest`: x = r; the longest run of tails in 2^r flips (mean over
+//!   `streams` sequences), vs its
 //!   exact mean (a recursion over run lengths) and r.
 //! * `lucky`: x = N; 1 when one element alone holds the maximum (removing it
 //!   at least halves the one-register estimate 2^max), vs the exact chance
@@ -44,7 +46,7 @@ crate::params! {
         n: u64 = common::count(Def::Int(1_000_000), "hashes per trial (leading_zeros), the largest N (longest_run, lucky), sets per trial (twenty_zeros)"),
         max_x: u64 = common::int(1, 64, Def::Int(24), "the largest k (leading_zeros) or r (coin_wait, coin_longest)"),
         set_size: u64 = common::int(1, 1_000_000, Def::Int(10), "hashes per set (twenty_zeros)"),
-        streams: u64 = common::int(1, 1_000_000, Def::Int(50), "independent streams per trial (lucky)"),
+        streams: u64 = common::int(1, 1_000_000, Def::Int(50), "independent streams per trial, averaged (longest_run, lucky, coin_wait, coin_longest)"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
@@ -155,9 +157,9 @@ impl Study for HllIntuition {
             }
             "longest_run" | "lucky" => {
                 let checkpoints = super::hll_range::checkpoints(p.n, 3);
-                let streams = if p.part == "lucky" { p.streams } else { 1 };
-                // per checkpoint: the longest run (stream 0) and how many streams have a unique maximum
-                let mut longest = vec![0u32; checkpoints.len()];
+                let streams = p.streams;
+                // per checkpoint: the summed longest runs and how many streams have a unique maximum
+                let mut longest = vec![0u64; checkpoints.len()];
                 let mut unique = vec![0u64; checkpoints.len()];
                 for s in 0..streams {
                     let (mut top, mut second) = (0u32, 0u32);
@@ -173,9 +175,7 @@ impl Study for HllIntuition {
                             i += 1;
                         }
                         unique[c] += (n == 1 || top > second) as u64;
-                        if s == 0 {
-                            longest[c] = top;
-                        }
+                        longest[c] += top as u64;
                     }
                 }
                 checkpoints
@@ -186,31 +186,44 @@ impl Study for HllIntuition {
                             row(n, unique[c] as f64 / streams as f64, unique_max(n), None)
                         } else {
                             let log2 = (n as f64).log2();
-                            row(n, longest[c] as f64, expected_longest(n), Some(log2))
+                            let mean = longest[c] as f64 / streams as f64;
+                            row(n, mean, expected_longest(n), Some(log2))
                         }
                     })
                     .collect()
             }
             "coin_wait" => (1..=p.max_x)
                 .map(|r| {
-                    let (mut flips, mut run) = (0u64, 0u64);
-                    while run < r {
-                        flips += 1;
-                        run = if rng.random_bool(0.5) { run + 1 } else { 0 };
+                    // the mean wait over `streams` independent runs
+                    let mut total = 0u64;
+                    for _ in 0..p.streams {
+                        let (mut flips, mut run) = (0u64, 0u64);
+                        while run < r {
+                            flips += 1;
+                            run = if rng.random_bool(0.5) { run + 1 } else { 0 };
+                        }
+                        total += flips;
                     }
                     let exact = 2f64.powi(r as i32 + 1) - 2.0;
-                    row(r, flips as f64, exact, Some(2f64.powi(r as i32)))
+                    let mean = total as f64 / p.streams as f64;
+                    row(r, mean, exact, Some(2f64.powi(r as i32)))
                 })
                 .collect(),
             "coin_longest" => (1..=p.max_x)
                 .map(|r| {
+                    // the mean longest run over `streams` sequences of 2^r flips
                     let flips = 1usize << r;
-                    let (mut best, mut run) = (0u64, 0u64);
-                    for _ in 0..flips {
-                        run = if rng.random_bool(0.5) { run + 1 } else { 0 };
-                        best = best.max(run);
+                    let mut total = 0u64;
+                    for _ in 0..p.streams {
+                        let (mut best, mut run) = (0u64, 0u64);
+                        for _ in 0..flips {
+                            run = if rng.random_bool(0.5) { run + 1 } else { 0 };
+                            best = best.max(run);
+                        }
+                        total += best;
                     }
-                    row(r, best as f64, expected_longest_run(flips), Some(r as f64))
+                    let mean = total as f64 / p.streams as f64;
+                    row(r, mean, expected_longest_run(flips), Some(r as f64))
                 })
                 .collect(),
             "twenty_zeros" => {
