@@ -5,6 +5,7 @@
 
 pub mod birthday;
 pub mod bloom;
+pub mod count_min;
 pub mod counting_bloom;
 pub mod cuckoo;
 pub mod hyperloglog;

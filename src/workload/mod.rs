@@ -5,6 +5,7 @@
 //! exact set needed to tell.
 
 pub mod keysets;
+pub mod zipf;
 
 use crate::hashing::splitmix64;
 use std::io::Write;
