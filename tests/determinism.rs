@@ -300,6 +300,33 @@ min_exp = 17
 replicates = 3
 "#,
     ),
+    (
+        "w.toml",
+        r#"name = "w"
+kind = "count_min"
+description = "d"
+seed = 33
+[grid]
+universe = 2000
+updates = 20000
+eps = 0.05
+s = [0.8, 1.5]
+counter = ["u32", "u64"]
+conservative = [false, true]
+weight = [1, 1000000]
+replicates = 2
+"#,
+    ),
+    (
+        "x.toml",
+        r#"name = "x"
+kind = "count_min_examples"
+description = "d"
+seed = 34
+[grid]
+example = ["chapter_apple_banana", "essay_api_users", "essay_80kb"]
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.

@@ -214,4 +214,33 @@ proptest! {
         prop_assert_eq!(a.registers(), forward.registers());
         prop_assert_eq!(a.hip(), None);
     }
+
+    /// Count-Min: never below the truth (no saturation with u64), and the
+    /// merge of two halves is the sketch of the whole stream.
+    #[test]
+    fn count_min_overestimates_and_merges_exactly(
+        stream in prop::collection::vec((0u16..200, 1u64..1000), 0..600),
+        w in 1u64..64,
+        d in 1u64..6,
+        seed in any::<u64>(),
+    ) {
+        use sketchlab::structures::Mergeable;
+        use sketchlab::structures::count_min::CountMin;
+        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(seed));
+        let mut whole = CountMin::<u64, _>::new(w, d, h.clone()).unwrap();
+        let (mut a, mut b) = (CountMin::<u64, _>::new(w, d, h.clone()).unwrap(), CountMin::<u64, _>::new(w, d, h).unwrap());
+        let mut truth = std::collections::HashMap::new();
+        for (i, (k, c)) in stream.iter().enumerate() {
+            let key = k.to_le_bytes();
+            whole.update(&key, *c);
+            if i % 3 == 0 { a.update(&key, *c) } else { b.update(&key, *c) }
+            *truth.entry(*k).or_insert(0u64) += c;
+        }
+        for k in 0u16..200 {
+            prop_assert!(whole.estimate(&k.to_le_bytes()) >= truth.get(&k).copied().unwrap_or(0));
+        }
+        a.merge(&b).unwrap();
+        prop_assert_eq!(a.cells(), whole.cells());
+        prop_assert_eq!(a.total(), whole.total());
+    }
 }

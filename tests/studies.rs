@@ -992,3 +992,82 @@ fn redis_hll_pfcount_equals_sketchlab_when_a_server_runs() {
         }
     }
 }
+
+#[test]
+fn count_min_overestimates_merges_exactly_and_rows_average_n_over_w() {
+    let s = quick_summary("count_min");
+    let all: Vec<&Vec<sketchlab::experiment::Value>> = s.where_str("bin", "all").collect();
+    assert!(!all.is_empty());
+    for r in &all {
+        let label = format!(
+            "s = {}, {}, conservative {}, weight {}",
+            s.str(r, "s"),
+            s.str(r, "counter"),
+            s.str(r, "conservative"),
+            s.str(r, "weight")
+        );
+        // no underestimate unless a counter saturated
+        if f(&s, r, "saturated") == 0.0 {
+            assert_eq!(f(&s, r, "underestimates"), 0.0, "{label}");
+        }
+        if s.str(r, "counter") == "u64" {
+            assert_eq!(f(&s, r, "saturated"), 0.0, "{label}");
+            if let Some(pu) = s.f64(r, "peer_underestimates") {
+                assert_eq!(pu, 0.0, "DataSketches underestimated: {label}");
+            }
+        }
+        if s.str(r, "conservative") == "false" {
+            assert_eq!(f(&s, r, "merge_exact"), 1.0, "{label}");
+            // a row's mean overshoot is (N − f)/w averaged over keys, ≈ N/w; it
+            // moves with how many keys share each heavy key's cell (Poisson,
+            // variance U/w): sd ≈ N·√(Σ p_r²·(U/w)/d)/U over the Zipf probabilities
+            if f(&s, r, "saturated") == 0.0 {
+                let (o, nw) = (f(&s, r, "row_overshoot"), f(&s, r, "n_over_w"));
+                let (u, w, d) = (100_000u64, f(&s, r, "w"), f(&s, r, "d"));
+                let zs: f64 = s.str(r, "s").parse().unwrap();
+                let n = f(&s, r, "total");
+                let h: f64 = (1..=u).map(|k| (k as f64).powf(-zs)).sum();
+                let p2: f64 = (1..=u).map(|k| ((k as f64).powf(-zs) / h).powi(2)).sum();
+                let sd = n * (p2 * (u as f64 / w) / d).sqrt() / u as f64;
+                assert!(
+                    (o - nw).abs() <= Z * sd + 1e-3 * nw,
+                    "{label}: {o} vs {nw} (sd {sd})"
+                );
+            }
+        }
+        // the per-query bound: the share beyond εN is at most δ (+ Z binomial se)
+        let (share, delta, keys) = (
+            f(&s, r, "over_eps_n"),
+            f(&s, r, "delta"),
+            f(&s, r, "keys_in_bin"),
+        );
+        assert!(
+            share <= delta + Z * (delta / keys).sqrt(),
+            "{label}: {share} > δ {delta}"
+        );
+    }
+    // conservative update never overshoots more than plain on the same stream
+    for r in all.iter().filter(|r| s.str(r, "conservative") == "true") {
+        let twin = all
+            .iter()
+            .find(|q| {
+                s.str(q, "conservative") == "false"
+                    && ["s", "counter", "weight"]
+                        .iter()
+                        .all(|c| s.str(q, c) == s.str(r, c))
+            })
+            .unwrap();
+        assert!(f(&s, r, "mean_overshoot") <= f(&s, twin, "mean_overshoot"));
+    }
+    let ex = quick("count_min_examples");
+    for r in ex
+        .rows
+        .iter()
+        .filter(|r| ex.cell(r, "consistent") != &sketchlab::table::Value::Empty)
+    {
+        assert_eq!(
+            ex.cell(r, "consistent"),
+            &sketchlab::table::Value::Bool(true)
+        );
+    }
+}

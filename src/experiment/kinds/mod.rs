@@ -9,6 +9,7 @@ mod common;
 mod filters;
 mod hashing;
 mod hll;
+mod sketches;
 
 use super::params::{ParamDef, ParamSet, Params, Seeds};
 use super::row::{FieldDef, Row};
@@ -192,6 +193,8 @@ pub static KINDS: &[&dyn Kind] = &[
     &hll::hll_intuition::HllIntuition,
     &hll::hll_scale::HllScale,
     &hll::redis_hll::RedisHllStudy,
+    &sketches::count_min::CountMinStudy,
+    &sketches::count_min_examples::CountMinExamples,
 ];
 
 /// Column names the runner adds; no kind may declare them.

@@ -152,6 +152,11 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
         row_columns(h1, h2, self.w, self.d)
     }
 
+    /// Every cell, row after row.
+    pub fn cells(&self) -> Vec<u64> {
+        self.cells.iter().map(|c| c.get()).collect()
+    }
+
     /// The d cells `key` maps to, row by row.
     pub fn cells_of(&self, key: &[u8]) -> Vec<u64> {
         self.columns(key)

@@ -1,0 +1,172 @@
+//! `count_min_examples`: the documents' worked Count-Min examples, checked.
+//! * `chapter_apple_banana`: d = 3, w = 6; "apple" ×3 at columns (1, 3, 2),
+//!   "banana" ×2 at (1, 2, 3) (the chapter's h₀(banana) = 1 and what its
+//!   pictured rows imply): do the documented rows and min(5, 3, 3) = 3 follow?
+//! * `essay_api_users`: 4 rows × 2,718 counters × 4 bytes, the four cells read
+//!   (806, 812, 1,190, 806): bytes, numbers read, the minimum, and whether the
+//!   cells are consistent with a never-underestimating sketch.
+//! * `essay_80kb`: ε = 0.1% of the total (w = ⌈e/ε⌉), u32 counters: the
+//!   deepest d under 80 KB and the δ = e^−d it gives.
+
+use crate::experiment::kinds::common;
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, Seeds};
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::structures::count_min::theory;
+
+pub struct CountMinExamples;
+
+const EXAMPLES: &[&str] = &["chapter_apple_banana", "essay_api_users", "essay_80kb"];
+
+crate::params! {
+    pub struct P {
+        example: String = common::choice(EXAMPLES, Def::Required, "which worked example"),
+    }
+}
+
+crate::row! {
+    pub struct R {
+        w: u64 [Same],
+        d: u64 [Same],
+        bytes: u64 [Same],
+        /// Numbers a lookup reads (one per row).
+        reads: u64 [Same],
+        estimate: Option<u64> [Same],
+        consistent: Option<bool> [Same],
+        /// essay_80kb: δ = e^−d at the deepest d that fits.
+        delta: Option<f64> [Same],
+        detail: String [Same],
+    }
+}
+
+/// The chapter's pictured rows after "apple" ×3 and "banana" ×2.
+const CHAPTER_AFTER: [[u64; 6]; 3] = [[0, 5, 0, 0, 0, 0], [0, 0, 2, 3, 0, 0], [0, 0, 3, 2, 0, 0]];
+
+impl Study for CountMinExamples {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "count_min_examples";
+    const ABOUT: &'static str =
+        "The documents' Count-Min examples: apple/banana, /api/v2/users, 80 KB";
+
+    fn run(&self, p: &P, _seeds: Seeds) -> anyhow::Result<R> {
+        Ok(match p.example.as_str() {
+            "chapter_apple_banana" => {
+                let mut rows = [[0u64; 6]; 3];
+                for (cols, count) in [([1usize, 3, 2], 3u64), ([1, 2, 3], 2)] {
+                    for (r, &c) in cols.iter().enumerate() {
+                        rows[r][c] += count;
+                    }
+                }
+                let apple = [1usize, 3, 2]
+                    .iter()
+                    .enumerate()
+                    .map(|(r, &c)| rows[r][c])
+                    .min()
+                    .unwrap_or(0);
+                R {
+                    w: 6,
+                    d: 3,
+                    bytes: theory::bytes(6, 3, 4),
+                    reads: 3,
+                    estimate: Some(apple),
+                    consistent: Some(rows == CHAPTER_AFTER && apple == 3),
+                    delta: None,
+                    detail: format!("rows after: {rows:?}; estimate(apple) = {apple}"),
+                }
+            }
+            "essay_api_users" => {
+                let cells = [806u64, 812, 1190, 806];
+                let min = *cells.iter().min().expect("four cells");
+                // every cell ≥ the true count, so the truth is at most the minimum;
+                // two rows at exactly the minimum: no collision there, or equal inflation
+                R {
+                    w: 2718,
+                    d: 4,
+                    bytes: theory::bytes(2718, 4, 4),
+                    reads: cells.len() as u64,
+                    estimate: Some(min),
+                    consistent: Some(cells.iter().all(|&c| c >= min)),
+                    delta: Some(theory::delta_of_depth(4)),
+                    detail: format!(
+                        "cells {cells:?}, min {min}; w = 2,718 is floor(e/0.001) (ceil gives {})",
+                        theory::width(0.001)
+                    ),
+                }
+            }
+            _ => {
+                let w = theory::width(0.001);
+                let d = theory::depth_within(80_000, w, 4);
+                R {
+                    w,
+                    d,
+                    bytes: theory::bytes(w, d, 4),
+                    reads: d,
+                    estimate: None,
+                    consistent: None,
+                    delta: Some(theory::delta_of_depth(d)),
+                    detail: format!(
+                        "d = {d} rows of {w} u32 counters fit in 80,000 bytes; d = {} would take {}",
+                        d + 1,
+                        theory::bytes(w, d + 1, 4)
+                    ),
+                }
+            }
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let r = &t.results;
+        let mut c = Chart::new(
+            "bytes_by_rows",
+            "Sketch bytes vs rows d for each example's width (4-byte counters) and the essay's 80 KB",
+            "rows d",
+            "bytes",
+        )
+        .hline(80_000.0, "80 KB");
+        for row in &r.rows {
+            let (Some(w), Some(d)) = (r.f64(row, "w"), r.f64(row, "d")) else {
+                continue;
+            };
+            let pts = (1..=10)
+                .map(|k| Point::new(k as f64, theory::bytes(w as u64, k, 4) as f64))
+                .collect();
+            c = c
+                .series(Series::new(format!("w = {w}"), Style::Line, pts))
+                .series(Series::new(
+                    format!("{} (d = {d})", r.str(row, "example")),
+                    Style::Points,
+                    vec![Point::new(d, r.f64(row, "bytes").unwrap_or(f64::NAN))],
+                ));
+        }
+        vec![c]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let r = &t.results;
+        let table = r.project(
+            &[
+                "example",
+                "w",
+                "d",
+                "bytes",
+                "reads",
+                "estimate",
+                "consistent",
+                "delta",
+                "detail",
+            ],
+            |_| true,
+        );
+        let lines: Vec<String> = r
+            .rows
+            .iter()
+            .map(|row| format!("{}: {}", r.str(row, "example"), r.str(row, "detail")))
+            .collect();
+        Section {
+            table,
+            reading: lines.join("; "),
+        }
+    }
+}

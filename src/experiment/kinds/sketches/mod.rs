@@ -1,0 +1,4 @@
+//! The frequency, similarity and quantile sketches' kinds.
+
+pub mod count_min;
+pub mod count_min_examples;
