@@ -327,6 +327,20 @@ seed = 34
 example = ["chapter_apple_banana", "essay_api_users", "essay_80kb"]
 "#,
     ),
+    (
+        "y.toml",
+        r#"name = "y"
+kind = "minhash"
+description = "d"
+seed = 35
+[grid]
+jaccard = [0.1, 0.9]
+k = [8, 64]
+variant = ["k_hashes", "bottom_k"]
+union_size = 300
+replicates = 3
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.

@@ -243,4 +243,27 @@ proptest! {
         prop_assert_eq!(a.cells(), whole.cells());
         prop_assert_eq!(a.total(), whole.total());
     }
+
+    /// MinHash: identical sets give 1, disjoint sets 0, for both variants.
+    #[test]
+    fn minhash_of_identical_and_disjoint_sets(
+        keys in prop::collection::btree_set(any::<u32>(), 1..300),
+        k in 1usize..200,
+        seed in any::<u64>(),
+    ) {
+        use sketchlab::structures::minhash::{BottomK, MinHash};
+        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(seed));
+        let (mut a, mut b, mut c) = (MinHash::new(k, &h).unwrap(), MinHash::new(k, &h).unwrap(), MinHash::new(k, &h).unwrap());
+        let (mut ba, mut bb, mut bc) = (BottomK::new(k, h.clone()).unwrap(), BottomK::new(k, h.clone()).unwrap(), BottomK::new(k, h).unwrap());
+        for x in &keys {
+            let (key, other) = ((*x as u64).to_le_bytes(), (*x as u64 | 1 << 40).to_le_bytes());
+            a.insert(&key); b.insert(&key); c.insert(&other);
+            ba.insert(&key); bb.insert(&key); bc.insert(&other);
+        }
+        prop_assert_eq!(a.jaccard(&b).unwrap(), 1.0);
+        prop_assert_eq!(ba.jaccard(&bb).unwrap(), 1.0);
+        // disjoint: 0 unless two 64-bit hashes collide (probability ~ 2^-40 here)
+        prop_assert_eq!(a.jaccard(&c).unwrap(), 0.0);
+        prop_assert_eq!(ba.jaccard(&bc).unwrap(), 0.0);
+    }
 }

@@ -1071,3 +1071,44 @@ fn count_min_overestimates_merges_exactly_and_rows_average_n_over_w() {
         );
     }
 }
+
+#[test]
+fn minhash_errors_match_their_standard_error_and_minima_agree_with_probability_j() {
+    let s = quick_summary("minhash");
+    for r in &s.rows {
+        let label = format!(
+            "{} k = {} J = {}",
+            s.str(r, "variant"),
+            s.str(r, "k"),
+            s.str(r, "jaccard")
+        );
+        let (m, sd, se, reps) = (
+            f(&s, r, "err"),
+            f(&s, r, "err_sd"),
+            f(&s, r, "se_theory"),
+            f(&s, r, "replicates"),
+        );
+        // unbiased within Z standard errors of the mean (the se itself bounds the sd)
+        assert!(m.abs() <= Z * se / reps.sqrt(), "{label}: bias {m}");
+        // the spread is the binomial one (bottom-k samples without replacement: at most)
+        assert!(sd <= 2.0 * se, "{label}: sd {sd} vs {se}");
+    }
+    let t = quick("minhash");
+    for j in ["0.05", "0.25", "0.5", "0.95"] {
+        let (mut k, mut n) = (0.0, 0.0);
+        for r in t
+            .where_str("jaccard", j)
+            .filter(|r| t.str(r, "variant") == "k_hashes")
+        {
+            k += f(&t, r, "agree_k");
+            n += f(&t, r, "agree_n");
+        }
+        let p: f64 = j.parse().unwrap();
+        let se = (p * (1.0 - p) / n).sqrt();
+        assert!(
+            (k / n - p).abs() <= Z * se,
+            "J = {j}: {} of minima agree",
+            k / n
+        );
+    }
+}

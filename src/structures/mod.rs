@@ -9,6 +9,7 @@ pub mod count_min;
 pub mod counting_bloom;
 pub mod cuckoo;
 pub mod hyperloglog;
+pub mod minhash;
 pub mod scalable_bloom;
 
 use thiserror::Error;

@@ -195,6 +195,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &hll::redis_hll::RedisHllStudy,
     &sketches::count_min::CountMinStudy,
     &sketches::count_min_examples::CountMinExamples,
+    &sketches::minhash::MinHashStudy,
 ];
 
 /// Column names the runner adds; no kind may declare them.

@@ -2,3 +2,4 @@
 
 pub mod count_min;
 pub mod count_min_examples;
+pub mod minhash;
