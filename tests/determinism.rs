@@ -341,6 +341,20 @@ union_size = 300
 replicates = 3
 "#,
     ),
+    (
+        "z.toml",
+        r#"name = "z"
+kind = "minhash_lsh"
+description = "d"
+seed = 36
+[grid]
+bands = 4
+rows = [2, 4]
+threshold = 0.6
+min_words = 60
+replicates = 2
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.

@@ -1112,3 +1112,26 @@ fn minhash_errors_match_their_standard_error_and_minima_agree_with_probability_j
         );
     }
 }
+
+#[test]
+fn minhash_lsh_recall_follows_the_s_curve() {
+    let s = quick_summary("minhash_lsh");
+    assert!(!s.rows.is_empty());
+    for r in &s.rows {
+        let label = format!("r = {} J ≥ {}", s.str(r, "rows"), s.str(r, "threshold"));
+        let (near, reps) = (f(&s, r, "near_duplicates"), f(&s, r, "replicates"));
+        assert!(f(&s, r, "documents") > 500.0 && near > 50.0, "{label}");
+        // each pair is a candidate with probability 1 − (1 − J^r)^b: the mean
+        // recall over seeds within Z binomial standard errors of the curve's
+        let (rec, th) = (f(&s, r, "recall"), f(&s, r, "recall_theory"));
+        let se = (th * (1.0 - th) / (near * reps))
+            .sqrt()
+            .max(1.0 / (near * reps));
+        assert!((rec - th).abs() <= Z * se, "{label}: recall {rec} vs {th}");
+        let (c, ct) = (f(&s, r, "candidates"), f(&s, r, "candidates_theory"));
+        assert!(
+            (c - ct).abs() <= Z * (ct / reps).sqrt() + 1.0,
+            "{label}: {c} candidates vs {ct}"
+        );
+    }
+}

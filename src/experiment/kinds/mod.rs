@@ -196,6 +196,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &sketches::count_min::CountMinStudy,
     &sketches::count_min_examples::CountMinExamples,
     &sketches::minhash::MinHashStudy,
+    &sketches::minhash_lsh::MinHashLsh,
 ];
 
 /// Column names the runner adds; no kind may declare them.
