@@ -78,10 +78,12 @@ fn paragraphs(min_words: u64) -> Vec<Vec<u64>> {
     out
 }
 
-/// The corpus and every pair's exact Jaccard (i < j), computed once per `min_words`.
-fn corpus(min_words: u64) -> &'static (Vec<Vec<u64>>, Vec<f64>) {
-    static C: OnceLock<std::sync::Mutex<HashMap<u64, &'static (Vec<Vec<u64>>, Vec<f64>)>>> =
-        OnceLock::new();
+/// The paragraphs' shingle sets and every pair's exact Jaccard (i < j).
+type Corpus = (Vec<Vec<u64>>, Vec<f64>);
+
+/// The corpus, computed once per `min_words` (a fixed function of the text).
+fn corpus(min_words: u64) -> &'static Corpus {
+    static C: OnceLock<std::sync::Mutex<HashMap<u64, &'static Corpus>>> = OnceLock::new();
     let map = C.get_or_init(Default::default);
     let mut m = map.lock().expect("corpus cache");
     m.entry(min_words).or_insert_with(|| {
