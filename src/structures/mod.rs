@@ -11,6 +11,7 @@ pub mod cuckoo;
 pub mod hyperloglog;
 pub mod minhash;
 pub mod scalable_bloom;
+pub mod tdigest;
 
 use thiserror::Error;
 
