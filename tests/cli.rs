@@ -258,7 +258,20 @@ fn bad_specs_are_rejected_with_the_field_named() {
             "name = \"s\"\nkind = \"bloom_sizing\"\ndescription = \"d\"\nseed = 1\n[grid]\np = {p}\n"
         )
     };
+    let sketch = |kind: &str, grid: &str| {
+        format!("name = \"s\"\nkind = \"{kind}\"\ndescription = \"d\"\nseed = 1\n[grid]\n{grid}\n")
+    };
     let cases: Vec<(String, &str)> = vec![
+        (sketch("count_min", "eps = 0.0"), "grid.eps = 0"),
+        (sketch("count_min", "eps = 1.5"), "grid.eps = 1.5"),
+        (sketch("count_min", "depth = 0"), "grid.depth = 0"),
+        (sketch("count_min", "s = 0.0"), "grid.s = 0"),
+        (sketch("count_min", "s = nan"), "grid.s = nan"),
+        (sketch("minhash", "k = 0"), "grid.k = 0"),
+        (sketch("minhash", "jaccard = 1.0"), "grid.jaccard = 1"),
+        (sketch("tdigest", "dist = \"normal\"\ncompression = 0.0"), "grid.compression = 0"),
+        (sketch("tdigest", "dist = \"normal\"\ncompression = -1.0"), "grid.compression = -1"),
+        (sketch("hll_intersection", "overlap = 0.0001\nreplicates = 5"), "grid.overlap"),
         (variant("seed = 7", "seed = 7\ncolour = \"red\""), "colour"),
         (variant("seed = 7", "seed = \"seven\""), "seed"),
         (sizing("0.0"), "grid.p = 0"),

@@ -355,6 +355,19 @@ min_words = 60
 replicates = 2
 "#,
     ),
+    (
+        "za.toml",
+        r#"name = "za"
+kind = "tdigest"
+description = "d"
+seed = 37
+[grid]
+dist = ["uniform", "pareto"]
+n = 5000
+compression = 50
+replicates = 2
+"#,
+    ),
 ];
 
 /// The studies above by name, and the kinds they cover.

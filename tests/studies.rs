@@ -1135,3 +1135,35 @@ fn minhash_lsh_recall_follows_the_s_curve() {
         );
     }
 }
+
+#[test]
+fn tdigest_rank_errors_respect_the_k1_bound_and_sampling_theory() {
+    let s = quick_summary("tdigest");
+    assert!(!s.rows.is_empty());
+    for r in &s.rows {
+        let label = format!("{} q = {}", s.str(r, "dist"), s.str(r, "q"));
+        // a centroid spans Δk1 ≤ 1: the mean rank error stays within half its share
+        assert!(
+            f(&s, r, "rank_err_tdigest") <= f(&s, r, "tdigest_bound"),
+            "{label}"
+        );
+        // a uniform sample's mean |rank error| is √(2/π)·√(q(1−q)/s): within Z
+        // of it (over replicates; the sample quantile adds at most 1/s)
+        let (e, sd, reps) = (
+            f(&s, r, "rank_err_reservoir"),
+            f(&s, r, "reservoir_sd_theory"),
+            f(&s, r, "replicates"),
+        );
+        // (only where the sample reaches q: (1 − q)·s ≥ 5 of its values above it)
+        let (q, size) = (f(&s, r, "q"), f(&s, r, "reservoir_values"));
+        if (1.0 - q) * size >= 5.0 {
+            let want = (2.0 / std::f64::consts::PI).sqrt() * sd;
+            let slack = Z * sd / reps.sqrt() + 1.0 / size;
+            assert!(
+                (e - want).abs() <= slack,
+                "{label}: reservoir {e} vs {want}"
+            );
+        }
+        assert!(f(&s, r, "bytes_tdigest") < 4096.0, "{label}");
+    }
+}

@@ -197,6 +197,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &sketches::count_min_examples::CountMinExamples,
     &sketches::minhash::MinHashStudy,
     &sketches::minhash_lsh::MinHashLsh,
+    &sketches::tdigest::TDigestStudy,
 ];
 
 /// Column names the runner adds; no kind may declare them.

@@ -4,3 +4,4 @@ pub mod count_min;
 pub mod count_min_examples;
 pub mod minhash;
 pub mod minhash_lsh;
+pub mod tdigest;

@@ -1,0 +1,233 @@
+//! `tdigest`: quantiles of uniform, normal, log-normal and Pareto streams by
+//! sketchlab's merging t-digest (k1, compression δ), the Apache DataSketches
+//! t-digest and KLL, and a uniform reservoir sample holding as many bytes as
+//! sketchlab's digest: the rank error |F(x̂_q) − q| against the exact
+//! empirical CDF, at q = 0.5 … 0.9999 (one row per q).
+
+use crate::experiment::kinds::common;
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, Seeds};
+use crate::export::markdown::sig;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::structures::tdigest::{TDigest, theory};
+use crate::table::Value;
+use datasketches::common::SearchCriteria;
+use datasketches::kll::{KllFloat, KllSketch};
+use datasketches::tdigest::TDigestMut;
+use rand::RngExt;
+use rand_distr::{Distribution, LogNormal, Normal, Pareto};
+
+pub struct TDigestStudy;
+
+const DISTS: &[&str] = &["uniform", "normal", "lognormal", "pareto"];
+/// The quantiles read.
+pub const QS: [f64; 6] = [0.5, 0.9, 0.95, 0.99, 0.999, 0.9999];
+
+crate::params! {
+    pub struct P {
+        dist: String = common::choice(DISTS, Def::Required, "uniform(0,1), normal(0,1), lognormal(0,1), pareto(scale 1, shape 1.5)"),
+        n: u64 = common::count(Def::Int(1_000_000), "values in the stream"),
+        compression: f64 = common::positive(100_000.0, Def::Float(100.0), "t-digest compression delta (also DataSketches' k)"),
+        kll_k: u64 = common::int(8, 65_535, Def::Int(200), "DataSketches KLL k"),
+    }
+}
+
+crate::row! {
+    pub struct R {
+        q: f64 [Key],
+        rank_err_tdigest: f64,
+        rank_err_reservoir: f64,
+        rank_err_ds_tdigest: f64,
+        rank_err_ds_kll: f64,
+        /// Half the largest centroid share k1 allows at q: (π/δ)·√(q(1 − q)).
+        tdigest_bound: f64 [Same],
+        /// A uniform sample of s values: sd of its rank error √(q(1 − q)/s).
+        reservoir_sd_theory: f64,
+        bytes_tdigest: f64,
+        reservoir_values: f64,
+        bytes_ds_tdigest: f64,
+        bytes_ds_kll: f64,
+    }
+}
+
+impl Study for TDigestStudy {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "tdigest";
+    const ABOUT: &'static str = "t-digest rank error by quantile vs a same-bytes reservoir sample, DataSketches t-digest and KLL";
+    const MIN_REPLICATES: u32 = 2;
+
+    fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
+        let mut rng = seeds.rng("values");
+        let normal = Normal::new(0.0, 1.0)?;
+        let lognormal = LogNormal::new(0.0, 1.0)?;
+        let pareto = Pareto::new(1.0, 1.5)?;
+        let mut draw = || -> f64 {
+            match p.dist.as_str() {
+                "uniform" => rng.random::<f64>(),
+                "normal" => normal.sample(&mut rng),
+                "lognormal" => lognormal.sample(&mut rng),
+                _ => pareto.sample(&mut rng),
+            }
+        };
+        let values: Vec<f64> = (0..p.n).map(|_| draw()).collect();
+        let mut td = TDigest::new(p.compression)?;
+        let mut ds = TDigestMut::new(p.compression.min(65_535.0) as u16)?;
+        let mut kll = KllSketch::<KllFloat<f64>>::new(p.kll_k as u16)?;
+        for &x in &values {
+            td.add(x);
+            ds.update(x);
+            kll.update(KllFloat::<f64>::new(x)?);
+        }
+        // a reservoir of as many f64 values as the digest's bytes hold (Algorithm R)
+        let bytes = td.bytes();
+        let s = (bytes / 8).max(1);
+        let mut res_rng = seeds.rng("reservoir");
+        let mut reservoir: Vec<f64> = Vec::with_capacity(s);
+        for (i, &x) in values.iter().enumerate() {
+            if reservoir.len() < s {
+                reservoir.push(x);
+            } else {
+                let j = res_rng.random_range(0..=i);
+                if j < s {
+                    reservoir[j] = x;
+                }
+            }
+        }
+        reservoir.sort_by(f64::total_cmp);
+        let mut sorted = values;
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len() as f64;
+        // the exact mid-rank of x: (#below + #at-or-below)/2 ÷ n
+        let rank = |x: f64| {
+            let lo = sorted.partition_point(|&v| v < x) as f64;
+            let hi = sorted.partition_point(|&v| v <= x) as f64;
+            (lo + hi) / 2.0 / n
+        };
+        let ds_bytes = ds.serialize().len() as f64;
+        let kll_bytes = kll.serialize().len() as f64;
+        QS.iter()
+            .map(|&q| {
+                let err = |x: Option<f64>| x.map(|x| (rank(x) - q).abs()).unwrap_or(f64::NAN);
+                let res_x = reservoir[((q * s as f64) as usize).min(s - 1)];
+                Ok(R {
+                    q,
+                    rank_err_tdigest: err(td.quantile(q)),
+                    rank_err_reservoir: err(Some(res_x)),
+                    rank_err_ds_tdigest: err(ds.quantile(q)?),
+                    rank_err_ds_kll: err(kll.quantile(q, SearchCriteria::Inclusive)?.map(|v| *v)),
+                    tdigest_bound: theory::max_share(q, p.compression) / 2.0,
+                    reservoir_sd_theory: (q * (1.0 - q) / s as f64).sqrt(),
+                    bytes_tdigest: bytes as f64,
+                    reservoir_values: s as f64,
+                    bytes_ds_tdigest: ds_bytes,
+                    bytes_ds_kll: kll_bytes,
+                })
+            })
+            .collect()
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let s = t.summary();
+        let mut out = Vec::new();
+        for d in common::names(s, "dist") {
+            let rows: Vec<&Vec<Value>> = s.where_str("dist", &d).collect();
+            let tail = |col: &str| -> Vec<Point> {
+                let mut v: Vec<Point> = rows
+                    .iter()
+                    .filter_map(|r| {
+                        let q = s.f64(r, "q")?;
+                        Some(Point::new(1.0 - q, s.f64(r, col)?))
+                    })
+                    .collect();
+                v.sort_by(|a, b| a.x.total_cmp(&b.x));
+                v
+            };
+            let mut c = Chart::new(
+                &format!("rank_error_{d}"),
+                &format!("{d}: mean rank error |F(x̂_q) − q| vs 1 − q (log scales)"),
+                "1 − q",
+                "mean rank error",
+            )
+            .log_x()
+            .log_y();
+            for (col, name, style) in [
+                (
+                    "tdigest_bound",
+                    "t-digest bound (π/δ)√(q(1−q))",
+                    Style::Line,
+                ),
+                (
+                    "reservoir_sd_theory",
+                    "sampling sd √(q(1−q)/s)",
+                    Style::Line,
+                ),
+                ("rank_err_tdigest", "sketchlab t-digest", Style::LinePoints),
+                (
+                    "rank_err_reservoir",
+                    "reservoir, same bytes",
+                    Style::LinePoints,
+                ),
+                (
+                    "rank_err_ds_tdigest",
+                    "DataSketches t-digest",
+                    Style::LinePoints,
+                ),
+                ("rank_err_ds_kll", "DataSketches KLL", Style::LinePoints),
+            ] {
+                c = c.series(Series::new(name, style, tail(col)));
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let s = t.summary();
+        let table = s.project(
+            &[
+                "dist",
+                "q",
+                "replicates",
+                "rank_err_tdigest",
+                "rank_err_reservoir",
+                "rank_err_ds_tdigest",
+                "rank_err_ds_kll",
+                "tdigest_bound",
+                "bytes_tdigest",
+                "reservoir_values",
+                "bytes_ds_tdigest",
+                "bytes_ds_kll",
+            ],
+            |_| true,
+        );
+        let get = |d: &str, q: f64, c: &str| {
+            s.where_str("dist", d)
+                .find(|r| s.f64(r, "q") == Some(q))
+                .and_then(|r| s.f64(r, c))
+                .map(|v| sig(v, 2))
+                .unwrap_or_else(|| "-".into())
+        };
+        Section {
+            table,
+            reading: format!(
+                "Normal stream: t-digest rank error {} at the median, {} at p99, {} at p99.99; a reservoir of the same {} bytes: {}, {}, {}. DataSketches t-digest {}, {}, {}; KLL (k = 200, {} bytes) {}, {}, {}.",
+                get("normal", 0.5, "rank_err_tdigest"),
+                get("normal", 0.99, "rank_err_tdigest"),
+                get("normal", 0.9999, "rank_err_tdigest"),
+                get("normal", 0.5, "bytes_tdigest"),
+                get("normal", 0.5, "rank_err_reservoir"),
+                get("normal", 0.99, "rank_err_reservoir"),
+                get("normal", 0.9999, "rank_err_reservoir"),
+                get("normal", 0.5, "rank_err_ds_tdigest"),
+                get("normal", 0.99, "rank_err_ds_tdigest"),
+                get("normal", 0.9999, "rank_err_ds_tdigest"),
+                get("normal", 0.5, "bytes_ds_kll"),
+                get("normal", 0.5, "rank_err_ds_kll"),
+                get("normal", 0.99, "rank_err_ds_kll"),
+                get("normal", 0.9999, "rank_err_ds_kll"),
+            ),
+        }
+    }
+}
