@@ -164,6 +164,9 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
         Ok(m) if claim.check == Check::Report => {
             row.measured = Some(m.interval.value);
             row.theory = m.theory;
+            if claim.basis == Basis::Measured {
+                row.interval = Some((m.interval.lo, m.interval.hi));
+            }
         }
         Ok(m) => {
             row.measured = Some(m.interval.value);
@@ -404,10 +407,16 @@ fn measure(claim: &Claim, tables: &Tables) -> Result<Measured, String> {
                     selected.len()
                 ));
             };
+            // a measured value keeps its interval (shown, never judged)
+            let (interval, rescaled) = if claim.basis == Basis::Measured {
+                interval(r)?
+            } else {
+                (Interval::exact(value(r)?), false)
+            };
             Ok(Measured {
-                interval: Interval::exact(value(r)?),
+                interval,
                 theory: theory(r),
-                rescaled: false,
+                rescaled,
                 verdict: None,
             })
         }

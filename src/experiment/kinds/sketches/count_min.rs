@@ -254,7 +254,7 @@ impl Study for CountMinStudy {
         };
         let mut err = Chart::new(
             "overshoot_vs_frequency",
-            "Mean overshoot ÷ true count by true frequency (plain, u64): heavy hitters accurate, rare keys swamped",
+            "Relative overshoot by true count (plain, u64): heavy hitters accurate, rare keys swamped",
             "true count (bin lower edge; 0.5 = never seen)",
             "mean (estimate − true) / true",
         )
