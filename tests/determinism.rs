@@ -478,7 +478,7 @@ fn every_deterministic_kind_is_covered() {
         })
         .collect();
     for k in sketchlab::experiment::kinds::KINDS {
-        if !k.timing() {
+        if k.reproducible() {
             assert!(
                 covered.iter().any(|c| c == k.name()),
                 "kind {} has no determinism spec",

@@ -266,4 +266,23 @@ proptest! {
         prop_assert_eq!(a.jaccard(&c).unwrap(), 0.0);
         prop_assert_eq!(ba.jaccard(&bc).unwrap(), 0.0);
     }
+
+    /// t-digest: quantiles are monotone in q and stay within [min, max].
+    #[test]
+    fn tdigest_quantiles_are_monotone(
+        xs in prop::collection::vec(-1e6f64..1e6, 1..3000),
+        compression in 10.0f64..300.0,
+    ) {
+        let mut d = sketchlab::structures::tdigest::TDigest::new(compression).unwrap();
+        for &x in &xs {
+            d.add(x);
+        }
+        let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+        let mut last = f64::NEG_INFINITY;
+        for j in 0..=200 {
+            let v = d.quantile(j as f64 / 200.0).unwrap();
+            prop_assert!(v >= last && v >= lo && v <= hi, "q = {}: {v} after {last}", j as f64 / 200.0);
+            last = v;
+        }
+    }
 }

@@ -1167,3 +1167,22 @@ fn tdigest_rank_errors_respect_the_k1_bound_and_sampling_theory() {
         assert!(f(&s, r, "bytes_tdigest") < 4096.0, "{label}");
     }
 }
+
+#[test]
+fn count_min_peers_never_underestimate_and_conservative_update_helps() {
+    let s = quick_summary("count_min_peers");
+    assert_eq!(s.rows.len(), 3);
+    for r in &s.rows {
+        assert_eq!(f(&s, r, "underestimates"), 0.0);
+        // conservative update never overshoots more than plain on the same stream and shape
+        assert!(f(&s, r, "overshoot_sketchlab_conservative") <= f(&s, r, "overshoot_sketchlab"));
+        assert!(f(&s, r, "overshoot_count_min_sketch") <= f(&s, r, "overshoot_datasketches") * 1.1);
+        assert_eq!((f(&s, r, "w"), f(&s, r, "d")), (2048.0, 5.0));
+        assert_eq!(
+            f(&s, r, "bytes_sketchlab"),
+            f(&s, r, "bytes_count_min_sketch")
+        );
+    }
+    let m = std::fs::read_to_string(quick_out().join("count_min_peers/manifest.json")).unwrap();
+    assert!(m.contains("\"reproducible\": false"), "{m}");
+}

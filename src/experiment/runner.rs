@@ -158,6 +158,7 @@ pub fn run_study(
         replicates: spec.replicates(opts.quick),
         crate_version: env!("CARGO_PKG_VERSION"),
         git_revision: export::git_revision(),
+        reproducible: kind.reproducible(),
         process_random_key: crate::hashing::process_random_seed_if_used()
             .map(|s| format!("{:016x}{:016x}", s.hi, s.lo)),
         started_utc: export::utc(started),

@@ -56,6 +56,9 @@ pub struct Manifest {
     /// The per-process OS key, if any trial used `hash_seed = "random"`
     /// (such results are not reproducible; the key is recorded to explain them).
     pub process_random_key: Option<String>,
+    /// False when the kind's rows cannot be byte-reproduced (timing, or a
+    /// peer that draws its own OS randomness).
+    pub reproducible: bool,
     pub started_utc: String,
     pub finished_utc: String,
     pub seconds: f64,

@@ -32,6 +32,10 @@ pub trait Study: Sync + 'static {
     /// Whether trials must run one at a time and their rows depend on the
     /// clock (timing experiments): such rows are not byte-reproducible.
     const TIMING: bool = false;
+    /// False for a kind whose rows depend on randomness it cannot seed (a
+    /// peer crate that draws its key from the OS): its rows are not
+    /// byte-reproducible, the manifest says so, and the determinism tests skip it.
+    const REPRODUCIBLE: bool = true;
     /// The fewest replicates a study of this kind may ask for (a kind whose
     /// charts read the summary needs at least 2).
     const MIN_REPLICATES: u32 = 1;
@@ -70,6 +74,8 @@ pub trait Kind: Sync {
     /// Timing kinds run their trials one at a time, and their rows are
     /// excluded from the byte-identity guarantee (tests check every other kind).
     fn timing(&self) -> bool;
+    /// Rows byte-identical for the same spec and seed (false for timing kinds too).
+    fn reproducible(&self) -> bool;
     /// One trial's rows (metric cells only).
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>>;
     fn charts(&self, t: &Tables) -> Vec<Chart>;
@@ -147,6 +153,9 @@ impl<S: Study> Kind for S {
     fn timing(&self) -> bool {
         S::TIMING
     }
+    fn reproducible(&self) -> bool {
+        S::REPRODUCIBLE && !S::TIMING
+    }
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>> {
         let rows = Study::run_rows(self, &S::P::from_params(p), seeds)?;
         Ok(rows.into_iter().map(Row::cells).collect())
@@ -195,6 +204,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &hll::redis_hll::RedisHllStudy,
     &sketches::count_min::CountMinStudy,
     &sketches::count_min_examples::CountMinExamples,
+    &sketches::count_min_peers::CountMinPeers,
     &sketches::minhash::MinHashStudy,
     &sketches::minhash_lsh::MinHashLsh,
     &sketches::tdigest::TDigestStudy,

@@ -2,6 +2,7 @@
 
 pub mod count_min;
 pub mod count_min_examples;
+pub mod count_min_peers;
 pub mod minhash;
 pub mod minhash_lsh;
 pub mod tdigest;
