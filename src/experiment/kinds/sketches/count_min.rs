@@ -381,6 +381,11 @@ impl Study for CountMinStudy {
             .filter(|r| s.str(r, "counter") == "u32")
             .filter_map(|r| s.f64(r, "underestimates"))
             .sum();
+        let ratios: Vec<f64> = alls
+            .iter()
+            .filter(|r| s.str(r, "conservative") == "false" && s.f64(r, "saturated") == Some(0.0))
+            .filter_map(|r| Some(s.f64(r, "row_overshoot")? / s.f64(r, "n_over_w")?))
+            .collect();
         let worst = alls
             .iter()
             .filter_map(|r| Some((s.f64(r, "over_eps_n")?, s.f64(r, "delta")?)))
@@ -388,13 +393,15 @@ impl Study for CountMinStudy {
         Section {
             table,
             reading: format!(
-                "Underestimates without saturation: {unders}. With u32 counters and N = updates × weight beyond 2^32, saturated cells give {sat_unders} underestimates in all: \"a stream of any length\" needs counters as wide as the stream. The largest share of keys beyond εN is {} (δ = {}); every key stayed within εN in {} of {} settings. A row's mean overshoot is N/w in every setting (the table).",
+                "Underestimates without saturation: {unders}. With u32 counters and N = updates × weight beyond 2^32, saturated cells give {sat_unders} underestimates in all: \"a stream of any length\" needs counters as wide as the stream. The largest share of keys beyond εN is {} (δ = {}); every key stayed within εN in {} of {} settings. A row's mean overshoot ÷ N/w, plain update without saturation: {} … {}.",
                 pct(worst.0, 3),
                 sig(worst.1, 3),
                 alls.iter()
                     .filter(|r| s.f64(r, "every_within") == Some(1.0))
                     .count(),
-                alls.len()
+                alls.len(),
+                sig(ratios.iter().copied().fold(f64::INFINITY, f64::min), 4),
+                sig(ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max), 4)
             ),
         }
     }

@@ -207,8 +207,17 @@ impl Study for CountMinPeers {
         Section {
             table,
             reading: format!(
-                "Mean overshoot per key: {}. Conservative update (sketchlab's and the crate's) overshoots less than plain at the same shape. The count-min-sketch columns are not reproducible: that crate keys its hash from the OS.",
-                parts.join("; ")
+                "Mean overshoot per key: {}. Conservative ÷ plain (sketchlab): {}. The count-min-sketch columns are not reproducible: that crate keys its hash from the OS.",
+                parts.join("; "),
+                s.rows
+                    .iter()
+                    .filter_map(|r| Some(sig(
+                        s.f64(r, "overshoot_sketchlab_conservative")?
+                            / s.f64(r, "overshoot_sketchlab")?,
+                        3
+                    )))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
