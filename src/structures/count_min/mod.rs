@@ -157,12 +157,12 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
         self.cells.iter().map(|c| c.get()).collect()
     }
 
-    /// The d cells `key` maps to, row by row.
-    pub fn cells_of(&self, key: &[u8]) -> Vec<u64> {
+    /// The d cells `key` maps to, row by row (one hash per call).
+    pub fn cells_of(&self, key: &[u8]) -> impl Iterator<Item = u64> + '_ {
+        let w = self.w as usize;
         self.columns(key)
             .enumerate()
-            .map(|(i, c)| self.cells[i * self.w as usize + c].get())
-            .collect()
+            .map(move |(i, c)| self.cells[i * w + c].get())
     }
 
     /// Adds `count` to the key's cell in every row.
@@ -203,12 +203,7 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     /// The smallest of the key's d cells.
     #[inline]
     pub fn estimate(&self, key: &[u8]) -> u64 {
-        let w = self.w as usize;
-        self.columns(key)
-            .enumerate()
-            .map(|(i, c)| self.cells[i * w + c].get())
-            .min()
-            .unwrap_or(0)
+        self.cells_of(key).min().unwrap_or(0)
     }
 
     fn fingerprint(&self) -> (u64, u64) {

@@ -45,6 +45,11 @@ pub fn linear_counting(m: usize, zeros: usize) -> f64 {
     mf * (mf / zeros as f64).ln()
 }
 
+/// The HIP estimator's standard error 0.833/√m (Ting 2014; Ertl 2017).
+pub fn hip_standard_error(m: usize) -> f64 {
+    0.833 / (m as f64).sqrt()
+}
+
 /// The standard error 1.04/√m (doc 000: "Standard error is 1.04/√m").
 pub fn standard_error(m: usize) -> f64 {
     1.04 / (m as f64).sqrt()

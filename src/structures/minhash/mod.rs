@@ -43,6 +43,15 @@ fn word<H: KeyHasher>(h: &H, key: &[u8]) -> u64 {
     h.native(key) as u64
 }
 
+/// Signatures of different k cannot be compared or merged.
+fn same_k(a: usize, b: usize) -> Result<(), MergeError> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(MergeError::Shape(format!("k {a} vs {b}")))
+    }
+}
+
 /// k minima of k independently seeded hash functions.
 #[derive(Clone, Debug)]
 pub struct MinHash<H> {
@@ -74,20 +83,8 @@ impl<H: KeyHasher> MinHash<H> {
 
     /// The share of agreeing minima; an error when k differs.
     pub fn jaccard(&self, other: &Self) -> Result<f64, MergeError> {
-        if self.mins.len() != other.mins.len() {
-            return Err(MergeError::Shape(format!(
-                "k {} vs {}",
-                self.mins.len(),
-                other.mins.len()
-            )));
-        }
-        let same = self
-            .mins
-            .iter()
-            .zip(&other.mins)
-            .filter(|(a, b)| a == b)
-            .count();
-        Ok(same as f64 / self.mins.len() as f64)
+        same_k(self.mins.len(), other.mins.len())?;
+        Ok(self.agreements(other) as f64 / self.mins.len() as f64)
     }
 
     /// Agreeing minima (the count behind [`MinHash::jaccard`]).
@@ -101,13 +98,7 @@ impl<H: KeyHasher> MinHash<H> {
 
     /// The signature of the union: element-wise minimum.
     pub fn merge(&mut self, other: &Self) -> Result<(), MergeError> {
-        if self.mins.len() != other.mins.len() {
-            return Err(MergeError::Shape(format!(
-                "k {} vs {}",
-                self.mins.len(),
-                other.mins.len()
-            )));
-        }
+        same_k(self.mins.len(), other.mins.len())?;
         for (a, b) in self.mins.iter_mut().zip(&other.mins) {
             *a = (*a).min(*b);
         }
@@ -153,9 +144,6 @@ impl<H: KeyHasher> BottomK<H> {
 
     /// |S_k(A ∪ B) ∩ S_k(A) ∩ S_k(B)| / |S_k(A ∪ B)|.
     pub fn jaccard(&self, other: &Self) -> Result<f64, MergeError> {
-        if self.k != other.k {
-            return Err(MergeError::Shape(format!("k {} vs {}", self.k, other.k)));
-        }
         let mut union = self.clone();
         union.merge(other)?;
         if union.values.is_empty() {
@@ -173,9 +161,7 @@ impl<H: KeyHasher> BottomK<H> {
 
     /// The k smallest of the union.
     pub fn merge(&mut self, other: &Self) -> Result<(), MergeError> {
-        if self.k != other.k {
-            return Err(MergeError::Shape(format!("k {} vs {}", self.k, other.k)));
-        }
+        same_k(self.k, other.k)?;
         let mut all: Vec<u64> = self.values.iter().chain(&other.values).copied().collect();
         all.sort_unstable();
         all.dedup();

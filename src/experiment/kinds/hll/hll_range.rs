@@ -112,7 +112,7 @@ impl Study for HllRange {
             rows.push(R {
                 n,
                 se_theory: theory::standard_error(m),
-                hip_se_theory: 0.833 / (m as f64).sqrt(),
+                hip_se_theory: theory::hip_standard_error(m),
                 err_raw: err(h.raw()),
                 err_linear_counting: err(h.linear_counting()),
                 err_hllpp: err(h.hllpp()),

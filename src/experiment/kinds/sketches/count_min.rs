@@ -158,11 +158,11 @@ impl CountMinStudy {
         let mut all = Acc::default();
         let (mut row_sum, mut row_exceed) = (0f64, 0u64);
         for id in 0..p.universe {
-            let key = keys.key(id).to_vec();
+            let key = keys.key(id);
             let t = truth[id as usize];
-            let cells = cm.cells_of(&key);
-            let est = cells.iter().copied().min().unwrap_or(0);
-            for &c in &cells {
+            let mut est = u64::MAX;
+            for c in cm.cells_of(key) {
+                est = est.min(c);
                 row_sum += c as f64 - t as f64;
                 row_exceed += (c as f64 - t as f64 > eps_n) as u64;
             }
@@ -180,7 +180,7 @@ impl CountMinStudy {
                     acc.rel_n += 1;
                 }
                 if let Some(pe) = peer.as_ref() {
-                    let pest = pe.estimate(raw_bytes::from_slice(&key));
+                    let pest = pe.estimate(raw_bytes::from_slice(key));
                     acc.peer_under += (pest < t) as u64;
                     let po = pest.saturating_sub(t);
                     acc.peer_over += (po as f64 > eps_n) as u64;
@@ -211,7 +211,7 @@ impl CountMinStudy {
             peer_over_eps_n: with_peer.then(|| Proportion::new(a.peer_over, a.keys)),
             peer_mean_overshoot: with_peer.then(|| a.peer_overshoot / a.keys as f64),
             peer_underestimates: with_peer.then_some(a.peer_under),
-            peer_bytes: with_peer.then_some(w * p.depth * 8),
+            peer_bytes: with_peer.then_some(theory::bytes(w, p.depth, 8)),
         };
         let mut rows = vec![row("all".into(), &all, true)];
         rows.extend(

@@ -97,13 +97,13 @@ impl Study for CountMinPeers {
         let eps_n = theory::eps_of_width(w) * p.updates as f64;
         let (mut over, mut beyond, mut under) = ([0f64; 4], [0u64; 4], 0u64);
         for id in 0..p.universe {
-            let key = keys.key(id).to_vec();
+            let key = keys.key(id);
             let t = truth[id as usize];
             let est = [
-                plain.estimate(&key),
-                cons.estimate(&key),
-                ds.estimate(raw_bytes::from_slice(&key)),
-                crate_cms.estimate(&key[..]),
+                plain.estimate(key),
+                cons.estimate(key),
+                ds.estimate(raw_bytes::from_slice(key)),
+                crate_cms.estimate(key),
             ];
             for (i, &e) in est.iter().enumerate() {
                 under += (e < t) as u64;
