@@ -3,9 +3,10 @@
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::experiment::Spec;
-use crate::experiment::runner::{self, RunOptions, StudyOutput};
+use crate::experiment::disk::{self, RunRecord};
+use crate::experiment::runner::{self, RunOptions, StudyRun};
 use crate::export;
-use crate::report::{self, ledger};
+use crate::report::ledger;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,13 @@ pub fn run(cli: Cli) -> Result<()> {
         quick: cli.quick,
         threads,
         seed: cli.seed,
+        resume: cli.resume,
+        shard: cli
+            .shard
+            .as_deref()
+            .map(crate::experiment::shard::Shard::parse)
+            .transpose()
+            .map_err(Error::Input)?,
     };
     match &cli.command {
         Command::List {
@@ -47,13 +55,21 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Run { target } => {
             let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
             let pool = pool(threads)?;
+            on_ctrl_c();
             let bar = progress(spec.trials(opts.quick) as u64, cli.quiet);
-            let out = runner::run_study(&spec, &opts, &pool, &bar)?;
+            let run = runner::run_study(&spec, &opts, &pool, &bar)?;
             bar.finish_and_clear();
+            if opts.shard.is_some() {
+                if !cli.quiet {
+                    summary(&spec, &run);
+                }
+                return Ok(());
+            }
+            let st = disk::render_study(&run.dir)?;
             if !cli.quiet {
-                summary(&spec, &out);
+                summary(&spec, &run);
                 for c in &spec.claims {
-                    let r = ledger::evaluate(c, &spec.name, &out.tables);
+                    let r = ledger::evaluate(c, &spec.name, &st.tables);
                     println!(
                         "  claim {:<28} {:<14} documented {} {}, measured {}",
                         r.claim_id,
@@ -65,6 +81,26 @@ pub fn run(cli: Cli) -> Result<()> {
                             .unwrap_or_else(|| "-".into())
                     );
                 }
+            }
+            Ok(())
+        }
+        Command::Report { dir } => {
+            let rebuilt = disk::rebuild(dir)?;
+            if !cli.quiet {
+                print_counts(&rebuilt.ledger, dir, rebuilt.run.seconds);
+            }
+            Ok(())
+        }
+        Command::Merge { dirs } => {
+            let rebuilt = crate::experiment::merge::merge(dirs, &cli.out, threads)?;
+            if !cli.quiet {
+                println!(
+                    "merged {} studies from {} folders into {}",
+                    rebuilt.run.studies.len(),
+                    dirs.len(),
+                    cli.out.display()
+                );
+                print_counts(&rebuilt.ledger, &cli.out, rebuilt.run.seconds);
             }
             Ok(())
         }
@@ -408,14 +444,53 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn summary(spec: &Spec, out: &StudyOutput) {
+fn summary(spec: &Spec, run: &StudyRun) {
+    let what = if run.reused {
+        "complete already (kept)".to_string()
+    } else if run.resumed > 0 {
+        format!("{} from the journal", run.resumed)
+    } else {
+        String::new()
+    };
     println!(
-        "{}: {} trials in {:.1} s -> {} ({} plots)",
+        "{}: {} trials{} in {:.1} s -> {}",
         spec.name,
-        out.trials,
-        out.seconds,
-        out.dir.join("results.csv").display(),
-        out.plots.len()
+        run.trials,
+        if what.is_empty() {
+            what
+        } else {
+            format!(" ({what})")
+        },
+        run.seconds,
+        run.rows_file.display(),
+    );
+}
+
+/// Ctrl-C stops after the running trials (the journal keeps the finished
+/// ones); a second Ctrl-C quits at once.
+fn on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| {
+        if runner::interrupted() {
+            std::process::exit(130);
+        }
+        runner::interrupt();
+        eprintln!("\nstopping after the running trials (Ctrl-C again to quit now)");
+    });
+}
+
+fn print_counts(rows: &[ledger::LedgerRow], out: &Path, seconds: f64) {
+    let count = |v: ledger::Verdict| rows.iter().filter(|r| r.verdict == v).count();
+    println!(
+        "{} claims: {} hold, {} approximately, {} do not hold, {} inconclusive, {} not measured -> {}, {} ({:.0} s)",
+        rows.len(),
+        count(ledger::Verdict::Holds),
+        count(ledger::Verdict::Approximately),
+        count(ledger::Verdict::DoesNotHold),
+        count(ledger::Verdict::Inconclusive),
+        count(ledger::Verdict::NotMeasured),
+        out.join("claims.csv").display(),
+        out.join("REPORT.md").display(),
+        seconds
     );
 }
 
@@ -423,65 +498,41 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
     let specs = load_all(dir)?;
     let clock = Instant::now();
     let pool = pool(opts.threads)?;
+    on_ctrl_c();
     let total: usize = specs.iter().map(|s| s.trials(opts.quick)).sum();
     let bar = progress(total as u64, quiet);
-    let mut outputs = Vec::new();
     for spec in &specs {
-        let out = runner::run_study(spec, opts, &pool, &bar)?;
+        let run = runner::run_study(spec, opts, &pool, &bar)?;
         if !quiet {
-            bar.suspend(|| summary(spec, &out));
+            bar.suspend(|| summary(spec, &run));
         }
-        outputs.push(out);
     }
     bar.finish_and_clear();
-
-    let mut rows = Vec::new();
-    for (spec, out) in specs.iter().zip(&outputs) {
-        rows.extend(
-            spec.claims
-                .iter()
-                .map(|c| ledger::evaluate(c, &spec.name, &out.tables)),
-        );
-    }
-    export::write_atomic(&opts.out.join("claims.csv"), &ledger::to_csv(&rows)?)?;
-    let studies: Vec<report::StudyResult<'_>> = specs
-        .iter()
-        .zip(&outputs)
-        .map(|(spec, o)| report::StudyResult {
-            name: &spec.name,
-            description: &spec.description,
-            kind: spec.kind.name(),
-            spec_path: &spec.path,
-            trials: o.trials,
-            has_summary: o.tables.summary.is_some(),
-            section: spec.kind.report_section(&o.tables),
-            plots: &o.plots,
-            seconds: o.seconds,
-        })
-        .collect();
-    let info = report::RunInfo {
+    RunRecord {
         quick: opts.quick,
         threads: opts.threads,
         seconds: clock.elapsed().as_secs_f64(),
         finished_utc: export::utc(std::time::SystemTime::now()),
         git_revision: export::git_revision(),
-    };
-    let md = report::render(&studies, &rows, &info, &opts.out);
-    export::write_atomic(&opts.out.join("REPORT.md"), md.as_bytes())?;
+        studies: specs.iter().map(|s| s.name.clone()).collect(),
+        shard: opts.shard.map(|s| format!("{}/{}", s.index, s.count)),
+    }
+    .write(&opts.out)?;
+    if let Some(s) = opts.shard {
+        if !quiet {
+            println!(
+                "shard {}/{} of {} studies -> {} (assemble the shards with `sketchlab merge`)",
+                s.index,
+                s.count,
+                specs.len(),
+                opts.out.display()
+            );
+        }
+        return Ok(());
+    }
+    let rebuilt = disk::rebuild(&opts.out)?;
     if !quiet {
-        let count = |v: ledger::Verdict| rows.iter().filter(|r| r.verdict == v).count();
-        println!(
-            "{} claims: {} hold, {} approximately, {} do not hold, {} inconclusive, {} not measured -> {}, {} ({:.0} s)",
-            rows.len(),
-            count(ledger::Verdict::Holds),
-            count(ledger::Verdict::Approximately),
-            count(ledger::Verdict::DoesNotHold),
-            count(ledger::Verdict::Inconclusive),
-            count(ledger::Verdict::NotMeasured),
-            opts.out.join("claims.csv").display(),
-            opts.out.join("REPORT.md").display(),
-            info.seconds
-        );
+        print_counts(&rebuilt.ledger, &opts.out, rebuilt.run.seconds);
     }
     Ok(())
 }

@@ -38,6 +38,14 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "redis://HOST:PORT")]
     pub redis_url: Option<String>,
 
+    /// Continue an interrupted run from its journals (finished trials are not run again)
+    #[arg(long, global = true)]
+    pub resume: bool,
+
+    /// Run only shard I of N (0 <= I < N) and write a shard file for `merge`
+    #[arg(long, global = true, value_name = "I/N")]
+    pub shard: Option<String>,
+
     /// Where the study specs live
     #[arg(long, global = true, value_name = "DIR", default_value = "experiments")]
     pub experiments: PathBuf,
@@ -93,6 +101,24 @@ pub enum Command {
         after_help = "Examples:\n  sketchlab reproduce --quick\n  sketchlab reproduce --out reports"
     )]
     Reproduce,
+    /// Rebuild summaries, plots, claims.csv and REPORT.md from a run's files alone
+    #[command(
+        after_help = "Examples:\n  sketchlab report reports\n  sketchlab report /tmp/quick\n\nReads OUT_DIR/run.json and each study's results.csv, spec.toml and manifest.json; writes nothing else."
+    )]
+    Report {
+        /// A folder `reproduce` (or `merge`) wrote
+        #[arg(value_name = "OUT_DIR")]
+        dir: PathBuf,
+    },
+    /// Assemble the shard files of `--shard I/N` runs into one run's results and report (in --out)
+    #[command(
+        after_help = "Examples:\n  sketchlab reproduce --quick --shard 0/3 --out /shared/s0   # and 1/3, 2/3\n  sketchlab merge /shared/s0 /shared/s1 /shared/s2 --out /shared/merged\n\nEvery shard must be complete and from the same specs, seed and --quick; every trial must appear exactly once (else exit 2, nothing written)."
+    )]
+    Merge {
+        /// Folders holding shard runs (a shard's folder may also hold others' shards)
+        #[arg(value_name = "OUT_DIRS", required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// Derive HyperLogLog++'s bias tables by simulation and write them (with how they were made)
     #[command(
         name = "hllpp-bias",

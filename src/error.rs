@@ -10,6 +10,9 @@ pub enum Error {
     /// The user asked for something invalid; nothing was written.
     #[error("{0}")]
     Input(String),
+    /// Ctrl-C: the run stopped after its running trials; the message says how to resume.
+    #[error("{0}")]
+    Interrupted(String),
     /// Everything else (I/O, a failed trial).
     #[error(transparent)]
     Other(#[from] anyhow::Error),
@@ -19,6 +22,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) => 2,
+            Error::Interrupted(_) => 130,
             Error::Other(_) => 1,
         }
     }

@@ -5,7 +5,6 @@
 //! the Wilson interval at z = 4.5 (a two-sided miss probability of 7e-6 per
 //! check), never against a structure's own bounds.
 
-use indicatif::ProgressBar;
 use sketchlab::experiment::Spec;
 use sketchlab::experiment::runner::{RunOptions, run_trials};
 use sketchlab::metrics::alloc::CountingAlloc;
@@ -54,12 +53,14 @@ fn quick_spec(name: &str) -> (Spec, Table) {
         quick: true,
         threads: 2,
         seed: None,
+        resume: false,
+        shard: None,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
-    let t = run_trials(&spec, &opts, &pool, &ProgressBar::hidden()).unwrap();
+    let t = run_trials(&spec, &opts, &pool).unwrap();
     (spec, t)
 }
 

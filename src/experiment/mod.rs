@@ -2,11 +2,15 @@
 //! grid expands to trials (each with a stable identity and seed); the runner
 //! turns trials into typed rows; the summary stage aggregates replicates.
 
+pub mod disk;
 pub mod grid;
+pub mod journal;
 pub mod kinds;
+pub mod merge;
 pub mod params;
 pub mod row;
 pub mod runner;
+pub mod shard;
 pub mod spec;
 pub mod summary;
 

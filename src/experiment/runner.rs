@@ -1,17 +1,24 @@
-//! Runs a study: trials in parallel on a rayon pool, rows in trial order,
-//! then results.csv (and summary.csv when the study has replicates),
-//! manifest.json and the plots, each written atomically.
+//! Runs a study: trials in parallel on a rayon pool, each finished trial
+//! journaled as it ends (so `--resume` skips it after a kill), rows in trial
+//! order, then results.csv, spec.toml and manifest.json, each written
+//! atomically; or, for `--shard i/N`, only that shard's trials into a shard
+//! file that `merge` assembles. Summaries and plots are drawn afterwards from
+//! the files alone ([`super::disk`]).
 
 use super::grid::{self, Trial};
+use super::journal::{self, Header, Record};
 use super::params::Seeds;
+use super::shard::{self, Shard};
 use super::spec::Spec;
+use crate::error::{Error, Result};
 use crate::export::{self, Manifest};
-use crate::stats;
-use crate::table::{Table, Tables, Value};
+use crate::table::{Table, Value};
 use anyhow::Context;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// How to run.
@@ -22,157 +29,347 @@ pub struct RunOptions {
     pub threads: usize,
     /// Overrides the spec's seed.
     pub seed: Option<u64>,
+    /// Continue from the journal (or keep a complete result) instead of starting over.
+    pub resume: bool,
+    pub shard: Option<Shard>,
 }
 
-/// What a finished study left behind.
+/// What a run of one study left on disk.
 #[derive(Debug)]
-pub struct StudyOutput {
+pub struct StudyRun {
     pub dir: PathBuf,
-    pub tables: Tables,
-    pub plots: Vec<PathBuf>,
+    /// Trials of this run (this shard's, when sharded).
     pub trials: usize,
+    /// Of those, how many came from the journal.
+    pub resumed: usize,
     pub seconds: f64,
+    /// Where the rows are: results.csv, or the shard file.
+    pub rows_file: PathBuf,
+    /// `--resume` found the study already complete and ran nothing.
+    pub reused: bool,
 }
 
-/// The rows of a study, in trial order (no files written).
-pub fn run_trials(
-    spec: &Spec,
-    opts: &RunOptions,
-    pool: &rayon::ThreadPool,
-    progress: &ProgressBar,
-) -> anyhow::Result<Table> {
-    let seed = opts.seed.unwrap_or(spec.seed);
-    let kind = spec.kind;
-    let trials = grid::expand(
-        kind.name(),
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks running studies to stop after their running trials (Ctrl-C).
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// The journal's header for this spec and these options.
+pub fn header(spec: &Spec, opts: &RunOptions) -> Header {
+    Header {
+        study: spec.name.clone(),
+        spec_path: spec.path.display().to_string(),
+        kind: spec.kind.name().to_string(),
+        spec_xxh3_64: spec.source_hash.clone(),
+        seed: opts.seed.unwrap_or(spec.seed),
+        quick: opts.quick,
+        trials: spec.trials(opts.quick),
+        shard: opts.shard.map(Shard::pair),
+    }
+}
+
+/// The study's trials, in row order.
+pub fn trials(spec: &Spec, opts: &RunOptions) -> Vec<Trial> {
+    grid::expand(
+        spec.kind.name(),
         spec.grid(opts.quick),
         spec.replicates(opts.quick),
-        seed,
-    );
-    let one = |t: &Trial| -> anyhow::Result<Vec<Vec<Value>>> {
-        let metrics = kind.run(&t.params, Seeds(t.seed)).with_context(|| {
-            format!(
-                "{}: trial {:016x} ({:?}, replicate {})",
-                spec.name, t.id, t.params.0, t.replicate
-            )
-        })?;
-        let rows = metrics
-            .into_iter()
-            .map(|m| {
-                let mut row: Vec<Value> = t.params.0.iter().map(|(_, v)| v.clone()).collect();
-                row.push(Value::Int(t.replicate as i64));
-                row.push(Value::Str(format!("{:016x}", t.id)));
-                row.push(Value::Str(format!("{:016x}", t.seed)));
-                row.extend(m);
-                row
-            })
-            .collect();
-        progress.inc(1);
-        Ok(rows)
-    };
-    let rows: Vec<anyhow::Result<Vec<Vec<Value>>>> = if kind.timing() {
-        trials.iter().map(one).collect()
-    } else {
-        pool.install(|| trials.par_iter().map(one).collect())
-    };
-    let rows: Vec<Vec<Value>> = rows
-        .into_iter()
-        .collect::<anyhow::Result<Vec<_>>>()?
-        .into_iter()
-        .flatten()
-        .collect();
-    let columns = kind.columns();
-    if let Some(r) = rows.iter().find(|r| r.len() != columns.len()) {
-        anyhow::bail!(
-            "bug: kind {} produced a row of {} cells for {} columns",
-            kind.name(),
-            r.len(),
-            columns.len()
-        );
-    }
-    Ok(Table { columns, rows })
+        opts.seed.unwrap_or(spec.seed),
+    )
 }
 
-/// Runs a study and writes `OUT/<name>/{results.csv, summary.csv, manifest.json, *.svg, *.png}`.
+/// Which trials each shard runs (every shard computes the same list).
+pub fn shard_of(spec: &Spec, trials: &[Trial], count: u32) -> Vec<u32> {
+    let costs: Option<Vec<f64>> = trials
+        .iter()
+        .map(|t| spec.kind.footprint(&t.params).map(|f| f.work))
+        .collect();
+    shard::assign(trials, costs.as_deref(), count)
+}
+
+/// The command to resume this run: the same arguments plus `--resume`.
+fn resume_command() -> String {
+    let mut args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--resume") {
+        args.push("--resume".into());
+    }
+    args.join(" ")
+}
+
+fn hex_key(s: crate::hashing::Seed) -> String {
+    format!("{:016x}{:016x}", s.hi, s.lo)
+}
+
+/// Records already in a journal, checked against this run.
+fn resumed_records(
+    path: &Path,
+    want: &Header,
+    trials: &[Trial],
+    mine: &[bool],
+) -> Result<(journal::Contents, HashMap<usize, Record>)> {
+    let contents = journal::read(path).map_err(|e| Error::Input(format!("{e:#}")))?;
+    let diff = contents.header.differences(want);
+    if !diff.is_empty() {
+        return Err(Error::Input(format!(
+            "{}: the journal was written by a different run (journal vs this run: {}); run without --resume to start over",
+            path.display(),
+            diff.join(", ")
+        )));
+    }
+    let mut done = HashMap::new();
+    for r in &contents.records {
+        let ok = trials
+            .get(r.index)
+            .is_some_and(|t| t.id == r.id && mine[r.index]);
+        if !ok || done.insert(r.index, r.clone()).is_some() {
+            return Err(Error::Input(format!(
+                "{}: record for trial {} ({:016x}) does not belong to this run or is repeated; run without --resume to start over",
+                path.display(),
+                r.index,
+                r.id
+            )));
+        }
+    }
+    if let Some(key) = contents.records.iter().find_map(|r| r.key.as_deref()) {
+        let seed = crate::hashing::Seed {
+            hi: u64::from_str_radix(&key[..16], 16).unwrap_or(0),
+            lo: u64::from_str_radix(&key[16..], 16).unwrap_or(0),
+        };
+        if let Err(drawn) = crate::hashing::adopt_process_random_seed(seed) {
+            return Err(Error::Input(format!(
+                "{}: its trials used the random hash key {key}, but this process already drew {}; resume this study on its own (sketchlab run {} --resume)",
+                path.display(),
+                hex_key(drawn),
+                want.study
+            )));
+        }
+    }
+    Ok((contents, done))
+}
+
+/// A complete, matching result from an earlier run (`--resume` keeps it).
+fn already_complete(dir: &Path, want: &Header) -> bool {
+    let Ok(bytes) = std::fs::read(dir.join("manifest.json")) else {
+        return false;
+    };
+    let Ok(m) = Manifest::from_bytes(&bytes) else {
+        return false;
+    };
+    m.spec_xxh3_64 == want.spec_xxh3_64
+        && m.seed == want.seed
+        && m.quick == want.quick
+        && m.trials == want.trials
+        && dir.join("results.csv").is_file()
+}
+
+/// Runs a study (or one shard of it) and writes its rows.
 pub fn run_study(
     spec: &Spec,
     opts: &RunOptions,
     pool: &rayon::ThreadPool,
     progress: &ProgressBar,
-) -> anyhow::Result<StudyOutput> {
+) -> Result<StudyRun> {
     let started = std::time::SystemTime::now();
     let clock = Instant::now();
     progress.set_message(spec.name.clone());
-    let table = run_trials(spec, opts, pool, progress)?;
-    let seconds = clock.elapsed().as_secs_f64();
     let kind = spec.kind;
-
+    let want = header(spec, opts);
+    let all = trials(spec, opts);
+    let mine: Vec<bool> = match opts.shard {
+        Some(s) => shard_of(spec, &all, s.count)
+            .into_iter()
+            .map(|i| i == s.index)
+            .collect(),
+        None => vec![true; all.len()],
+    };
+    let count = mine.iter().filter(|&&m| m).count();
     let dir = opts.out.join(&spec.name);
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(match opts.shard {
+        Some(s) => s.file_name(),
+        None => "journal".into(),
+    });
+    let exists = path.is_file();
+    let finished = |resumed: usize, reused: bool, rows_file: PathBuf| StudyRun {
+        dir: dir.clone(),
+        trials: count,
+        resumed,
+        seconds: clock.elapsed().as_secs_f64(),
+        rows_file,
+        reused,
+    };
+    if opts.resume && !exists && opts.shard.is_none() && already_complete(&dir, &want) {
+        progress.inc(count as u64);
+        return Ok(finished(count, true, dir.join("results.csv")));
+    }
+    let (writer, done) = if opts.resume && exists {
+        let (contents, done) = resumed_records(&path, &want, &all, &mine)?;
+        if contents.complete {
+            progress.inc(count as u64);
+            return Ok(finished(count, true, path));
+        }
+        (journal::Writer::reopen(&path, &contents)?, done)
+    } else {
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        (journal::Writer::create(&path, &want)?, HashMap::new())
+    };
+    progress.inc(done.len() as u64);
+    let resumed = done.len();
+
+    let todo: Vec<&Trial> = all
+        .iter()
+        .filter(|t| mine[t.index] && !done.contains_key(&t.index))
+        .collect();
+    let one = |t: &&Trial| -> anyhow::Result<Option<Record>> {
+        if interrupted() {
+            return Ok(None);
+        }
+        let rec = run_one(spec, t)?;
+        writer.append(&rec)?;
+        progress.inc(1);
+        Ok(Some(rec))
+    };
+    let ran: Vec<anyhow::Result<Option<Record>>> = if kind.timing() {
+        todo.iter().map(one).collect()
+    } else {
+        pool.install(|| todo.par_iter().map(one).collect())
+    };
+    let ran: Vec<Option<Record>> = ran.into_iter().collect::<anyhow::Result<_>>()?;
+    if ran.iter().any(Option::is_none) {
+        let kept = resumed + ran.iter().flatten().count();
+        return Err(Error::Interrupted(format!(
+            "interrupted: {kept} of {count} trials of {} are kept in {}; resume with:\n  {}",
+            spec.name,
+            path.display(),
+            resume_command()
+        )));
+    }
+    let mut records: Vec<Record> = done
+        .into_values()
+        .chain(ran.into_iter().flatten())
+        .collect();
+    records.sort_by_key(|r| r.index);
+    let table = to_table(spec, &records)?;
+    if opts.shard.is_some() {
+        writer.finish(clock.elapsed().as_secs_f64())?;
+        export::write_atomic(&dir.join("spec.toml"), spec.source.as_bytes())?;
+        return Ok(finished(resumed, false, path));
+    }
+    drop(writer);
     let csv = export::csv::to_bytes(&table)?;
     export::write_atomic(&dir.join("results.csv"), &csv)?;
-    // Later stages read what this one wrote, never the structures.
-    let results = export::csv::parse(&csv, &kind.columns())?;
-    let mut files = vec!["results.csv".to_string()];
-    let summary = if spec.replicates(opts.quick) > 1 {
-        let s = super::summary::summarise(
-            &results,
-            &kind.param_columns(),
-            &kind.fields(),
-            stats::PLOT_CONFIDENCE,
-        )?;
-        let bytes = export::csv::to_bytes(&s)?;
-        export::write_atomic(&dir.join("summary.csv"), &bytes)?;
-        files.push("summary.csv".into());
-        Some(export::csv::parse(&bytes, &kind.summary_columns())?)
-    } else {
-        // a stale summary from an earlier run with replicates must not stay beside new rows
-        let stale = dir.join("summary.csv");
-        if stale.exists() {
-            std::fs::remove_file(&stale)
-                .with_context(|| format!("removing stale {}", stale.display()))?;
-        }
-        None
-    };
-    let tables = Tables { results, summary };
-    let plots = crate::plot::render_all(&kind.charts(&tables), &kind.heatmaps(&tables), &dir)?;
-    files.push("manifest.json".into());
-    files.extend(
-        plots
-            .iter()
-            .filter_map(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned()),
-    );
+    export::write_atomic(&dir.join("spec.toml"), spec.source.as_bytes())?;
+    let run = finished(resumed, false, dir.join("results.csv"));
+    let manifest = manifest(spec, opts, &table, resumed, run.seconds, started);
+    export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
+    std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+    Ok(run)
+}
 
-    let manifest = Manifest {
+/// Journal records (in trial order) as the study's results table.
+pub fn to_table(spec: &Spec, records: &[Record]) -> Result<Table> {
+    let columns = spec.kind.columns();
+    let mut rows = Vec::new();
+    for r in records {
+        for cells in &r.rows {
+            if cells.len() != columns.len() {
+                return Err(Error::Other(anyhow::anyhow!(
+                    "bug: kind {} produced a row of {} cells for {} columns",
+                    spec.kind.name(),
+                    cells.len(),
+                    columns.len()
+                )));
+            }
+            let row = columns
+                .iter()
+                .zip(cells)
+                .map(|(c, s)| c.ty.parse(s))
+                .collect::<std::result::Result<Vec<Value>, String>>()
+                .map_err(|e| Error::Input(format!("{}: trial {}: {e}", spec.name, r.index)))?;
+            rows.push(row);
+        }
+    }
+    Ok(Table { columns, rows })
+}
+
+/// The manifest of a finished (or merged) study.
+pub fn manifest(
+    spec: &Spec,
+    opts: &RunOptions,
+    table: &Table,
+    resumed: usize,
+    seconds: f64,
+    started: std::time::SystemTime,
+) -> Manifest {
+    let kind = spec.kind;
+    Manifest {
         study: spec.name.clone(),
         kind: kind.name().to_string(),
         spec_path: spec.path.display().to_string(),
         spec_xxh3_64: spec.source_hash.clone(),
         seed: opts.seed.unwrap_or(spec.seed),
-        seed_overridden: opts.seed.is_some(),
+        seed_overridden: opts.seed.is_some_and(|s| s != spec.seed),
         quick: opts.quick,
         threads: opts.threads,
         trials: spec.trials(opts.quick),
-        rows: tables.results.rows.len(),
+        rows: table.rows.len(),
         replicates: spec.replicates(opts.quick),
-        crate_version: env!("CARGO_PKG_VERSION"),
+        crate_version: env!("CARGO_PKG_VERSION").to_string(),
         git_revision: export::git_revision(),
         reproducible: kind.reproducible(),
-        process_random_key: crate::hashing::process_random_seed_if_used()
-            .map(|s| format!("{:016x}{:016x}", s.hi, s.lo)),
+        process_random_key: crate::hashing::process_random_seed_if_used().map(hex_key),
         started_utc: export::utc(started),
         finished_utc: export::utc(std::time::SystemTime::now()),
         seconds,
-        files,
+        resumed_trials: resumed,
+        peak_rss_bytes: crate::metrics::process::peak_rss_bytes(),
+        files: vec![
+            "results.csv".into(),
+            "spec.toml".into(),
+            "manifest.json".into(),
+        ],
         command: std::env::args().collect(),
-    };
-    export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
-    Ok(StudyOutput {
-        dir,
-        trials: manifest.trials,
-        tables,
-        plots,
-        seconds,
+    }
+}
+
+/// Runs one trial: its rows as results.csv cells (parameters, replicate,
+/// identity, seed, metrics).
+fn run_one(spec: &Spec, t: &Trial) -> anyhow::Result<Record> {
+    let metrics = spec.kind.run(&t.params, Seeds(t.seed)).with_context(|| {
+        format!(
+            "{}: trial {:016x} ({:?}, replicate {})",
+            spec.name, t.id, t.params.0, t.replicate
+        )
+    })?;
+    let rows = metrics
+        .into_iter()
+        .map(|m| {
+            let mut row: Vec<String> = t.params.0.iter().map(|(_, v)| v.to_string()).collect();
+            row.push(t.replicate.to_string());
+            row.push(format!("{:016x}", t.id));
+            row.push(format!("{:016x}", t.seed));
+            row.extend(m.iter().map(Value::to_string));
+            row
+        })
+        .collect();
+    Ok(Record {
+        index: t.index,
+        id: t.id,
+        key: crate::hashing::process_random_seed_if_used().map(hex_key),
+        rows,
     })
+}
+
+/// The rows of a study, in trial order, without writing anything (tests).
+pub fn run_trials(spec: &Spec, opts: &RunOptions, pool: &rayon::ThreadPool) -> Result<Table> {
+    let all = trials(spec, opts);
+    let records: Vec<anyhow::Result<Record>> =
+        pool.install(|| all.par_iter().map(|t| run_one(spec, t)).collect());
+    let records = records.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
+    to_table(spec, &records)
 }

@@ -55,6 +55,8 @@ struct RawClaim {
 #[derive(Clone)]
 pub struct Spec {
     pub path: PathBuf,
+    /// The spec file's text (copied beside the results, so a report can be rebuilt from them).
+    pub source: String,
     pub source_hash: String,
     pub name: String,
     pub kind: &'static dyn Kind,
@@ -319,6 +321,7 @@ impl Spec {
 
         Ok(Spec {
             path: path.to_path_buf(),
+            source: text.to_string(),
             source_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes())),
             name: raw.name,
             kind,

@@ -5,7 +5,7 @@ pub mod csv;
 pub mod markdown;
 
 use anyhow::Context;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -36,7 +36,7 @@ pub fn tmp_path(path: &Path) -> PathBuf {
 }
 
 /// What produced a results.csv.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
     pub study: String,
     pub kind: String,
@@ -51,7 +51,7 @@ pub struct Manifest {
     pub rows: usize,
     /// Independent trials per setting.
     pub replicates: u32,
-    pub crate_version: &'static str,
+    pub crate_version: String,
     pub git_revision: Option<String>,
     /// The per-process OS key, if any trial used `hash_seed = "random"`
     /// (such results are not reproducible; the key is recorded to explain them).
@@ -62,11 +62,22 @@ pub struct Manifest {
     pub started_utc: String,
     pub finished_utc: String,
     pub seconds: f64,
+    /// Trials taken from a journal (`--resume`) or from shards (`merge`) rather than run by this process.
+    #[serde(default)]
+    pub resumed_trials: usize,
+    /// The process's peak resident set when the study finished (Linux VmHWM; in
+    /// `reproduce` the peak over every study so far).
+    #[serde(default)]
+    pub peak_rss_bytes: Option<u64>,
     pub files: Vec<String>,
     pub command: Vec<String>,
 }
 
 impl Manifest {
+    pub fn from_bytes(b: &[u8]) -> anyhow::Result<Manifest> {
+        Ok(serde_json::from_slice(b)?)
+    }
+
     pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
         let mut v = serde_json::to_vec_pretty(self)?;
         v.push(b'\n');

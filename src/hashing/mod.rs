@@ -155,6 +155,14 @@ pub fn process_random_seed() -> Seed {
     })
 }
 
+/// Makes `key` this process's random key (a resumed study continues with the
+/// key its journal's trials used). Fails, returning the key already drawn,
+/// when this process drew a different one.
+pub fn adopt_process_random_seed(key: Seed) -> Result<(), Seed> {
+    let got = *PROCESS_SEED.get_or_init(|| key);
+    if got == key { Ok(()) } else { Err(got) }
+}
+
 /// The process random key if one was drawn in this process (for manifests).
 pub fn process_random_seed_if_used() -> Option<Seed> {
     PROCESS_SEED.get().copied()

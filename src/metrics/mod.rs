@@ -2,3 +2,4 @@
 //! allocation counting for the memory of exact sets.
 
 pub mod alloc;
+pub mod process;

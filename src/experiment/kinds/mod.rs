@@ -18,6 +18,20 @@ use crate::report::Section;
 pub use crate::table::Tables;
 use crate::table::{Column, Value};
 
+/// What one trial needs, estimated from its parameters before anything is
+/// allocated (`sketchlab plan`, the memory check before a run, and the cost
+/// balance of `--shard`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Footprint {
+    /// Bytes of the largest structure the trial builds.
+    pub structure_bytes: f64,
+    /// Peak heap bytes of the whole trial (structures, key buffers, peers).
+    pub peak_bytes: f64,
+    /// Relative cost in operations (keys hashed, probes): `plan` turns it
+    /// into seconds with a short calibration run.
+    pub work: f64,
+}
+
 /// A typed experiment kind: what each kind file implements.
 pub trait Study: Sync + 'static {
     type P: ParamSet;
@@ -56,6 +70,11 @@ pub trait Study: Sync + 'static {
     fn run_rows(&self, p: &Self::P, seeds: Seeds) -> anyhow::Result<Vec<Self::R>> {
         Ok(vec![self.run(p, seeds)?])
     }
+    /// The trial's memory and cost, from its parameters alone (`None`: the
+    /// kind cannot estimate them, and `plan` says so).
+    fn footprint(&self, _p: &Self::P) -> Option<Footprint> {
+        None
+    }
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     fn section(&self, t: &Tables) -> Section;
     /// Matrix figures (PNG only), also drawn from rows alone.
@@ -78,6 +97,7 @@ pub trait Kind: Sync {
     fn reproducible(&self) -> bool;
     /// One trial's rows (metric cells only).
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>>;
+    fn footprint(&self, p: &Params) -> Option<Footprint>;
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     fn section(&self, t: &Tables) -> Section;
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
@@ -159,6 +179,9 @@ impl<S: Study> Kind for S {
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>> {
         let rows = Study::run_rows(self, &S::P::from_params(p), seeds)?;
         Ok(rows.into_iter().map(Row::cells).collect())
+    }
+    fn footprint(&self, p: &Params) -> Option<Footprint> {
+        Study::footprint(self, &S::P::from_params(p))
     }
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         Study::charts(self, t)

@@ -1,0 +1,179 @@
+//! Everything after the trials, from the files alone: a study's summary.csv
+//! and plots from its results.csv and spec.toml, and the whole report
+//! (claims.csv, REPORT.md) from `OUT/run.json` and the study folders.
+//! `reproduce`, `report` and `merge` all end here, so a report rebuilt from
+//! disk is byte-identical to the one the run wrote.
+
+use super::spec::Spec;
+use crate::error::{Error, Result};
+use crate::export::{self, Manifest};
+use crate::report::{self, ledger};
+use crate::stats;
+use crate::table::Tables;
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// `OUT/run.json`: the facts of a whole run the report's header states.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunRecord {
+    pub quick: bool,
+    pub threads: usize,
+    pub seconds: f64,
+    pub finished_utc: String,
+    pub git_revision: Option<String>,
+    /// Study folders under OUT, in report order.
+    pub studies: Vec<String>,
+    /// `i/N` when this folder holds one shard of a run (its report is built by `merge`).
+    #[serde(default)]
+    pub shard: Option<String>,
+}
+
+impl RunRecord {
+    pub fn read(out: &Path) -> Result<RunRecord> {
+        let path = out.join("run.json");
+        let bytes = std::fs::read(&path).map_err(|e| {
+            Error::file(
+                &path,
+                format!(
+                    "cannot read ({e}); is {} the output of `sketchlab reproduce`?",
+                    out.display()
+                ),
+            )
+        })?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Error::file(&path, format!("not a run record: {e}")))
+    }
+
+    pub fn write(&self, out: &Path) -> Result<()> {
+        let mut v = serde_json::to_vec_pretty(self).map_err(anyhow::Error::from)?;
+        v.push(b'\n');
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        export::write_atomic(&out.join("run.json"), &v)?;
+        Ok(())
+    }
+}
+
+/// A finished study as read back from its folder.
+pub struct Study {
+    pub spec: Spec,
+    pub manifest: Manifest,
+    pub tables: Tables,
+    pub plots: Vec<PathBuf>,
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::file(path, format!("cannot read: {e}")))
+}
+
+/// Reads `dir`'s manifest, spec and results, writes summary.csv (when the
+/// study has replicates) and the plots, and brings the manifest's file list up to date.
+pub fn render_study(dir: &Path) -> Result<Study> {
+    let manifest = Manifest::from_bytes(&read(&dir.join("manifest.json"))?)
+        .map_err(|e| Error::file(&dir.join("manifest.json"), format!("{e:#}")))?;
+    let source = String::from_utf8(read(&dir.join("spec.toml"))?)
+        .map_err(|_| Error::file(&dir.join("spec.toml"), "not UTF-8"))?;
+    // messages and the report name the spec where the run found it
+    let spec = Spec::parse(Path::new(&manifest.spec_path), &source)?;
+    let kind = spec.kind;
+    let results = export::csv::parse(&read(&dir.join("results.csv"))?, &kind.columns())
+        .map_err(|e| Error::file(&dir.join("results.csv"), format!("{e:#}")))?;
+    let mut files = vec!["results.csv".to_string(), "spec.toml".to_string()];
+    let summary_path = dir.join("summary.csv");
+    let summary = if spec.replicates(manifest.quick) > 1 {
+        let s = super::summary::summarise(
+            &results,
+            &kind.param_columns(),
+            &kind.fields(),
+            stats::PLOT_CONFIDENCE,
+        )?;
+        let bytes = export::csv::to_bytes(&s)?;
+        export::write_atomic(&summary_path, &bytes)?;
+        files.push("summary.csv".into());
+        Some(export::csv::parse(&bytes, &kind.summary_columns())?)
+    } else {
+        // a stale summary from an earlier run with replicates must not stay beside new rows
+        if summary_path.exists() {
+            std::fs::remove_file(&summary_path)
+                .with_context(|| format!("removing stale {}", summary_path.display()))?;
+        }
+        None
+    };
+    let tables = Tables { results, summary };
+    let plots = crate::plot::render_all(&kind.charts(&tables), &kind.heatmaps(&tables), dir)?;
+    files.push("manifest.json".into());
+    files.extend(
+        plots
+            .iter()
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned()),
+    );
+    let mut manifest = manifest;
+    if manifest.files != files {
+        manifest.files = files;
+        export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
+    }
+    Ok(Study {
+        spec,
+        manifest,
+        tables,
+        plots,
+    })
+}
+
+/// What [`rebuild`] wrote.
+pub struct Rebuilt {
+    pub ledger: Vec<ledger::LedgerRow>,
+    pub run: RunRecord,
+}
+
+/// Rebuilds every study's summary and plots, claims.csv and REPORT.md from
+/// the files under `out` alone.
+pub fn rebuild(out: &Path) -> Result<Rebuilt> {
+    let run = RunRecord::read(out)?;
+    if let Some(s) = &run.shard {
+        return Err(Error::Input(format!(
+            "{}: holds shard {s} of a run; build the report with `sketchlab merge` over every shard's folder",
+            out.display()
+        )));
+    }
+    let studies = run
+        .studies
+        .iter()
+        .map(|name| render_study(&out.join(name)))
+        .collect::<Result<Vec<Study>>>()?;
+    let mut rows = Vec::new();
+    for st in &studies {
+        rows.extend(
+            st.spec
+                .claims
+                .iter()
+                .map(|c| ledger::evaluate(c, &st.spec.name, &st.tables)),
+        );
+    }
+    export::write_atomic(&out.join("claims.csv"), &ledger::to_csv(&rows)?)?;
+    let results: Vec<report::StudyResult<'_>> = studies
+        .iter()
+        .map(|st| report::StudyResult {
+            name: &st.spec.name,
+            description: &st.spec.description,
+            kind: st.spec.kind.name(),
+            spec_path: &st.spec.path,
+            trials: st.manifest.trials,
+            has_summary: st.tables.summary.is_some(),
+            section: st.spec.kind.report_section(&st.tables),
+            plots: &st.plots,
+            seconds: st.manifest.seconds,
+        })
+        .collect();
+    let info = report::RunInfo {
+        quick: run.quick,
+        threads: run.threads,
+        seconds: run.seconds,
+        finished_utc: run.finished_utc.clone(),
+        git_revision: run.git_revision.clone(),
+    };
+    let md = report::render(&results, &rows, &info, out);
+    export::write_atomic(&out.join("REPORT.md"), md.as_bytes())?;
+    Ok(Rebuilt { ledger: rows, run })
+}

@@ -1,0 +1,370 @@
+//! The trial journal: while a study runs, each finished trial's rows are
+//! appended to `OUT/<study>/journal` (or to the shard's file), one line per
+//! trial, so a killed run can resume without repeating finished trials, and a
+//! shard's complete file is what `merge` reads.
+//!
+//! Format (text, one record per line):
+//!
+//! ```text
+//! sketchlab-journal 1 {"kind":…,"spec_xxh3_64":…,"seed":…,"quick":…,"trials":…,"shard":…}
+//! INDEX TRIAL_ID KEY [["cell",…],…] CHECK
+//! …
+//! complete CHECK                      (only in a finished shard file)
+//! ```
+//!
+//! `KEY` is the per-process random key (32 hex digits) when the process had
+//! drawn one by the time the trial finished (`hash_seed = "random"`), else `-`:
+//! a resume adopts it, so every trial of the study uses one key.
+//! `CHECK` is xxh3-64 of everything before it on the line, so a record torn
+//! by a kill (a missing newline, a short write) is detected. A torn or
+//! corrupt record may only be the last line: it is discarded (that trial runs
+//! again). Cells are the strings results.csv holds, so a resumed results.csv
+//! is byte-identical to an uninterrupted one.
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+const MAGIC: &str = "sketchlab-journal 1 ";
+
+/// What a journal's rows depend on; a resume or a merge checks that it matches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub study: String,
+    /// Where the run found the spec (informational: not compared).
+    pub spec_path: String,
+    pub kind: String,
+    pub spec_xxh3_64: String,
+    pub seed: u64,
+    pub quick: bool,
+    /// Trials in the whole (unsharded) study.
+    pub trials: usize,
+    /// `[i, n]` for shard i of n.
+    pub shard: Option<[u32; 2]>,
+}
+
+impl Header {
+    /// The first line (with its newline).
+    pub fn line(&self) -> String {
+        let json = serde_json::to_string(self).expect("a header serialises");
+        format!("{MAGIC}{json}\n")
+    }
+
+    /// What differs between two headers, as `field: ours vs theirs` (empty when they match).
+    pub fn differences(&self, other: &Header) -> Vec<String> {
+        let mut d = Vec::new();
+        let mut check = |name: &str, a: String, b: String| {
+            if a != b {
+                d.push(format!("{name} {a} vs {b}"));
+            }
+        };
+        check("study", self.study.clone(), other.study.clone());
+        check("kind", self.kind.clone(), other.kind.clone());
+        check(
+            "spec hash",
+            self.spec_xxh3_64.clone(),
+            other.spec_xxh3_64.clone(),
+        );
+        check("seed", self.seed.to_string(), other.seed.to_string());
+        check("quick", self.quick.to_string(), other.quick.to_string());
+        check("trials", self.trials.to_string(), other.trials.to_string());
+        check("shard", shard_name(self.shard), shard_name(other.shard));
+        d
+    }
+}
+
+/// `3/8`, or `none`.
+pub fn shard_name(s: Option<[u32; 2]>) -> String {
+    s.map(|[i, n]| format!("{i}/{n}"))
+        .unwrap_or_else(|| "none".into())
+}
+
+/// One finished trial: its position in the study's trial list, its identity,
+/// and its rows as results.csv cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub index: usize,
+    pub id: u64,
+    /// The process random key, as `hi` then `lo` in hex, if one had been drawn.
+    pub key: Option<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+fn check(body: &str) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body.as_bytes()))
+}
+
+impl Record {
+    pub fn line(&self) -> String {
+        let body = format!(
+            "{} {:016x} {} {}",
+            self.index,
+            self.id,
+            self.key.as_deref().unwrap_or("-"),
+            serde_json::to_string(&self.rows).expect("strings serialise")
+        );
+        let c = check(&body);
+        format!("{body} {c}\n")
+    }
+
+    fn parse(line: &str) -> Option<Record> {
+        let (body, c) = line.rsplit_once(' ')?;
+        if check(body) != c {
+            return None;
+        }
+        let mut it = body.splitn(4, ' ');
+        let index = it.next()?.parse().ok()?;
+        let id = u64::from_str_radix(it.next()?, 16).ok()?;
+        let key = match it.next()? {
+            "-" => None,
+            k if k.len() == 32 && k.bytes().all(|b| b.is_ascii_hexdigit()) => Some(k.to_string()),
+            _ => return None,
+        };
+        let rows = serde_json::from_str(it.next()?).ok()?;
+        Some(Record {
+            index,
+            id,
+            key,
+            rows,
+        })
+    }
+}
+
+/// A journal read back from disk.
+#[derive(Debug)]
+pub struct Contents {
+    pub header: Header,
+    pub records: Vec<Record>,
+    /// Bytes up to the end of the last good record (where appending resumes).
+    pub good_len: u64,
+    /// A torn or corrupt last line was discarded.
+    pub torn: bool,
+    /// The file ends with the `complete` line (a finished shard).
+    pub complete: bool,
+    /// The seconds the finished shard took (from its `complete` line).
+    pub seconds: f64,
+}
+
+fn complete_line(records: usize, seconds: f64) -> String {
+    let body = format!("complete {records} {seconds}");
+    let c = check(&body);
+    format!("{body} {c}\n")
+}
+
+/// Reads a journal. Errors (the caller reports them as input errors) for a
+/// file that is not a journal, or with a bad record before its last line.
+pub fn read(path: &Path) -> anyhow::Result<Contents> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next().unwrap_or("");
+    let header: Header = first
+        .strip_prefix(MAGIC)
+        .filter(|l| l.ends_with('\n'))
+        .and_then(|l| serde_json::from_str(l.trim_end()).ok())
+        .ok_or_else(|| anyhow::anyhow!("{}: not a sketchlab journal", path.display()))?;
+    let mut good_len = first.len() as u64;
+    let mut records = Vec::new();
+    let mut torn = false;
+    let mut complete = false;
+    let mut seconds = 0.0;
+    let rest: Vec<&str> = lines.collect();
+    for (i, line) in rest.iter().enumerate() {
+        let last = i + 1 == rest.len();
+        let whole = line.strip_suffix('\n');
+        if let Some(secs) = whole.and_then(|l| parse_complete(l, records.len()))
+            && last
+        {
+            complete = true;
+            seconds = secs;
+            good_len += line.len() as u64;
+            break;
+        }
+        match whole.and_then(Record::parse) {
+            Some(r) => {
+                records.push(r);
+                good_len += line.len() as u64;
+            }
+            None if last => torn = true,
+            None => anyhow::bail!(
+                "{}: record {} is corrupt (only a last record can be torn by a kill)",
+                path.display(),
+                i + 1
+            ),
+        }
+    }
+    Ok(Contents {
+        header,
+        records,
+        good_len,
+        torn,
+        complete,
+        seconds,
+    })
+}
+
+/// The seconds of a valid `complete N SECONDS CHECK` line for `records` records.
+fn parse_complete(line: &str, records: usize) -> Option<f64> {
+    let (body, c) = line.rsplit_once(' ')?;
+    let mut it = body.split(' ');
+    (check(body) == c && it.next()? == "complete" && it.next()?.parse::<usize>().ok()? == records)
+        .then_some(())?;
+    it.next()?.parse().ok()
+}
+
+/// Appends records as trials finish (one write per record, from any thread).
+pub struct Writer {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+    written: std::sync::atomic::AtomicUsize,
+}
+
+impl Writer {
+    /// A new journal holding only `header`.
+    pub fn create(path: &Path, header: &Header) -> anyhow::Result<Writer> {
+        let mut f =
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+        f.write_all(header.line().as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        Ok(Writer::wrap(path, f, 0))
+    }
+
+    /// Reopens a journal to append after its last good record (a torn tail is cut off).
+    pub fn reopen(path: &Path, contents: &Contents) -> anyhow::Result<Writer> {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        f.set_len(contents.good_len)
+            .with_context(|| format!("truncating {}", path.display()))?;
+        let mut f = f;
+        use std::io::Seek;
+        f.seek(std::io::SeekFrom::End(0))?;
+        Ok(Writer::wrap(path, f, contents.records.len()))
+    }
+
+    fn wrap(path: &Path, file: std::fs::File, written: usize) -> Writer {
+        Writer {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+            written: written.into(),
+        }
+    }
+
+    /// Appends one record; the line reaches the file (the OS) before this returns.
+    pub fn append(&self, r: &Record) -> anyhow::Result<()> {
+        let line = r.line();
+        let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        f.write_all(line.as_bytes())
+            .with_context(|| format!("appending to {}", self.path.display()))?;
+        self.written
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Marks the journal complete (a shard file, which took `seconds`) and syncs it.
+    pub fn finish(self, seconds: f64) -> anyhow::Result<()> {
+        let n = self.written.load(std::sync::atomic::Ordering::Relaxed);
+        let mut f = self.file.into_inner().unwrap_or_else(|e| e.into_inner());
+        f.write_all(complete_line(n, seconds).as_bytes())
+            .with_context(|| format!("finishing {}", self.path.display()))?;
+        f.sync_all().ok();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            study: "s".into(),
+            spec_path: "experiments/s.toml".into(),
+            kind: "k".into(),
+            spec_xxh3_64: "00ff".into(),
+            seed: 7,
+            quick: true,
+            trials: 3,
+            shard: None,
+        }
+    }
+
+    fn rec(i: usize) -> Record {
+        Record {
+            index: i,
+            id: 0xabc + i as u64,
+            key: (i == 2).then(|| "0123456789abcdef0123456789abcdef".into()),
+            rows: vec![vec![
+                i.to_string(),
+                "0.5".into(),
+                "a \"q\", b".into(),
+                String::new(),
+            ]],
+        }
+    }
+
+    #[test]
+    fn round_trip_and_torn_tail() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("journal");
+        let w = Writer::create(&p, &header()).unwrap();
+        w.append(&rec(0)).unwrap();
+        w.append(&rec(2)).unwrap();
+        drop(w);
+        let c = read(&p).unwrap();
+        assert_eq!(
+            (c.header.clone(), c.records.clone()),
+            (header(), vec![rec(0), rec(2)])
+        );
+        assert!(!c.torn && !c.complete);
+        let full = std::fs::read(&p).unwrap();
+        // every cut inside the last record is detected and discarded
+        let second = rec(2).line().len();
+        for cut in 1..second {
+            std::fs::write(&p, &full[..full.len() - cut]).unwrap();
+            let c = read(&p).unwrap();
+            assert_eq!(c.records, vec![rec(0)], "cut {cut}");
+            assert!(c.torn, "cut {cut}");
+            // appending after the cut gives a clean journal again
+            let w = Writer::reopen(&p, &c).unwrap();
+            w.append(&rec(1)).unwrap();
+            w.finish(1.5).unwrap();
+            let again = read(&p).unwrap();
+            assert_eq!(again.records, vec![rec(0), rec(1)]);
+            assert!(again.complete && !again.torn && again.seconds == 1.5);
+        }
+    }
+
+    #[test]
+    fn corruption_before_the_last_record_is_an_error() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("journal");
+        let mut text = header().line();
+        text += &rec(0).line().replace("0.5", "0.6");
+        text += &rec(1).line();
+        std::fs::write(&p, text).unwrap();
+        let e = read(&p).unwrap_err().to_string();
+        assert!(e.contains("record 1 is corrupt"), "{e}");
+        std::fs::write(&p, "results,csv\n").unwrap();
+        assert!(
+            read(&p)
+                .unwrap_err()
+                .to_string()
+                .contains("not a sketchlab journal")
+        );
+    }
+
+    #[test]
+    fn differences_name_the_field() {
+        let mut b = header();
+        b.seed = 8;
+        b.shard = Some([1, 3]);
+        assert_eq!(
+            header().differences(&b),
+            vec!["seed 7 vs 8".to_string(), "shard none vs 1/3".to_string()]
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! `sketchlab merge`: assembles the shard files of `--shard i/N` runs into
+//! the folder an unsharded run would have written. Everything is checked
+//! before anything is written: every study's shards complete and from the
+//! same run (spec hash, seed, quick flag, shard count), every trial exactly
+//! once and in the shard the assignment gives it.
+
+use super::disk::{self, RunRecord};
+use super::journal::{self, Contents, Record};
+use super::runner::{self, RunOptions};
+use super::spec::Spec;
+use crate::error::{Error, Result};
+use crate::export;
+use anyhow::Context;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One study's shards, checked and assembled.
+struct Merged {
+    spec: Spec,
+    opts: RunOptions,
+    records: Vec<Record>,
+    seconds: f64,
+}
+
+/// Every `OUT/<study>/shard-I-of-N.journal` under the given folders.
+fn shard_files(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for d in dirs {
+        let rd = std::fs::read_dir(d)
+            .map_err(|e| Error::Input(format!("{}: cannot read: {e}", d.display())))?;
+        let mut subdirs: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        subdirs.sort();
+        for s in subdirs {
+            let Ok(rd) = std::fs::read_dir(&s) else {
+                continue;
+            };
+            let mut found: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".journal"))
+                })
+                .collect();
+            found.sort();
+            files.extend(found);
+        }
+    }
+    Ok(files)
+}
+
+/// Checks one study's shard files and puts its records in trial order.
+fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Result<Merged> {
+    let (first_path, first) = &shards[0];
+    let count = first.header.shard.map(|[_, n]| n).unwrap_or(0);
+    let mut by_index: BTreeMap<u32, &PathBuf> = BTreeMap::new();
+    for (path, c) in shards {
+        let Some([i, n]) = c.header.shard else {
+            return Err(Error::file(
+                path,
+                "not a shard file (no shard in its header)",
+            ));
+        };
+        let mut want = first.header.clone();
+        want.shard = Some([i, count]);
+        let diff = c.header.differences(&want);
+        if !diff.is_empty() || n != count {
+            return Err(Error::Input(format!(
+                "{name}: {} and {} come from different runs ({})",
+                first_path.display(),
+                path.display(),
+                diff.join(", ")
+            )));
+        }
+        if let Some(other) = by_index.insert(i, path) {
+            return Err(Error::Input(format!(
+                "{name}: shard {i}/{count} given twice: {} and {}",
+                other.display(),
+                path.display()
+            )));
+        }
+        if !c.complete {
+            return Err(Error::Input(format!(
+                "{name}: {} is incomplete (its task is still running or was killed: rerun it with --resume)",
+                path.display()
+            )));
+        }
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !by_index.contains_key(i))
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::Input(format!(
+            "{name}: shard {} missing (have {} of {count})",
+            missing.join(", "),
+            by_index.len()
+        )));
+    }
+    let spec_file = first_path.with_file_name("spec.toml");
+    let source = std::fs::read_to_string(&spec_file)
+        .map_err(|e| Error::file(&spec_file, format!("cannot read: {e}")))?;
+    let spec = Spec::parse(Path::new(&first.header.spec_path), &source)?;
+    if spec.source_hash != first.header.spec_xxh3_64 {
+        return Err(Error::file(
+            &spec_file,
+            format!(
+                "hash {} is not the shards' spec hash {}",
+                spec.source_hash, first.header.spec_xxh3_64
+            ),
+        ));
+    }
+    let opts = RunOptions {
+        out: PathBuf::new(),
+        quick: first.header.quick,
+        threads,
+        seed: (first.header.seed != spec.seed).then_some(first.header.seed),
+        resume: false,
+        shard: None,
+    };
+    let trials = runner::trials(&spec, &opts);
+    let assigned = runner::shard_of(&spec, &trials, count);
+    let mut slots: Vec<Option<Record>> = vec![None; trials.len()];
+    for (path, c) in shards {
+        let i = c.header.shard.map(|[i, _]| i).unwrap_or(0);
+        for r in &c.records {
+            let t = trials.get(r.index);
+            if t.is_none_or(|t| t.id != r.id) || assigned[r.index] != i {
+                return Err(Error::file(
+                    path,
+                    format!(
+                        "trial {} ({:016x}) does not belong to shard {i}/{count} of this spec",
+                        r.index, r.id
+                    ),
+                ));
+            }
+            if slots[r.index].replace(r.clone()).is_some() {
+                return Err(Error::file(
+                    path,
+                    format!("trial {} ({:016x}) appears twice", r.index, r.id),
+                ));
+            }
+        }
+    }
+    let absent: Vec<String> = slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.is_none())
+        .map(|(i, _)| i.to_string())
+        .collect();
+    if !absent.is_empty() {
+        return Err(Error::Input(format!(
+            "{name}: {} of {} trials missing from the shards (trial {}{})",
+            absent.len(),
+            trials.len(),
+            absent[..absent.len().min(5)].join(", "),
+            if absent.len() > 5 { ", …" } else { "" }
+        )));
+    }
+    Ok(Merged {
+        spec,
+        opts,
+        records: slots.into_iter().flatten().collect(),
+        seconds: shards.iter().map(|(_, c)| c.seconds).sum(),
+    })
+}
+
+/// Merges the shards under `dirs` into `out` and builds the report there.
+pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebuilt> {
+    let started = std::time::SystemTime::now();
+    let files = shard_files(dirs)?;
+    if files.is_empty() {
+        return Err(Error::Input(format!(
+            "no shard files (OUT/<study>/shard-I-of-N.journal) under {}",
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let mut groups: BTreeMap<String, Vec<(PathBuf, Contents)>> = BTreeMap::new();
+    for f in files {
+        let c = journal::read(&f).map_err(|e| Error::Input(format!("{e:#}")))?;
+        groups
+            .entry(c.header.study.clone())
+            .or_default()
+            .push((f, c));
+    }
+    // the report order of the runs' run.json (all shards of one run agree), else by name
+    let records: Vec<RunRecord> = dirs
+        .iter()
+        .filter_map(|d| RunRecord::read(d).ok())
+        .collect();
+    let mut order: Vec<String> = records
+        .first()
+        .map(|r| r.studies.clone())
+        .unwrap_or_default();
+    if let Some(r) = records.iter().find(|r| r.studies != order) {
+        return Err(Error::Input(format!(
+            "the shard folders' run.json list different studies ({} vs {})",
+            order.join(","),
+            r.studies.join(",")
+        )));
+    }
+    for name in groups.keys() {
+        if !order.contains(name) {
+            order.push(name.clone());
+        }
+    }
+    if let Some(name) = order.iter().find(|n| !groups.contains_key(*n)) {
+        return Err(Error::Input(format!(
+            "{name}: listed in the shards' run.json but no folder holds a shard of it"
+        )));
+    }
+    let merged = order
+        .iter()
+        .map(|name| merge_study(name, &groups[name], threads))
+        .collect::<Result<Vec<Merged>>>()?;
+
+    // all checked: now write
+    for m in &merged {
+        let dir = out.join(&m.spec.name);
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let table = runner::to_table(&m.spec, &m.records)?;
+        export::write_atomic(&dir.join("results.csv"), &export::csv::to_bytes(&table)?)?;
+        export::write_atomic(&dir.join("spec.toml"), m.spec.source.as_bytes())?;
+        let manifest = runner::manifest(
+            &m.spec,
+            &m.opts,
+            &table,
+            m.records.len(),
+            m.seconds,
+            started,
+        );
+        export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
+    }
+    RunRecord {
+        quick: merged.first().is_some_and(|m| m.opts.quick),
+        threads,
+        seconds: merged.iter().map(|m| m.seconds).sum(),
+        finished_utc: export::utc(std::time::SystemTime::now()),
+        git_revision: export::git_revision(),
+        studies: order,
+        shard: None,
+    }
+    .write(out)?;
+    disk::rebuild(out)
+}

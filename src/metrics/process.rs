@@ -1,0 +1,62 @@
+//! The process's own memory as the kernel reports it (Linux `/proc`), for
+//! manifests and for `plan`'s check against the machine.
+
+/// A `kB` field of `/proc/self/status` (e.g. `VmHWM`, the peak resident set), in bytes.
+fn status_kb(field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_kb(&text, field)
+}
+
+fn parse_kb(text: &str, field: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.trim().strip_suffix("kB"))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+}
+
+/// Peak resident set size of this process so far (None off Linux).
+pub fn peak_rss_bytes() -> Option<u64> {
+    status_kb("VmHWM")
+}
+
+/// Current resident set size of this process.
+pub fn rss_bytes() -> Option<u64> {
+    status_kb("VmRSS")
+}
+
+/// Memory the machine can give a new allocation now (`MemAvailable`), and
+/// the cgroup limit when one is lower.
+pub fn available_bytes() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let avail = parse_kb(&meminfo, "MemAvailable")?;
+    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok());
+    let used = std::fs::read_to_string("/sys/fs/cgroup/memory.current")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or(0);
+    Some(match cgroup {
+        Some(limit) => avail.min(limit.saturating_sub(used)),
+        None => avail,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_kb_fields() {
+        let t = "Name:\tx\nVmHWM:\t  2048 kB\nVmRSS:\t1024 kB\n";
+        assert_eq!(parse_kb(t, "VmHWM"), Some(2048 * 1024));
+        assert_eq!(parse_kb(t, "VmRSS"), Some(1024 * 1024));
+        assert_eq!(parse_kb(t, "VmSwap"), None);
+        if cfg!(target_os = "linux") {
+            let peak = peak_rss_bytes().unwrap();
+            assert!(peak >= rss_bytes().unwrap() && peak > 0);
+            assert!(available_bytes().unwrap() > 0);
+        }
+    }
+}
