@@ -1187,3 +1187,144 @@ fn count_min_peers_never_underestimate_and_conservative_update_helps() {
     let m = std::fs::read_to_string(quick_out().join("count_min_peers/manifest.json")).unwrap();
     assert!(m.contains("\"reproducible\": false"), "{m}");
 }
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir`, relative, sorted.
+fn tree(dir: &Path) -> Vec<std::path::PathBuf> {
+    fn walk(root: &Path, d: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.push(p.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut v = Vec::new();
+    walk(dir, dir, &mut v);
+    v.sort();
+    v
+}
+
+/// `sketchlab report` rebuilds every summary, plot, manifest, claims.csv and
+/// REPORT.md from results.csv, spec.toml, manifest.json and run.json alone,
+/// byte for byte.
+#[test]
+fn report_rebuilds_everything_from_disk_byte_identically() {
+    let d = tempfile::tempdir().unwrap();
+    let copy = d.path().join("copy");
+    copy_tree(quick_out(), &copy);
+    let before = tree(&copy);
+    let kept = |p: &Path| {
+        let name = p.file_name().unwrap().to_string_lossy();
+        name == "results.csv"
+            || name == "spec.toml"
+            || name == "manifest.json"
+            || name == "run.json"
+    };
+    for f in &before {
+        if !kept(f) {
+            std::fs::remove_file(copy.join(f)).unwrap();
+        }
+    }
+    assert!(tree(&copy).len() < before.len() / 2);
+    assert_cmd::Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(["report", "--quiet"])
+        .arg(&copy)
+        .assert()
+        .success();
+    assert_eq!(tree(&copy), before);
+    for f in &before {
+        assert!(
+            std::fs::read(copy.join(f)).unwrap() == std::fs::read(quick_out().join(f)).unwrap(),
+            "{} differs after `report`",
+            f.display()
+        );
+    }
+}
+
+/// The Slurm array as the scheduler runs it: the sbatch files executed with
+/// the variables Slurm sets, tasks 0, 1, 2 of 3, then the merge job; the
+/// merged results.csv and claims.csv equal the unsharded `reproduce --quick`
+/// for every study whose rows are reproducible (not timing, no unseedable peer,
+/// no per-process random key).
+#[test]
+fn slurm_array_shards_and_merge_equal_the_unsharded_quick_run() {
+    let d = tempfile::tempdir().unwrap();
+    let shared = d.path().join("shared");
+    let bin = env!("CARGO_BIN_EXE_sketchlab");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let script = |file: &str, env: &[(&str, String)]| {
+        let mut c = std::process::Command::new("bash");
+        c.arg(Path::new(root).join("deploy/slurm").join(file))
+            .env("SKETCHLAB", bin)
+            .env("SKETCHLAB_SHARED", &shared)
+            .env("SKETCHLAB_FLAGS", "--quick")
+            .env("SLURM_SUBMIT_DIR", root)
+            .env("SLURM_CPUS_PER_TASK", "1");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{file} {env:?}: {o:?}");
+    };
+    // the array's first index is 1 here (--array=1-3): shards 0/3..2/3 all the same
+    for task in 1..=3 {
+        script(
+            "sketchlab-array.sbatch",
+            &[
+                ("SLURM_ARRAY_TASK_ID", task.to_string()),
+                ("SLURM_ARRAY_TASK_MIN", "1".into()),
+                ("SLURM_ARRAY_TASK_COUNT", "3".into()),
+                ("SLURM_ARRAY_JOB_ID", "42".into()),
+            ],
+        );
+    }
+    script("sketchlab-merge.sbatch", &[("SLURM_JOB_ID", "43".into())]);
+    let merged = shared.join("merged");
+    let mut skipped = std::collections::HashSet::new();
+    for s in sketchlab::app::load_all(Path::new("experiments")).unwrap() {
+        let m: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(quick_out().join(&s.name).join("manifest.json")).unwrap(),
+        )
+        .unwrap();
+        if m["reproducible"] == false || !m["process_random_key"].is_null() {
+            skipped.extend(s.claims.iter().map(|c| c.id.clone()));
+            continue;
+        }
+        for f in ["results.csv", "summary.csv"] {
+            let a = std::fs::read(quick_out().join(&s.name).join(f)).ok();
+            let b = std::fs::read(merged.join(&s.name).join(f)).ok();
+            assert!(
+                a == b,
+                "{}/{f} differs between the shards' merge and the unsharded run",
+                s.name
+            );
+        }
+    }
+    let claims = |dir: &Path| -> Vec<String> {
+        std::fs::read_to_string(dir.join("claims.csv"))
+            .unwrap()
+            .lines()
+            .filter(|l| !skipped.contains(l.split(',').next().unwrap()))
+            .map(String::from)
+            .collect()
+    };
+    let (a, b) = (claims(quick_out()), claims(&merged));
+    assert!(a.len() > 100, "{} claims compared", a.len());
+    assert_eq!(a, b);
+}

@@ -1,0 +1,402 @@
+//! Trustworthy long runs: a study killed (SIGKILL) or interrupted (SIGINT)
+//! and resumed gives a results.csv byte-identical to an uninterrupted run;
+//! shards run as the Kubernetes Indexed Job runs them and merged equal an
+//! unsharded run; merge refuses incomplete or mismatched shards. (The Slurm
+//! array is tested in tests/studies.rs against the shared quick reproduce.)
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sketchlab");
+
+/// 48 trials of ~50 ms each: long enough to be killed part-way.
+const SLOW: &str = r#"name = "slow"
+kind = "bloom_fpr"
+description = "resume test"
+seed = 5
+
+[grid]
+n = [1_000_000]
+bits_per_key = [8, 10]
+k = [3, 5, "optimal"]
+hash = ["xxh3", "sip13"]
+replicates = 4
+queries = 1_000_000
+"#;
+
+fn spec(dir: &Path) -> PathBuf {
+    let p = dir.join("slow.toml");
+    std::fs::write(&p, SLOW).unwrap();
+    p
+}
+
+fn run(spec: &Path, out: &Path, threads: &str, extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(BIN)
+        .arg("run")
+        .arg(spec)
+        .args(["--quiet", "--threads", threads, "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// Records (lines after the header) in a journal, 0 if absent.
+fn records(journal: &Path) -> usize {
+    std::fs::read_to_string(journal)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+/// Starts a run and returns it once its journal holds `at_least` records.
+fn start_and_wait(spec: &Path, out: &Path, threads: &str, at_least: usize) -> std::process::Child {
+    let mut child = std::process::Command::new(BIN)
+        .arg("run")
+        .arg(spec)
+        .args(["--quiet", "--threads", threads, "--out"])
+        .arg(out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let journal = out.join("slow/journal");
+    let t = Instant::now();
+    while records(&journal) < at_least {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be interrupted"
+        );
+        assert!(t.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child
+}
+
+fn kill_and_resume(threads: &str) {
+    let d = tempfile::tempdir().unwrap();
+    let spec = spec(d.path());
+    let whole = d.path().join("whole");
+    assert!(run(&spec, &whole, threads, &[]).status.success());
+    let reference = std::fs::read(whole.join("slow/results.csv")).unwrap();
+
+    let out = d.path().join("killed");
+    let mut child = start_and_wait(&spec, &out, threads, 4);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let journal = out.join("slow/journal");
+    let kept = records(&journal);
+    assert!((4..48).contains(&kept), "{kept} records");
+    assert!(!out.join("slow/results.csv").exists());
+    // a kill in the middle of a write leaves a torn last record: append one
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let last = text.lines().last().unwrap();
+    let mut torn = text.clone();
+    torn.push_str(&last[..last.len() / 2]);
+    std::fs::write(&journal, torn).unwrap();
+
+    let resumed = run(&spec, &out, threads, &["--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert!(
+        std::fs::read(out.join("slow/results.csv")).unwrap() == reference,
+        "resumed results.csv differs (threads {threads})"
+    );
+    assert!(
+        !journal.exists(),
+        "the journal is removed when the study completes"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("slow/manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["resumed_trials"], kept);
+    // --resume on a complete study keeps it and runs nothing
+    let again = run(&spec, &out, threads, &["--resume"]);
+    assert!(again.status.success());
+    assert!(std::fs::read(out.join("slow/results.csv")).unwrap() == reference);
+}
+
+#[test]
+fn sigkill_then_resume_is_byte_identical_in_parallel() {
+    kill_and_resume("2");
+}
+
+#[test]
+fn sigkill_then_resume_is_byte_identical_serially() {
+    kill_and_resume("1");
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_keeps_the_journal_and_prints_the_resume_command() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = spec(d.path());
+    let out = d.path().join("int");
+    let child = start_and_wait(&spec, &out, "2", 3);
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(130));
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        err.contains("trials of slow are kept in") && err.contains("--resume"),
+        "{err}"
+    );
+    let kept = records(&out.join("slow/journal"));
+    assert!((3..48).contains(&kept), "{kept}");
+    // the journal is intact (no torn record: the running trials finished)
+    let text = std::fs::read_to_string(out.join("slow/journal")).unwrap();
+    assert!(text.ends_with('\n'));
+    // a resume with another seed is refused: exit 2, the field named, nothing written
+    let wrong = run(&spec, &out, "2", &["--resume", "--seed", "6"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    let msg = String::from_utf8_lossy(&wrong.stderr);
+    assert!(
+        msg.contains("seed 5 vs 6") && msg.lines().count() == 1,
+        "{msg}"
+    );
+    assert!(!out.join("slow/results.csv").exists());
+    assert!(run(&spec, &out, "2", &["--resume"]).status.success());
+    let whole = d.path().join("whole");
+    assert!(run(&spec, &whole, "1", &[]).status.success());
+    assert!(
+        std::fs::read(out.join("slow/results.csv")).unwrap()
+            == std::fs::read(whole.join("slow/results.csv")).unwrap()
+    );
+}
+
+/// Three small studies (one with replicates, one with several rows per trial).
+fn small_experiments(dir: &Path) -> PathBuf {
+    let exp = dir.join("exp");
+    std::fs::create_dir_all(&exp).unwrap();
+    for name in ["bloom_overfill", "hll_registers", "count_min_examples"] {
+        std::fs::copy(
+            Path::new("experiments").join(format!("{name}.toml")),
+            exp.join(format!("{name}.toml")),
+        )
+        .unwrap();
+    }
+    exp
+}
+
+fn reproduce(exp: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(BIN)
+        .args(["reproduce", "--quick", "--quiet", "--experiments"])
+        .arg(exp)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// The files a scheduler-run must reproduce byte for byte.
+fn assert_same_results(a: &Path, b: &Path, studies: &[&str]) {
+    for s in studies {
+        for f in ["results.csv", "summary.csv"] {
+            let x = std::fs::read(a.join(s).join(f));
+            let y = std::fs::read(b.join(s).join(f));
+            assert_eq!(x.is_ok(), y.is_ok(), "{s}/{f}");
+            assert!(x.ok() == y.ok(), "{s}/{f} differs");
+        }
+    }
+    assert_eq!(
+        std::fs::read(a.join("claims.csv")).unwrap(),
+        std::fs::read(b.join("claims.csv")).unwrap()
+    );
+}
+
+/// A YAML document's container: the command script, its environment, and the shared mount.
+struct Container {
+    script: String,
+    env: Vec<(String, String)>,
+    mount: String,
+}
+
+fn container(job: &yaml_rust2::Yaml) -> Container {
+    let c = &job["spec"]["template"]["spec"]["containers"][0];
+    assert_eq!(c["command"][0].as_str(), Some("/bin/sh"));
+    assert_eq!(c["command"][1].as_str(), Some("-c"));
+    let env = c["env"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["value"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    Container {
+        script: c["args"][0].as_str().unwrap().to_string(),
+        env,
+        mount: c["volumeMounts"][0]["mountPath"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+    }
+}
+
+#[test]
+fn kubernetes_indexed_job_commands_shard_and_merge_to_the_unsharded_run() {
+    let text = std::fs::read_to_string("deploy/k8s/sketchlab-indexed-job.yaml").unwrap();
+    let docs = yaml_rust2::YamlLoader::load_from_str(&text).unwrap();
+    let jobs: Vec<&yaml_rust2::Yaml> = docs
+        .iter()
+        .filter(|d| d["kind"].as_str() == Some("Job"))
+        .collect();
+    assert_eq!(jobs.len(), 2);
+    let shards = jobs
+        .iter()
+        .find(|j| j["spec"]["completionMode"].as_str() == Some("Indexed"))
+        .expect("an Indexed Job");
+    let merge = jobs
+        .iter()
+        .find(|j| j["spec"]["completionMode"].is_badvalue())
+        .expect("a merge Job");
+    assert_eq!(merge["spec"]["suspend"].as_bool(), Some(true));
+    let completions = shards["spec"]["completions"].as_i64().unwrap();
+    let run = container(shards);
+    let join = container(merge);
+    let env = |c: &Container, k: &str| {
+        c.env
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    assert_eq!(env(&run, "SHARDS"), completions.to_string());
+    assert_eq!(env(&run, "SHARED"), run.mount);
+    assert_eq!(env(&join, "SHARED"), join.mount);
+    assert!(run.script.contains("sketchlab reproduce") && run.script.contains("--shard"));
+    assert!(join.script.contains("sketchlab merge"));
+
+    // the same scripts, as the pods run them: the binary on PATH, the shared
+    // volume a local folder, the index Kubernetes would set, 3 shards
+    let d = tempfile::tempdir().unwrap();
+    let exp = small_experiments(d.path());
+    let shared = d.path().join("shared");
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    let flags = format!("--quick --experiments {}", exp.display());
+    for (c, index) in [
+        (&run, Some(0)),
+        (&run, Some(1)),
+        (&run, Some(2)),
+        (&join, None),
+    ] {
+        let mut cmd = std::process::Command::new("/bin/sh");
+        cmd.arg("-c").arg(&c.script).env("PATH", &path);
+        for (k, v) in &c.env {
+            cmd.env(k, v);
+        }
+        cmd.env("SHARDS", "3")
+            .env("SHARED", &shared)
+            .env("SKETCHLAB_FLAGS", &flags);
+        if let Some(i) = index {
+            cmd.env("JOB_COMPLETION_INDEX", i.to_string());
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{index:?}: {o:?}");
+    }
+    let whole = d.path().join("whole");
+    assert!(reproduce(&exp, &whole, &[]).status.success());
+    assert_same_results(
+        &whole,
+        &shared.join("merged"),
+        &["bloom_overfill", "hll_registers", "count_min_examples"],
+    );
+    assert!(shared.join("merged/REPORT.md").is_file());
+    assert!(shared.join("merged/hll_registers/manifest.json").is_file());
+}
+
+/// Runs `merge` and expects exit 2 with `needle` in its one-line message and nothing written.
+fn merge_fails(dirs: &[&Path], out: &Path, needle: &str) {
+    let o = Command::new(BIN)
+        .arg("merge")
+        .args(dirs)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{needle}: {err}");
+    assert!(
+        err.contains(needle) && err.trim().lines().count() == 1,
+        "{needle}: {err}"
+    );
+    assert!(!out.exists(), "{needle}: merge wrote {}", out.display());
+}
+
+#[test]
+fn merge_refuses_missing_duplicate_incomplete_and_mismatched_shards() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = small_experiments(d.path());
+    let s: Vec<PathBuf> = (0..2).map(|i| d.path().join(format!("s{i}"))).collect();
+    for (i, dir) in s.iter().enumerate() {
+        let o = reproduce(&exp, dir, &["--shard", &format!("{i}/2")]);
+        assert!(o.status.success(), "{o:?}");
+        // a shard's folder holds no report: `report` says to merge
+        let r = Command::new(BIN).arg("report").arg(dir).output().unwrap();
+        assert_eq!(r.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&r.stderr).contains("merge"));
+    }
+    let out = d.path().join("merged");
+    merge_fails(&[&s[0]], &out, "shard 1/2 missing");
+    merge_fails(&[&s[0], &s[0], &s[1]], &out, "given twice");
+    // another seed: a different run
+    let other = d.path().join("other");
+    assert!(
+        reproduce(&exp, &other, &["--shard", "1/2", "--seed", "3"])
+            .status
+            .success()
+    );
+    merge_fails(&[&s[0], &other], &out, "come from different runs");
+    // another shard count
+    let three = d.path().join("three");
+    assert!(
+        reproduce(&exp, &three, &["--shard", "1/3"])
+            .status
+            .success()
+    );
+    merge_fails(&[&s[0], &three], &out, "come from different runs");
+    // a shard still running (or killed): no `complete` line
+    let cut = d.path().join("cut");
+    copy_dir(&s[1], &cut);
+    let f = cut.join("hll_registers/shard-1-of-2.journal");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let body = text.trim_end().rsplit_once('\n').unwrap().0;
+    std::fs::write(&f, format!("{body}\n")).unwrap();
+    merge_fails(&[&s[0], &cut], &out, "is incomplete");
+    // and the complete set merges
+    let ok = Command::new(BIN)
+        .arg("merge")
+        .args(&s)
+        .arg("--out")
+        .arg(&out)
+        .args(["--quiet"])
+        .output()
+        .unwrap();
+    assert!(ok.status.success(), "{ok:?}");
+    let whole = d.path().join("whole");
+    assert!(reproduce(&exp, &whole, &[]).status.success());
+    assert_same_results(
+        &whole,
+        &out,
+        &["bloom_overfill", "hll_registers", "count_min_examples"],
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_dir(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
+}
