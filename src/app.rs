@@ -54,6 +54,11 @@ pub fn run(cli: Cli) -> Result<()> {
         } => hash_command(strategy, cli.seed, *hex, keys),
         Command::Run { target } => {
             let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
+            let plan = crate::experiment::plan::plan(&spec, &opts);
+            if !cli.quiet {
+                println!("{}", plan.line());
+            }
+            plan.check(&spec)?;
             let pool = pool(threads)?;
             on_ctrl_c();
             let bar = progress(spec.trials(opts.quick) as u64, cli.quiet);
@@ -80,6 +85,26 @@ pub fn run(cli: Cli) -> Result<()> {
                             .map(|m| export::markdown::sig(m, 4))
                             .unwrap_or_else(|| "-".into())
                     );
+                }
+            }
+            Ok(())
+        }
+        Command::Plan { target, json } => {
+            let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
+            let mut plan = crate::experiment::plan::plan(&spec, &opts);
+            crate::experiment::plan::calibrate(&spec, &opts, &mut plan)?;
+            if *json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&plan).map_err(anyhow::Error::from)?
+                );
+            } else {
+                println!("{}", plan.line());
+                if let Some(c) = &plan.calibration {
+                    println!("  time: {c}");
+                }
+                if let Err(e) = plan.check(&spec) {
+                    println!("  `run` would refuse it: {e}");
                 }
             }
             Ok(())
@@ -496,6 +521,29 @@ fn print_counts(rows: &[ledger::LedgerRow], out: &Path, seconds: f64) {
 
 fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
     let specs = load_all(dir)?;
+    let plans: Vec<_> = specs
+        .iter()
+        .map(|s| crate::experiment::plan::plan(s, opts))
+        .collect();
+    for (spec, plan) in specs.iter().zip(&plans) {
+        plan.check(spec)?;
+    }
+    if !quiet
+        && let Some(top) = plans
+            .iter()
+            .max_by(|a, b| a.peak_bytes.total_cmp(&b.peak_bytes))
+    {
+        println!(
+            "plan: {} studies, {} trials; peak memory {} ({}){}",
+            specs.len(),
+            plans.iter().map(|p| p.trials).sum::<usize>(),
+            crate::experiment::plan::bytes(top.peak_bytes),
+            top.study,
+            top.available_bytes
+                .map(|a| format!(" of {} available", crate::experiment::plan::bytes(a)))
+                .unwrap_or_default()
+        );
+    }
     let clock = Instant::now();
     let pool = pool(opts.threads)?;
     on_ctrl_c();

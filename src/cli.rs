@@ -101,6 +101,18 @@ pub enum Command {
         after_help = "Examples:\n  sketchlab reproduce --quick\n  sketchlab reproduce --out reports"
     )]
     Reproduce,
+    /// What a study will need before it runs: trials, memory against the machine, and time
+    #[command(
+        after_help = "Examples:\n  sketchlab plan bloom_fpr\n  sketchlab plan experiments/hll_range.toml --quick --threads 2\n  sketchlab plan key_size --json\n\nMemory is estimated from the parameters alone; the time from one run of the study's cheapest trial. `run` and `reproduce` print the same plan first (without the calibration) and refuse, exit 2, a run that does not fit in the memory available."
+    )]
+    Plan {
+        /// A spec path (experiments/x.toml) or a study name (x)
+        #[arg(value_name = "FILE|NAME")]
+        target: String,
+        /// Print the plan as JSON
+        #[arg(long)]
+        json: bool,
+    },
     /// Rebuild summaries, plots, claims.csv and REPORT.md from a run's files alone
     #[command(
         after_help = "Examples:\n  sketchlab report reports\n  sketchlab report /tmp/quick\n\nReads OUT_DIR/run.json and each study's results.csv, spec.toml and manifest.json; writes nothing else."

@@ -400,3 +400,106 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+fn plan_json(args: &[&str]) -> serde_json::Value {
+    let o = std::process::Command::new(BIN)
+        .arg("plan")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// The estimate (from parameters alone, before anything is allocated) against
+/// the peak resident set the kernel reports for the real run, for three
+/// studies whose peak is their trials', not the process's.
+#[test]
+fn plan_memory_is_within_2x_of_the_measured_peak() {
+    let d = tempfile::tempdir().unwrap();
+    for study in ["hash_width_floor", "hit_rate", "bloom_sizing"] {
+        let plan = plan_json(&[study, "--quick", "--threads", "2"]);
+        let est = plan["peak_bytes"].as_f64().unwrap();
+        assert!(plan["estimated_seconds"].as_f64().unwrap() > 0.0);
+        assert_eq!(plan["trials_without_estimate"], 0);
+        let o = std::process::Command::new(BIN)
+            .args(["run", study, "--quick", "--threads", "2", "--out"])
+            .arg(d.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let first = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            first
+                .lines()
+                .next()
+                .unwrap()
+                .starts_with(&format!("plan {study} (quick): ")),
+            "{first}"
+        );
+        let m: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(d.path().join(study).join("manifest.json")).unwrap(),
+        )
+        .unwrap();
+        let measured = m["peak_rss_bytes"].as_f64().unwrap();
+        let ratio = est / measured;
+        assert!(
+            (0.5..=2.0).contains(&ratio),
+            "{study}: estimated {est}, measured {measured} (ratio {ratio})"
+        );
+        // the trials dominate: the process alone is well under the peak
+        assert!(
+            plan["trial_peak_bytes"].as_f64().unwrap() * 2.0
+                > plan["process_bytes"].as_f64().unwrap()
+        );
+    }
+}
+
+/// A run that cannot fit is refused before anything is allocated or written:
+/// exit 2 and one line saying what to change.
+#[test]
+fn run_refuses_a_plan_that_does_not_fit_in_memory() {
+    let avail = plan_json(&["bloom_overfill"])["available_bytes"]
+        .as_f64()
+        .unwrap();
+    let d = tempfile::tempdir().unwrap();
+    // one trial's filter at 0.7 of what is available: two at once do not fit, one does
+    let n = (avail * 0.7).round() as u64; // bits_per_key 8: n bytes
+    let spec = d.path().join("big.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"big\"\nkind = \"bloom_fpr\"\ndescription = \"d\"\nseed = 1\n[grid]\nn = {n}\nbits_per_key = 8\nk = [3, 4]\nqueries = 1\n"
+        ),
+    )
+    .unwrap();
+    let out = d.path().join("out");
+    let refuse = |threads: &str, needle: &str| {
+        let o = std::process::Command::new(BIN)
+            .arg("run")
+            .arg(&spec)
+            .args(["--quiet", "--threads", threads, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(needle) && err.trim().lines().count() == 1,
+            "{err}"
+        );
+        assert!(!out.exists());
+    };
+    refuse("2", "run fewer trials at once (--threads 1)");
+    // one trial larger than what is available: no thread count helps
+    let bigger = (avail * 1.2).round() as u64;
+    std::fs::write(
+        &spec,
+        std::fs::read_to_string(&spec)
+            .unwrap()
+            .replace(&format!("n = {n}"), &format!("n = {bigger}")),
+    )
+    .unwrap();
+    refuse("1", "make the largest trial smaller");
+}

@@ -8,6 +8,7 @@ pub mod journal;
 pub mod kinds;
 pub mod merge;
 pub mod params;
+pub mod plan;
 pub mod row;
 pub mod runner;
 pub mod shard;

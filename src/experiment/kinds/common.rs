@@ -8,7 +8,9 @@ use crate::structures::Membership;
 use crate::table::{Table, Value};
 use crate::workload::KeyGen;
 
-pub const MAX_BITS: f64 = (1u64 << 36) as f64;
+/// The hard cap on one filter's bits (128 GiB), for absurd sizes only: what
+/// a machine can hold is `sketchlab plan`'s check, made before every run.
+pub const MAX_BITS: f64 = (1u64 << 40) as f64;
 
 /// A positive count (named by [`params!`](crate::params)).
 pub const fn count(default: Def, help: &'static str) -> ParamDef {

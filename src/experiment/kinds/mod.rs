@@ -7,6 +7,7 @@
 mod bloom;
 mod common;
 mod filters;
+pub mod footprint;
 mod hashing;
 mod hll;
 mod sketches;

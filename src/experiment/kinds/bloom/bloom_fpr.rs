@@ -1,9 +1,11 @@
 //! `bloom_fpr`: false-positive rate of a Bloom filter across n, bits per key,
 //! k and hash strategy, next to (1 − e^(−kn/m))^k.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{
     self, FillQuery, HASH, HASH_SEED, KEYS, MAX_BITS, QUERIES, fill_and_query,
 };
+use crate::experiment::kinds::footprint::bloom_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -63,7 +65,9 @@ pub fn check_bits(n: u64, bits_per_key: f64) -> Result<(), (&'static str, String
     if bits_per_key * n as f64 > MAX_BITS {
         return Err((
             "bits_per_key",
-            format!("bits_per_key * n must be <= 2^36 bits (8 GiB); n = {n}"),
+            format!(
+                "bits_per_key * n must be <= 2^40 bits (128 GiB; the hard cap for absurd sizes: `sketchlab plan` checks the machine); n = {n}"
+            ),
         ));
     }
     Ok(())
@@ -107,6 +111,14 @@ impl Study for BloomFpr {
             fpr_theory_double: theory::fpr_double_hashing(nf, m, k),
             fpr_given_fill: fq.fill.rate.powi(k as i32),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let (m, _) = super::bloom_fpr::m_k(p.n, p.bits_per_key, p.k);
+        Some(Footprint::one(
+            bloom_bytes(m as f64),
+            (p.n + p.queries) as f64,
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

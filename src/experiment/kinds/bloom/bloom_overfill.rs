@@ -2,7 +2,9 @@
 //! with `n` keys (the essay's lost overfill table), and the database load
 //! behind it at a given request rate and hit rate.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -69,7 +71,7 @@ impl Study for BloomOverfill {
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if theory::optimal_m(p.capacity, p.p) as f64 > common::MAX_BITS {
-            return Err(("capacity", "the filter must be <= 2^36 bits (8 GiB)".into()));
+            return Err(("capacity", "the filter must be <= 2^40 bits (128 GiB; the hard cap for absurd sizes: `sketchlab plan` checks the machine)".into()));
         }
         Ok(())
     }
@@ -104,6 +106,13 @@ impl Study for BloomOverfill {
             required_m: required,
             required_mb: required as f64 / 8.0 / 1e6,
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        Some(Footprint::one(
+            bloom_bytes(bloom_bits(p.capacity, p.p)),
+            (p.n + p.queries) as f64,
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

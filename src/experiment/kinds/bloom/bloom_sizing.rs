@@ -2,7 +2,9 @@
 //! target p: bits per key, m, MB, k, theory FPR at the integer k, and the FPR
 //! measured on a filter built exactly that way.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
@@ -70,7 +72,7 @@ impl Study for BloomSizing {
         if theory::optimal_m(p.n, p.p) as f64 > common::MAX_BITS {
             return Err((
                 "n",
-                "the filter for n at p must be <= 2^36 bits (8 GiB)".into(),
+                "the filter for n at p must be <= 2^40 bits (128 GiB; the hard cap for absurd sizes: `sketchlab plan` checks the machine)".into(),
             ));
         }
         Ok(())
@@ -116,6 +118,18 @@ impl Study for BloomSizing {
             fpr_measured: fq.fpr,
             fpr_theory: theory::fpr(nf, m as f64, k as f64),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // and the probes-read sample kept for its interval
+        let sample = p.queries.min(1_000_000) as f64;
+        Some(
+            Footprint::one(
+                bloom_bytes(bloom_bits(p.n, p.p)),
+                (p.n + p.queries) as f64 + sample,
+            )
+            .plus(sample * 8.0),
+        )
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -10,7 +10,9 @@
 //! * `essay_m16_k1`: "One hash per key and /signup collides constantly".
 //! * `reference_fpr`: the chapter's Python class at n, p: its measured FPR.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::pct;
@@ -248,6 +250,15 @@ impl Study for DocExamples {
             bits_set_mean: fq.fill.rate * mf,
             bits_set_theory: mf * theory::expected_fill(nf, mf, kf),
             ..R::default()
+        })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        Some(if documented(&p.example).is_some() {
+            // the chapter's tiny filters, simulated `trials` times
+            Footprint::one(1024.0, p.trials as f64 * 20.0)
+        } else {
+            Footprint::one(bloom_bytes(bloom_bits(p.n, p.p)), (p.n + p.queries) as f64)
         })
     }
 

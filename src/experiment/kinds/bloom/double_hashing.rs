@@ -3,8 +3,10 @@
 //! equal m and k. Each replicate is one filter with fresh keys; the summary's
 //! t-interval over replicates covers the filter-to-filter variation.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::bloom::bloom_fpr::{check_bits, m_k};
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::footprint::bloom_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -108,6 +110,19 @@ impl Study for DoubleHashing {
                 theory::fpr(nf, mf, kf)
             },
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let (m, k) = crate::experiment::kinds::bloom::bloom_fpr::m_k(p.n, p.bits_per_key, p.k);
+        let hashes = if p.scheme == "independent" {
+            k as f64
+        } else {
+            1.0
+        };
+        Some(Footprint::one(
+            bloom_bytes(m as f64),
+            (p.n + p.queries) as f64 * hashes,
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -2,8 +2,10 @@
 //! store (an exact set) sits behind a filter; requests arrive at a given hit
 //! rate; we count the lookups that reach the store, next to h + (1 − h)·p.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, boxed_set};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -148,6 +150,18 @@ impl Study for HitRate {
             no_filter_per: per,
             hit_rate_for_one_in_ten: 1.0 - 0.1 / (1.0 - target),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // the filter and the authoritative store (an exact set of boxed keys)
+        let n = p.n as f64;
+        Some(
+            Footprint::one(
+                bloom_bytes(bloom_bits(p.n, p.p)),
+                2.0 * n + p.requests as f64,
+            )
+            .plus(boxed_set(n, p.keys)),
+        )
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

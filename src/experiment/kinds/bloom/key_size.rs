@@ -3,7 +3,9 @@
 //! counting global allocator (bytes requested from the allocator while
 //! building it), not estimated.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, exact_set, key_len};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -129,6 +131,26 @@ impl Study for KeySize {
             hashset_over_filter: hs.map(|b| b as f64 / f.bytes() as f64),
             raw_gb_per_100m_keys: key_bytes as f64 * 1e8 / 1e9,
             hashset_gb_per_100m_keys: hs.map(|b| b as f64 / nf * 1e8 / 1e9),
+        })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let n = p.n as f64;
+        // work in 8-byte words of key hashed or copied
+        let words = 1.0 + key_len(p.keys) / 8.0;
+        let filter = Footprint::one(
+            bloom_bytes(bloom_bits(p.n, p.p)),
+            (n + p.queries as f64) * words,
+        );
+        Some(if p.measure_hashset {
+            let set = exact_set(n, p.keys);
+            Footprint {
+                structure_bytes: set.max(filter.structure_bytes),
+                work: filter.work + 4.0 * n * words,
+                ..filter.plus(set)
+            }
+        } else {
+            filter
         })
     }
 

@@ -3,8 +3,10 @@
 //! measured and from the Poisson-averaged theory, and the cache lines a
 //! member query touches.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::bloom::bloom_fpr::{check_bits, m_k};
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::footprint::bloom_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
 use crate::export::markdown::sig;
@@ -101,6 +103,15 @@ impl Study for BlockedBloomStudy {
             standard_cache_lines_per_query: stats::mean_interval(&lines, stats::PLOT_CONFIDENCE),
             blocked_cache_lines_per_query: blocked.cache_lines_per_query(),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // the blocked filter and the standard one it is compared with, same bits
+        let bits = (p.bits_per_key * p.n as f64 / 512.0).ceil() * 512.0;
+        Some(
+            Footprint::one(bloom_bytes(bits), 2.0 * (p.n + p.queries) as f64)
+                .plus(bloom_bytes(bits)),
+        )
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -13,8 +13,10 @@
 //! * `essay_logout`: the essay's 16-bit, 3-hash layout with /login and /logout
 //!   sharing bit 9: clearing /logout's bits.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -118,7 +120,7 @@ impl Study for CountingBloomStudy {
             return Err(("counter_bits", "must be 4 or 8".into()));
         }
         if bloom_theory::optimal_m(p.capacity, p.p) as f64 > common::MAX_BITS / 8.0 {
-            return Err(("capacity", "the filter must be <= 2^33 counters".into()));
+            return Err(("capacity", "the filter must be <= 2^37 counters".into()));
         }
         if (p.capacity as f64 * p.load) > 1e9 {
             return Err(("load", "capacity * load must be <= 1e9 keys".into()));
@@ -262,6 +264,17 @@ impl Study for CountingBloomStudy {
             _ => {}
         }
         Ok(r)
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let m = bloom_bits(p.capacity, p.p);
+        let n = p.capacity as f64 * p.load;
+        let counters = m * p.counter_bits as f64 / 8.0;
+        // the plain filter some tests build beside it
+        Some(
+            Footprint::one(counters, n + p.queries as f64 + p.bogus_deletes as f64)
+                .plus(bloom_bytes(m)),
+        )
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -8,6 +8,7 @@
 //! Every row also counts what a query reads: two buckets, and the 64-byte
 //! lines they span in a packed table.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -155,6 +156,14 @@ impl Study for CuckooStudy {
             _ => {}
         }
         Ok(r)
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let slots = (1u64 << p.buckets_log2) as f64 * p.bucket_size as f64;
+        Some(Footprint::one(
+            slots * 4.0,
+            slots + p.queries as f64 + p.bogus_deletes as f64,
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

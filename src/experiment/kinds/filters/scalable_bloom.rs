@@ -3,7 +3,9 @@
 //! the FPR of each next to its theory and the chain's bound P0/(1 − r), and the
 //! memory each takes.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -95,6 +97,17 @@ impl Study for ScalableBloomStudy {
             fixed_fpr_theory: bloom_theory::fpr(p.n as f64, fixed.m() as f64, fixed.k() as f64),
             false_negatives: s.false_negatives + f.false_negatives,
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // the chain grows until it holds n: at most growth x n keys at the
+        // tightest stage's rate, plus the fixed filter
+        let last = (p.n as f64 * p.growth).ceil() as u64;
+        let chain = bloom_bytes(bloom_bits(last, p.p * (1.0 - p.ratio)));
+        Some(
+            Footprint::one(chain, 2.0 * (p.n + p.queries) as f64)
+                .plus(bloom_bytes(bloom_bits(p.fixed_capacity, p.p))),
+        )
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -1,7 +1,9 @@
 //! `birthday`: keys drawn until the first collision of a hash truncated to
 //! `bits`, repeated over independent key sets, next to the birthday bound.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::footprint::table;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
@@ -150,6 +152,14 @@ impl Study for Birthday {
             keys_hashed: hashed,
             width: h.width(),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let expected = (2f64.powi(p.bits as i32) * std::f64::consts::FRAC_PI_2).sqrt();
+        Some(Footprint::one(
+            table(4.0 * 2f64.powf(p.bits as f64 / 2.0), 8.0),
+            p.searches as f64 * expected,
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

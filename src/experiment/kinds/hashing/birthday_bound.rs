@@ -1,6 +1,7 @@
 //! `birthday_bound`: the essay's lost table of the birthday bound by hash
 //! width, as computed rows (formulas, no sampling).
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
@@ -61,6 +62,10 @@ impl Study for BirthdayBound {
             p_approx_at_m: at_m.map(|mf| bd::p_collision_approx(mf, n)),
             p_pairs_at_m: at_m.map(|mf| bd::expected_pairs(mf, n)),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        Some(Footprint::one(0.0, p.m as f64))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

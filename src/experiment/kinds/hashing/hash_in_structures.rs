@@ -3,7 +3,9 @@
 //! HyperLogLog leading-zero estimate (2^hll_p registers over the same keys),
 //! per strategy and keyset, each next to its theory.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, hll_bytes, table};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::pct;
@@ -122,6 +124,12 @@ impl Study for HashInStructures {
             hll_z: rel / se,
             full_width_collisions: n - distinct.len() as u64,
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let n = p.n as f64;
+        let filter = bloom_bytes(bloom_bits(p.n, p.p));
+        Some(Footprint::one(filter, n + p.queries as f64).plus(hll_bytes(p.hll_p) + table(n, 16.0)))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -10,7 +10,9 @@
 //!   multiply-shift reduction uses), as z = (χ² − df)/√(2·df); and
 //!   full-width collisions next to n²/2^(w+1).
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
+use crate::experiment::kinds::footprint::table;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -166,6 +168,15 @@ impl Study for HashQuality {
             collisions_expected: Some(expected),
             verdict: if ok { "pass" } else { "fail" }.into(),
             ..R::default()
+        })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        Some(if p.test == "avalanche" {
+            let bits = p.key_bytes as f64 * 8.0;
+            Footprint::one(bits * 128.0 * 4.0, p.samples as f64 * (bits + 1.0))
+        } else {
+            Footprint::one(table(p.n as f64, 16.0), p.n as f64)
         })
     }
 

@@ -1,6 +1,7 @@
 //! `hash_speed`: nanoseconds per hash and GB/s for a strategy at a key size,
 //! the median of repeated timed batches (trials run one at a time).
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -101,6 +102,17 @@ impl Study for HashSpeed {
             gb_per_s: len as f64 / med.value,
             checksum: format!("{:08x}", black_box(acc) as u32),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // KEYS keys of key_bytes each; work in 8-byte words hashed
+        let len = p.key_bytes.max(1);
+        let per_batch = ((p.batch_bytes / len).max(2000)).div_ceil(KEYS) * KEYS;
+        let words = (len as f64 / 8.0).max(1.0);
+        Some(Footprint::one(
+            (KEYS * len) as f64,
+            p.reps as f64 * per_batch as f64 * words + (KEYS * len) as f64,
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -4,7 +4,9 @@
 //! share of B inside A. One pass per trial: B is sketched once, A grows
 //! along one stream and is read at each size ratio.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -106,6 +108,13 @@ impl Study for HllIntersection {
             });
         }
         Ok(rows)
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        Some(Footprint::one(
+            2.0 * hll_bytes(p.p),
+            p.small as f64 * (1.0 + p.max_ratio as f64),
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -18,6 +18,7 @@
 //!   longest run is ≥ 20 (so 2^max reads as a million), vs 1 − (1 − 2^−20)^N;
 //!   its shorthand column is 2^20, the estimate such a set gives.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -248,6 +249,10 @@ impl Study for HllIntuition {
             }
             other => anyhow::bail!("bug: part {other} passed validation"),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        Some(Footprint::one(4096.0, p.n as f64 * p.streams.max(1) as f64))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -3,7 +3,9 @@
 //! registers against those of one sketch fed the whole stream, the bytes sent,
 //! and the error of the merged estimate.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -89,6 +91,14 @@ impl Study for HllMerge {
             err_union_ertl: union.ertl() / n - 1.0,
             se_theory: 1.04 / (m as f64).sqrt(),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let all = (p.nodes + 2) as f64 * hll_bytes(p.p);
+        Some(Footprint::one(
+            all,
+            p.n as f64 * (1.0 + p.overlap) + p.nodes as f64 * (1u64 << p.p) as f64,
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -5,7 +5,9 @@
 //! checkpoint, so the whole curve costs one pass.
 
 use super::peers::{self, Peers};
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -125,6 +127,16 @@ impl Study for HllRange {
             });
         }
         Ok(rows)
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let peers = if p.peers_max_n > 0 {
+            3.0 * (1u64 << p.p) as f64
+        } else {
+            0.0
+        };
+        let fed = p.max_n as f64 + 3.0 * p.peers_max_n.min(p.max_n) as f64;
+        Some(Footprint::one(hll_bytes(p.p), fed).plus(peers))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

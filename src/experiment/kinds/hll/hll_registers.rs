@@ -3,7 +3,9 @@
 //! 0.833/√m for HIP); memory per p.
 
 use super::peers::{self, Peers};
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -122,6 +124,12 @@ impl Study for HllRegisters {
             err_hyperloglogplus: peer[2],
             err_cardinality_estimator: peer[3],
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // sketchlab's registers and, for a share of the sketches, three peers of about 2^p bytes each
+        let peers = 3.0 * (1u64 << p.p) as f64 * p.peer_share;
+        Some(Footprint::one(hll_bytes(p.p), p.n as f64 * (1.0 + 3.0 * p.peer_share)).plus(peers))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -4,7 +4,9 @@
 //! keys: how far "any cardinality up to about 2^64" and "up to billions" hold,
 //! separating the estimator's own error from the 64-bit hash's collisions.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common;
+use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::export::markdown::{pct, sig};
@@ -80,6 +82,14 @@ impl Study for HllScale {
                 }
             })
             .collect())
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let decades = 20u32.saturating_sub(p.min_exp).max(1) as f64;
+        Some(Footprint::one(
+            hll_bytes(p.p),
+            decades * (1u64 << p.p) as f64,
+        ))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

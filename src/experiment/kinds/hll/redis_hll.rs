@@ -4,7 +4,9 @@
 //! is `--redis-url`, or one started per trial on a free loopback port; when
 //! neither is possible the Redis columns are empty and the reading says why.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common;
+use crate::experiment::kinds::footprint::{chunk, table};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::export::markdown::sig;
@@ -107,6 +109,12 @@ impl Study for RedisHllStudy {
             c.del(&key).map_err(anyhow::Error::msg)?;
         }
         Ok(rows)
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // the sketch, and the exact set of elements sent (up to 40 bytes each)
+        let n = p.max_n as f64;
+        Some(Footprint::one(12_304.0, 2.0 * n).plus(table(n, 24.0) + n * chunk(40.0)))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -6,6 +6,7 @@
 //! mean overshoot next to N/w, whether "every frequency" stayed within εN, and
 //! the Apache DataSketches Count-Min on the same stream.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
@@ -236,6 +237,17 @@ impl Study for CountMinStudy {
         } else {
             self.measure::<u64, _>(p, seeds, h)
         }
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let (w, d) = (crate::structures::count_min::theory::width(p.eps), p.depth);
+        let cell = if p.counter == "u64" { 8 } else { 4 };
+        let sketch = crate::structures::count_min::theory::bytes(w, d, cell) as f64;
+        // the exact counts: one u64 per key of the universe
+        Some(
+            Footprint::one(sketch, p.updates as f64 + p.universe as f64)
+                .plus(p.universe as f64 * 8.0),
+        )
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

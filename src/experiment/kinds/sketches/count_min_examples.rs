@@ -8,6 +8,7 @@
 //! * `essay_80kb`: ε = 0.1% of the total (w = ⌈e/ε⌉), u32 counters: the
 //!   deepest d under 80 KB and the δ = e^−d it gives.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
@@ -114,6 +115,10 @@ impl Study for CountMinExamples {
                 }
             }
         })
+    }
+
+    fn footprint(&self, _p: &P) -> Option<Footprint> {
+        Some(Footprint::one(1024.0, 1.0))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -9,6 +9,7 @@
 //! run (the manifest says `"reproducible": false`); every other column is a
 //! function of the seed.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -135,6 +136,16 @@ impl Study for CountMinPeers {
             )
             .map_err(anyhow::Error::msg)?) as u64,
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let w = ((2.0 / p.eps).round() as u64).max(2).next_power_of_two();
+        let d = (((1.0 - p.confidence).ln() / 0.5f64.ln()) as u64).max(1);
+        let sketch = (w * d * 8) as f64;
+        Some(
+            Footprint::one(sketch, 3.0 * p.updates as f64 + p.universe as f64)
+                .plus(2.0 * sketch + p.universe as f64 * 8.0),
+        )
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

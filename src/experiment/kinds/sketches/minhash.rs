@@ -4,6 +4,7 @@
 //! error vs √(J(1 − J)/k) and the chapter's 1/√k, and P(minima agree)
 //! pooled over all k minima and sketches against J.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -105,6 +106,16 @@ impl Study for MinHashStudy {
             within_rule: ((estimate - j).abs() <= rule) as u8 as f64,
             agree,
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let n = p.union_size as f64;
+        let per_key = if p.variant == "k_hashes" {
+            p.k as f64
+        } else {
+            1.0
+        };
+        Some(Footprint::one(2.0 * p.k as f64 * 8.0, n * per_key).plus(n * 16.0))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

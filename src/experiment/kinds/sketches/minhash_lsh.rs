@@ -8,6 +8,7 @@
 //! candidates are scored against "exact Jaccard ≥ threshold": precision,
 //! recall, and the S-curve 1 − (1 − J^r)^b each pair should follow.
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -168,6 +169,12 @@ impl Study for MinHashLsh {
             candidates_theory: exact.iter().map(|&j| curve(j)).sum(),
             s_curve_midpoint: (1.0 / b as f64).powf(1.0 / r as f64),
         })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // the licence corpus (about 40,000 words) signed with b*r minima per paragraph
+        let k = (p.bands * p.rows) as f64;
+        Some(Footprint::one(k * 8.0 * 2_000.0, 40_000.0 * k).plus(400_000.0))
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {

@@ -4,6 +4,7 @@
 //! sketchlab's digest: the rank error |F(x̂_q) − q| against the exact
 //! empirical CDF, at q = 0.5 … 0.9999 (one row per q).
 
+use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
@@ -131,6 +132,15 @@ impl Study for TDigestStudy {
                 })
             })
             .collect()
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        // the stream kept for the exact ranks (and its sorted copy), beside the sketches
+        let n = p.n as f64;
+        Some(
+            Footprint::one(p.compression * 20.0 + p.kll_k as f64 * 40.0, n * 4.0)
+                .plus(2.0 * n * 8.0),
+        )
     }
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {
