@@ -621,3 +621,126 @@ fn hllpp_bias_writes_a_table_with_its_provenance() {
         .assert()
         .code(2);
 }
+
+/// Bad input, table-driven: spec files and arguments across every
+/// subcommand. Each exits 2 with one line naming the file, field or value,
+/// and creates no output directory.
+#[test]
+fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
+    let corpus = |f: &str| format!("tests/fuzz_corpus/{f}");
+    // (arguments, what the one line must contain); OUT is the output folder
+    let cases: Vec<(Vec<String>, &str)> = [
+        (vec!["run", "bloom_fpr", "--threads", "0"], "--threads"),
+        (
+            vec!["run", "no_such_study"],
+            "no_such_study: no such spec file",
+        ),
+        (vec!["plan", "no_such_study"], "no_such_study"),
+        (
+            vec!["run", "bloom_fpr", "--shard", "3/3"],
+            "--shard = \"3/3\"",
+        ),
+        (
+            vec!["run", "bloom_fpr", "--shard", "one/3"],
+            "--shard = \"one/3\"",
+        ),
+        (vec!["reproduce", "--shard", "1/0"], "--shard = \"1/0\""),
+        (vec!["report", "OUT"], "run.json"),
+        (vec!["merge", "/nonexistent/shards"], "/nonexistent/shards"),
+        (vec!["merge"], "required arguments"),
+        (
+            vec!["run", "bloom_fpr", "--redis-url", "http://x"],
+            "--redis-url",
+        ),
+        (vec!["estimate", "hll", "--p", "3"], "--p"),
+        (
+            vec!["estimate", "hll", "--estimator", "best"],
+            "--estimator = \"best\"",
+        ),
+        (
+            vec!["hash", "--strategy", "md5", "x"],
+            "--strategy = \"md5\"",
+        ),
+        (
+            vec!["hash", "--strategy", "xxh3", "--hex", "zz"],
+            "key \"zz\"",
+        ),
+        (vec!["hllpp-bias", "--trials", "0", "OUT/b.csv"], "--trials"),
+        (
+            vec!["reproduce", "--experiments", "/nonexistent/specs"],
+            "/nonexistent/specs",
+        ),
+        (vec!["run", "experiments"], "experiments: no such spec file"),
+        (vec!["frobnicate"], "frobnicate"),
+        (vec!["run", "bloom_fpr", "--seed", "abc"], "--seed"),
+        (vec!["run", "bloom_fpr", "--bogus"], "--bogus"),
+        (vec!["list", "--hashes", "--kinds"], "--kinds"),
+        (
+            vec!["run", &corpus("reject-empty.toml")],
+            "missing field `name`",
+        ),
+        (vec!["run", &corpus("reject-not-utf8.toml")], "valid UTF-8"),
+        (
+            vec!["plan", &corpus("reject-a-quadrillion-trials.toml")],
+            "at most 1000000 trials",
+        ),
+        (
+            vec!["run", &corpus("reject-deep-nesting.toml")],
+            "n (line 6): cannot recurse further",
+        ),
+        (
+            vec!["run", &corpus("reject-unicode-name.toml")],
+            "name = \"名前\"",
+        ),
+        (
+            vec!["run", &corpus("reject-nan-in-select.toml")],
+            "claim[0].select.bits_per_key = nan",
+        ),
+        (
+            vec!["run", &corpus("reject-i64-max-n.toml")],
+            "grid.n = 9223372036854775807",
+        ),
+        (
+            vec!["run", &corpus("reject-negative-seed.toml")],
+            "seed (line 4)",
+        ),
+        (
+            vec!["run", &corpus("reject-type-swap-grid-table.toml")],
+            "grid.n = { x = 1 }",
+        ),
+        (
+            vec!["run", &corpus("reject-infinite-documented.toml")],
+            "claim[0].documented = inf",
+        ),
+    ]
+    .into_iter()
+    .map(|(a, n)| (a.into_iter().map(String::from).collect(), n))
+    .collect();
+    assert!(cases.len() >= 25);
+    let mut seen = std::collections::HashSet::new();
+    for (args, needle) in &cases {
+        assert!(seen.insert(args.clone()), "duplicate case {args:?}");
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("out");
+        let out_s = out.to_str().unwrap();
+        let args: Vec<String> = args.iter().map(|a| a.replace("OUT", out_s)).collect();
+        let mut cmd = sketchlab();
+        cmd.args(&args);
+        if args[0] != "report" && args[0] != "hllpp-bias" {
+            cmd.args(["--out", out_s]);
+        }
+        let o = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(needle),
+            "{args:?}: expected {needle:?} in {err:?}"
+        );
+        assert_eq!(
+            err.trim_end().lines().count(),
+            1,
+            "{args:?}: one line: {err:?}"
+        );
+        assert!(!out.exists(), "{args:?} created {}", out.display());
+    }
+}

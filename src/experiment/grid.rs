@@ -46,9 +46,56 @@ pub fn combinations(grid: &[(&'static str, Vec<Value>)]) -> Vec<Params> {
     out
 }
 
+/// The most trials one study may have (the largest committed study has a
+/// few thousand): a spec beyond it is refused before anything is expanded.
+pub const MAX_TRIALS: u64 = 1_000_000;
+
+/// Number of trials without materialising them (saturating: a grid whose
+/// product overflows counts as `u64::MAX`).
+pub fn count_checked(grid: &[(&'static str, Vec<Value>)], replicates: u32) -> u64 {
+    grid.iter()
+        .map(|(_, v)| v.len() as u64)
+        .chain([replicates as u64])
+        .fold(1u64, |a, b| a.saturating_mul(b))
+}
+
 /// Number of trials without materialising them.
 pub fn count(grid: &[(&'static str, Vec<Value>)], replicates: u32) -> usize {
     grid.iter().map(|(_, v)| v.len()).product::<usize>() * replicates as usize
+}
+
+/// Calls `f` on every combination in [`combinations`] order, one at a time
+/// (nothing materialised); stops at the first error.
+pub fn try_each_combination<E>(
+    grid: &[(&'static str, Vec<Value>)],
+    mut f: impl FnMut(&Params) -> Result<(), E>,
+) -> Result<(), E> {
+    if grid.iter().any(|(_, v)| v.is_empty()) {
+        return Ok(());
+    }
+    let mut digits = vec![0usize; grid.len()];
+    loop {
+        let params = Params(
+            grid.iter()
+                .zip(&digits)
+                .map(|((name, values), &d)| (*name, values[d].clone()))
+                .collect(),
+        );
+        f(&params)?;
+        // the last parameter varies fastest
+        let mut i = grid.len();
+        loop {
+            if i == 0 {
+                return Ok(());
+            }
+            i -= 1;
+            digits[i] += 1;
+            if digits[i] < grid[i].1.len() {
+                break;
+            }
+            digits[i] = 0;
+        }
+    }
 }
 
 /// Every trial: settings in grid order, each setting's replicates together.
@@ -80,6 +127,22 @@ mod tests {
 
     fn ints(v: &[i64]) -> Vec<Value> {
         v.iter().map(|&i| Value::Int(i)).collect()
+    }
+
+    #[test]
+    fn lazy_combinations_match_and_counts_saturate() {
+        let grid = vec![("a", ints(&[1, 2, 3])), ("b", ints(&[4, 5]))];
+        let mut seen = Vec::new();
+        try_each_combination::<()>(&grid, |p| {
+            seen.push(p.clone());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, combinations(&grid));
+        let huge: Vec<(&'static str, Vec<Value>)> =
+            (0..8).map(|_| ("x", ints(&vec![1; 1000]))).collect();
+        assert_eq!(count_checked(&huge, 2), u64::MAX);
+        assert_eq!(count_checked(&grid, 3), 18);
     }
 
     #[test]

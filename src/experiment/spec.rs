@@ -111,7 +111,7 @@ impl Spec {
     pub fn parse(path: &Path, text: &str) -> Result<Spec> {
         let raw: RawSpec = toml::from_str(text).map_err(|e| {
             // toml's message spans lines (with a source excerpt); keep it on one.
-            let msg = e.message().trim().to_string();
+            let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
             match e.span() {
                 Some(s) => {
                     let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
@@ -127,7 +127,8 @@ impl Spec {
                         None => Error::file(path, format!("{msg} (line {line})")),
                     }
                 }
-                None => Error::file(path, msg),
+                // no position (toml's recursion limit): name the most deeply nested line
+                None => Error::file(path, format!("{msg} (line {})", deepest_line(text))),
             }
         })?;
         let fe =
@@ -180,7 +181,25 @@ impl Spec {
             Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
             None => grid.clone(),
         };
-        for g in [&grid, &quick_grid] {
+        for (table, g, r) in [
+            ("grid", &grid, replicates),
+            ("quick", &quick_grid, quick_replicates),
+        ] {
+            let n = super::grid::count_checked(g, r);
+            if n > super::grid::MAX_TRIALS {
+                return Err(fe(
+                    table,
+                    &if n == u64::MAX {
+                        "more than 2^64 trials".to_string()
+                    } else {
+                        format!("{n} trials")
+                    },
+                    &format!(
+                        "a study may have at most {} trials (the product of the list lengths and replicates)",
+                        super::grid::MAX_TRIALS
+                    ),
+                ));
+            }
             check_trials(path, kind, g)?;
         }
 
@@ -432,18 +451,37 @@ fn checked(path: &Path, field: &str, def: &super::ParamDef, item: &toml::Value) 
 }
 
 /// Cross-parameter checks on every combination the grid produces.
+/// The line where `[` / `{` nesting is deepest (strings not told apart: a hint for a message).
+fn deepest_line(text: &str) -> usize {
+    let (mut depth, mut best, mut line, mut at) = (0i64, -1i64, 1, 1);
+    for c in text.chars() {
+        match c {
+            '[' | '{' => {
+                depth += 1;
+                if depth > best {
+                    best = depth;
+                    at = line;
+                }
+            }
+            ']' | '}' => depth -= 1,
+            '\n' => line += 1,
+            _ => {}
+        }
+    }
+    at
+}
+
 fn check_trials(
     path: &Path,
     kind: &'static dyn Kind,
     grid: &[(&'static str, Vec<Value>)],
 ) -> Result<()> {
-    for params in super::grid::combinations(grid) {
-        if let Err((field, allowed)) = kind.validate(&params) {
+    super::grid::try_each_combination(grid, |params| {
+        kind.validate(params).map_err(|(field, allowed)| {
             let v = params.get(field).toml_repr();
-            return Err(Error::field(path, &format!("grid.{field}"), &v, &allowed));
-        }
-    }
-    Ok(())
+            Error::field(path, &format!("grid.{field}"), &v, &allowed)
+        })
+    })
 }
 
 /// A selector value for a checkpoint field: a number for a numeric column,
