@@ -90,7 +90,8 @@ pub fn shard_of(spec: &Spec, trials: &[Trial], count: u32) -> Vec<u32> {
         .iter()
         .map(|t| spec.kind.footprint(&t.params).map(|f| f.work))
         .collect();
-    shard::assign(trials, costs.as_deref(), count)
+    let start = (xxhash_rust::xxh3::xxh3_64(spec.name.as_bytes()) % count as u64) as u32;
+    shard::assign(trials, costs.as_deref(), count, start)
 }
 
 /// The command to resume this run: the same arguments plus `--resume`.

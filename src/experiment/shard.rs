@@ -36,11 +36,13 @@ impl Shard {
 }
 
 /// The shard of every trial. With a cost per trial (the kind's estimate),
-/// trials go, costliest first, to the least-loaded shard (ties: the lower
-/// shard; equal costs: the lower trial identity), which keeps the shards'
-/// totals within one trial's cost of each other. Without costs, a trial goes
-/// to shard `identity mod N`.
-pub fn assign(trials: &[Trial], costs: Option<&[f64]>, count: u32) -> Vec<u32> {
+/// trials go, costliest first, to the least-loaded shard (equal costs: the
+/// lower trial identity), which keeps the shards' totals within one trial's
+/// cost of each other. Ties between shards go to the first from `start`
+/// (a per-study number, so that the costliest trials of different studies do
+/// not all land on shard 0). Without costs, a trial goes to shard
+/// `identity mod N`.
+pub fn assign(trials: &[Trial], costs: Option<&[f64]>, count: u32, start: u32) -> Vec<u32> {
     let n = count as usize;
     let Some(costs) = costs.filter(|c| c.len() == trials.len()) else {
         return trials
@@ -58,7 +60,7 @@ pub fn assign(trials: &[Trial], costs: Option<&[f64]>, count: u32) -> Vec<u32> {
     let mut out = vec![0u32; trials.len()];
     for i in order {
         let s = (0..n)
-            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .min_by_key(|&a| (load[a].to_bits(), (a + n - start as usize % n) % n))
             .expect("count >= 1");
         load[s] += costs[i].max(0.0);
         out[i] = s as u32;
@@ -84,13 +86,13 @@ mod tests {
     fn every_trial_in_exactly_one_shard_and_costs_balance() {
         let grid = vec![("n", (1..=20).map(Value::Int).collect::<Vec<_>>())];
         let trials = expand("k", &grid, 3, 5);
-        let by_id = assign(&trials, None, 4);
+        let by_id = assign(&trials, None, 4, 0);
         for (t, s) in trials.iter().zip(&by_id) {
             assert_eq!(*s as u64, t.id % 4);
         }
         // costs growing with n: each shard's total within the largest cost of the mean
         let costs: Vec<f64> = trials.iter().map(|t| (t.index / 3 + 1) as f64).collect();
-        let a = assign(&trials, Some(&costs), 4);
+        let a = assign(&trials, Some(&costs), 4, 1);
         let mut load = [0.0; 4];
         for (s, c) in a.iter().zip(&costs) {
             load[*s as usize] += c;
@@ -100,6 +102,15 @@ mod tests {
             assert!((l - mean).abs() <= 20.0, "{load:?}");
         }
         // and the same answer every time (every shard computes it alone)
-        assert_eq!(a, assign(&trials, Some(&costs), 4));
+        assert_eq!(a, assign(&trials, Some(&costs), 4, 1));
+        // the costliest trial goes to the start shard
+        let top = (0..costs.len())
+            .max_by(|&i, &j| {
+                costs[i]
+                    .total_cmp(&costs[j])
+                    .then(trials[j].id.cmp(&trials[i].id))
+            })
+            .unwrap();
+        assert_eq!(a[top], 1);
     }
 }
