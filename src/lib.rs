@@ -8,6 +8,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod app;
+pub mod attack;
 pub mod cli;
 pub mod error;
 pub mod experiment;

@@ -11,6 +11,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("stats", &["table"]),
     ("hashing", &[]),
     ("workload", &["hashing"]),
+    ("attack", &["hashing"]),
     ("structures", &["hashing", "stats"]),
     ("metrics", &["stats"]),
     ("export", &["table"]),
@@ -33,6 +34,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "report",
             "error",
             "peer",
+            "attack",
         ],
     ),
     (

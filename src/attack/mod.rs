@@ -1,0 +1,18 @@
+//! Adversarial key generators, one file per attack. Each derives its keys
+//! from the structure of a public hash function (no seed needed, or a known
+//! one), so the crafted keys can be replayed against any implementation.
+//! They only ever target structures in this process and the loopback Redis
+//! server the tests start.
+//!
+//! - [`murmur`]: seed-independent multicollisions of MurmurHash3_x86_32 and
+//!   MurmurHash64A, and same-output twins of MurmurHash3_x64_128
+//!   (Aumasson, Bernstein, Boßlet, "Hash-flooding DoS reloaded", 2012).
+//! - [`crc32`]: a second input with any chosen CRC32 (CRC is affine over GF(2)).
+
+pub mod crc32;
+pub mod murmur;
+
+/// Hex of a key, as `keys.txt` files hold them.
+pub fn hex(key: &[u8]) -> String {
+    key.iter().map(|b| format!("{b:02x}")).collect()
+}
