@@ -355,6 +355,52 @@ min_words = 60
 replicates = 2
 "#,
     ),
+    (
+        "za.toml",
+        r#"name = "za"
+kind = "multicollision"
+description = "d"
+seed = 38
+[grid]
+target = ["murmur3_x86_32", "murmur3_x64_128"]
+units = 5
+"#,
+    ),
+    (
+        "zb.toml",
+        r#"name = "zb"
+kind = "crc32_forgery"
+description = "d"
+seed = 39
+[grid]
+searches = 3
+"#,
+    ),
+    (
+        "zc.toml",
+        r#"name = "zc"
+kind = "bloom_twins"
+description = "d"
+seed = 40
+[grid]
+n = 2000
+hash = ["murmur3_x64_128", "sip13"]
+"#,
+    ),
+    (
+        "zd.toml",
+        r#"name = "zd"
+kind = "bloom_attack"
+description = "d"
+seed = 41
+[grid]
+attack = ["pollution", "forgery"]
+target = ["chapter", "sip13"]
+n = 1000
+queries = 5000
+forged = 50
+"#,
+    ),
 ];
 
 /// Every study above by name (its file stem) whose kind is reproducible.
@@ -409,6 +455,14 @@ fn results_are_byte_identical_across_thread_counts() {
         assert!(
             a == b,
             "{study}/results.csv differs between --threads 1 and 2"
+        );
+    }
+    // the crafted keys too
+    for study in ["za", "zb", "zc", "zd"] {
+        assert_eq!(
+            std::fs::read(one.join(study).join("keys.txt")).unwrap(),
+            std::fs::read(two.join(study).join("keys.txt")).unwrap(),
+            "{study}/keys.txt"
         );
     }
     // the replicate summary too

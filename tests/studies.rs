@@ -1328,3 +1328,140 @@ fn slurm_array_shards_and_merge_equal_the_unsharded_quick_run() {
     assert!(a.len() > 100, "{} claims compared", a.len());
     assert_eq!(a, b);
 }
+
+/// keys.txt groups: (the `# trial` line, the keys as bytes).
+fn keys_txt(study: &str) -> Vec<(String, Vec<Vec<u8>>)> {
+    let path = quick_out().join(study).join("keys.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.len() <= 1 << 20,
+        "{study}/keys.txt is {} bytes",
+        text.len()
+    );
+    let mut out: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("# trial ") {
+            out.push((h.to_string(), Vec::new()));
+        } else {
+            let bytes = (0..line.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&line[i..i + 2], 16).unwrap())
+                .collect();
+            out.last_mut().unwrap().1.push(bytes);
+        }
+    }
+    out
+}
+
+/// The emitted multicollision families collide under 5 fresh random seeds
+/// (hashed by the hashing layer, itself tested against the crates and mmh3).
+#[test]
+fn multicollision_keys_collide_under_random_seeds() {
+    use sketchlab::hashing::{KeyHasher, Seed, StrategyId};
+    let t = quick("multicollision");
+    assert!(t.rows.iter().all(|r| t.str(r, "all_collide") == "true"));
+    let groups = keys_txt("multicollision");
+    assert_eq!(groups.len(), t.rows.len());
+    let mut s = 0x0bad_5eed_u64;
+    for (head, keys) in &groups {
+        let target = head
+            .split("target=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let id = StrategyId::from_name(target).unwrap();
+        assert!(keys.len() >= 16);
+        let distinct: std::collections::HashSet<&Vec<u8>> = keys.iter().collect();
+        assert_eq!(distinct.len(), keys.len());
+        for _ in 0..5 {
+            s = sketchlab::hashing::splitmix64(s);
+            let h = id.build(Seed { lo: s, hi: !s });
+            let first = h.native(&keys[0]);
+            assert!(keys.iter().all(|k| h.native(k) == first), "{head}");
+        }
+    }
+}
+
+/// Replaying keys.txt: the forged input has the file's CRC32; the pollution
+/// keys, inserted into a fresh chapter filter, set exactly n·k bits and give
+/// (nk/m)^k on random queries; the forgery rows are positive every time.
+#[test]
+fn attack_keys_replay() {
+    use sketchlab::structures::bloom::reference::ChapterBloom;
+    let forged = &keys_txt("crc32_forgery")[0].1[0];
+    let file = std::fs::read("data/licenses.txt").unwrap();
+    assert_ne!(forged, &file);
+    assert_eq!(crc32fast::hash(forged), crc32fast::hash(&file));
+
+    let t = quick("bloom_attack");
+    let groups = keys_txt("bloom_attack");
+    for (row, (head, keys)) in t.rows.iter().zip(&groups) {
+        let (n, p) = (f(&t, row, "n") as u64, f(&t, row, "p"));
+        if t.str(row, "attack") == "forgery" {
+            if t.str(row, "target") == "chapter" {
+                assert_eq!(f(&t, row, "fpr_attack_queries"), 1.0, "{head}");
+            }
+            continue;
+        }
+        assert!(head.contains("pollution"));
+        let mut bf = ChapterBloom::new(n, p).unwrap();
+        for k in keys {
+            bf.add_bytes(k);
+        }
+        assert_eq!(keys.len() as u64, n);
+        assert_eq!(
+            bf.count_ones(),
+            n * bf.k() as u64,
+            "each key set k fresh bits"
+        );
+        // random queries on the replayed filter: within 4.5 sigma of (nk/m)^k
+        let want = (n as f64 * bf.k() as f64 / bf.m() as f64).powi(bf.k() as i32);
+        let queries = 100_000u64;
+        let mut x = 7u64;
+        let hits = (0..queries)
+            .filter(|_| {
+                x = sketchlab::hashing::splitmix64(x);
+                bf.contains_bytes(&x.to_le_bytes())
+            })
+            .count() as u64;
+        let (lo, hi) = wilson(hits, queries, Z);
+        assert!(lo <= want && want <= hi, "{hits}/{queries} vs {want}");
+        // and the study's own measurement agrees, on the chapter filter only
+        if t.str(row, "target") == "chapter" {
+            let measured = f(&t, row, "fpr_honest");
+            assert!((measured / want - 1.0).abs() < 0.1, "{measured} vs {want}");
+        } else {
+            // the keyed filter: the design rate, not the polluted one
+            let honest = f(&t, row, "fpr_honest");
+            assert!(honest < 2.0 * p, "{honest}");
+        }
+    }
+}
+
+/// Twins of members are false positives at 100% on murmur3_x64_128 under
+/// either seed policy, and at the design rate on sip13 (Wilson, z = 4.5).
+#[test]
+fn bloom_twins_are_positive_only_without_a_keyed_hash() {
+    let t = quick("bloom_twins");
+    assert_eq!(t.rows.len(), 4);
+    for r in &t.rows {
+        let (k, n) = (
+            f(&t, r, "fpr_twins_k") as u64,
+            f(&t, r, "fpr_twins_n") as u64,
+        );
+        if t.str(r, "hash") == "murmur3_x64_128" {
+            assert_eq!(k, n, "{}", t.str(r, "hash_seed"));
+        } else {
+            let want = theory::fpr(f(&t, r, "n"), f(&t, r, "m"), f(&t, r, "k"));
+            let (lo, hi) = wilson(k, n, Z);
+            assert!(lo <= want && want <= hi, "{k}/{n} vs {want}");
+        }
+    }
+    assert!(
+        keys_txt("bloom_twins")
+            .iter()
+            .all(|(_, keys)| keys.len() == 200)
+    );
+}

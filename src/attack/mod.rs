@@ -7,8 +7,11 @@
 //! - [`murmur`]: seed-independent multicollisions of MurmurHash3_x86_32 and
 //!   MurmurHash64A, and same-output twins of MurmurHash3_x64_128
 //!   (Aumasson, Bernstein, Boßlet, "Hash-flooding DoS reloaded", 2012).
+//! - [`bloom`]: pollution (insertions that each set k fresh bits) and
+//!   forgery (non-members that test positive) against a filter the attacker can model.
 //! - [`crc32`]: a second input with any chosen CRC32 (CRC is affine over GF(2)).
 
+pub mod bloom;
 pub mod crc32;
 pub mod murmur;
 

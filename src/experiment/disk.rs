@@ -100,6 +100,9 @@ pub fn render_study(dir: &Path) -> Result<Study> {
         None
     };
     let tables = Tables { results, summary };
+    if write_keys(&spec, &manifest, dir)? {
+        files.push("keys.txt".into());
+    }
     let plots = crate::plot::render_all(&kind.charts(&tables), &kind.heatmaps(&tables), dir)?;
     files.push("manifest.json".into());
     files.extend(
@@ -119,6 +122,40 @@ pub fn render_study(dir: &Path) -> Result<Study> {
         tables,
         plots,
     })
+}
+
+/// `keys.txt` for a kind with crafted keys: per trial a `# trial ID PARAMS`
+/// line, then one key per line as hex; regenerated from the trials' seeds.
+fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<bool> {
+    let opts = super::runner::RunOptions {
+        out: PathBuf::new(),
+        quick: manifest.quick,
+        threads: 1,
+        seed: Some(manifest.seed),
+        resume: false,
+        shard: None,
+    };
+    let mut text = String::new();
+    for t in super::runner::trials(spec, &opts) {
+        let Some(keys) = spec
+            .kind
+            .keys(&t.params, super::params::Seeds(t.seed))
+            .map_err(|e| Error::Other(e.context(format!("{}: crafting keys", spec.name))))?
+        else {
+            return Ok(false);
+        };
+        text += &format!(
+            "# trial {:016x} {}\n",
+            t.id,
+            t.params.canonical().replace('\u{1f}', " ").trim_end()
+        );
+        for k in keys {
+            text += &crate::attack::hex(&k);
+            text.push('\n');
+        }
+    }
+    export::write_atomic(&dir.join("keys.txt"), text.as_bytes())?;
+    Ok(true)
 }
 
 /// What [`rebuild`] wrote.

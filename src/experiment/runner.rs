@@ -323,7 +323,10 @@ pub fn manifest(
         crate_version: env!("CARGO_PKG_VERSION").to_string(),
         git_revision: export::git_revision(),
         reproducible: kind.reproducible(),
-        process_random_key: crate::hashing::process_random_seed_if_used().map(hex_key),
+        process_random_key: uses_random_key(spec, opts)
+            .then(crate::hashing::process_random_seed_if_used)
+            .flatten()
+            .map(hex_key),
         started_utc: export::utc(started),
         finished_utc: export::utc(std::time::SystemTime::now()),
         seconds,
@@ -336,6 +339,23 @@ pub fn manifest(
         ],
         command: std::env::args().collect(),
     }
+}
+
+/// Whether a trial draws the per-process OS key (`hash_seed = "random"`).
+fn uses_random_key_here(p: &super::params::Params) -> bool {
+    p.0.iter()
+        .any(|(name, v)| *name == "hash_seed" && matches!(v, Value::Str(s) if s == "random"))
+}
+
+/// Whether any trial of the study does (the key is process-wide: a study
+/// records it only when its own rows depend on it).
+fn uses_random_key(spec: &Spec, opts: &RunOptions) -> bool {
+    spec.grid(opts.quick).iter().any(|(name, vals)| {
+        *name == "hash_seed"
+            && vals
+                .iter()
+                .any(|v| matches!(v, Value::Str(s) if s == "random"))
+    })
 }
 
 /// Runs one trial: its rows as results.csv cells (parameters, replicate,
@@ -361,7 +381,10 @@ fn run_one(spec: &Spec, t: &Trial) -> anyhow::Result<Record> {
     Ok(Record {
         index: t.index,
         id: t.id,
-        key: crate::hashing::process_random_seed_if_used().map(hex_key),
+        key: uses_random_key_here(&t.params)
+            .then(crate::hashing::process_random_seed_if_used)
+            .flatten()
+            .map(hex_key),
         rows,
     })
 }

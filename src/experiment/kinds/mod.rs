@@ -4,6 +4,7 @@
 //! and report section it draws from result tables alone. [`KINDS`] is the one
 //! registry; a new kind is a new file plus one line there.
 
+mod attack;
 mod bloom;
 mod common;
 mod filters;
@@ -71,6 +72,12 @@ pub trait Study: Sync + 'static {
     fn run_rows(&self, p: &Self::P, seeds: Seeds) -> anyhow::Result<Vec<Self::R>> {
         Ok(vec![self.run(p, seeds)?])
     }
+    /// The crafted keys of a trial (attack kinds), written to
+    /// `OUT/<study>/keys.txt` as hex. Regenerated from the trial's seed when
+    /// the study is drawn, so resumed, sharded and rebuilt runs write the same file.
+    fn keys(&self, _p: &Self::P, _seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
+        Ok(None)
+    }
     /// The trial's memory and cost, from its parameters alone (`None`: the
     /// kind cannot estimate them, and `plan` says so).
     fn footprint(&self, _p: &Self::P) -> Option<Footprint> {
@@ -99,6 +106,7 @@ pub trait Kind: Sync {
     /// One trial's rows (metric cells only).
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>>;
     fn footprint(&self, p: &Params) -> Option<Footprint>;
+    fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>>;
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     fn section(&self, t: &Tables) -> Section;
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
@@ -184,6 +192,9 @@ impl<S: Study> Kind for S {
     fn footprint(&self, p: &Params) -> Option<Footprint> {
         Study::footprint(self, &S::P::from_params(p))
     }
+    fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
+        Study::keys(self, &S::P::from_params(p), seeds)
+    }
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         Study::charts(self, t)
     }
@@ -232,6 +243,10 @@ pub static KINDS: &[&dyn Kind] = &[
     &sketches::minhash::MinHashStudy,
     &sketches::minhash_lsh::MinHashLsh,
     &sketches::tdigest::TDigestStudy,
+    &attack::multicollision::Multicollision,
+    &attack::crc32_forgery::Crc32Forgery,
+    &attack::bloom_twins::BloomTwins,
+    &attack::bloom_attack::BloomAttack,
 ];
 
 /// Column names the runner adds; no kind may declare them.

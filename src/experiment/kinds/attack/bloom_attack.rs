@@ -1,0 +1,270 @@
+//! `bloom_attack`: pollution and forgery against the chapter's reference
+//! filter (mmh3, seed 0: a public hash with a constant seed), and the same
+//! attacker against a filter keyed with SipHash-1-3 (a key it never sees).
+//! The attacker models the filter with the chapter's algorithm either way.
+//!
+//! - pollution: it inserts n keys, each chosen offline so that its k probes
+//!   are bits no earlier key set; the honest false-positive rate becomes
+//!   (nk/m)^k instead of the designed p.
+//! - forgery: knowing the members, it searches offline for non-members its
+//!   model reports present, about 1/p candidates each; queried, they are
+//!   false positives every time.
+
+use crate::attack::bloom::{self, Found, Model};
+use crate::experiment::kinds::common;
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
+use crate::experiment::kinds::{Footprint, Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
+use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyId;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::Proportion;
+use crate::structures::bloom::reference::ChapterBloom;
+use crate::structures::bloom::{BloomFilter, theory};
+use rand::RngExt;
+
+pub struct BloomAttack;
+
+/// Attacker keys written to keys.txt per trial (all of them at quick sizes).
+const KEYS_WRITTEN: usize = 10_000;
+
+crate::params! {
+    pub struct P {
+        attack: String = common::choice(&["pollution", "forgery"], Def::Required, "pollution: chosen insertions; forgery: crafted non-member queries"),
+        target: String = common::choice(&["chapter", "sip13"], Def::Required, "chapter: the chapter's filter (mmh3, seed 0); sip13: keyed with a key the attacker never sees"),
+        n: u64 = common::count(Def::Int(100_000), "keys inserted (the filter's capacity)"),
+        p: f64 = common::rate(Def::Float(0.01), "design false-positive rate"),
+        queries: u64 = common::count(Def::Int(1_000_000), "honest random non-members queried"),
+        forged: u64 = common::int(1, 1_000_000, Def::Int(1000), "forgery: crafted non-members searched for and queried"),
+        max_tries: u64 = common::int(1, 1 << 40, Def::Int(1_000_000_000), "the most candidates a search hashes (a per-trial cap)"),
+    }
+}
+
+crate::row! {
+    pub struct R {
+        m: u64 [Same],
+        k: u32 [Same],
+        attacker_keys: u64,
+        /// Candidates hashed by the attacker's offline search.
+        hashes_tried: u64,
+        tries_per_key: f64,
+        search_capped: bool [Same],
+        fill: f64,
+        /// Honest random non-members that test positive.
+        fpr_honest: Proportion,
+        /// The attacker's crafted queries that test positive (forgery).
+        fpr_attack_queries: Option<Proportion>,
+        fpr_design: f64 [Same],
+        /// (nk/m)^k: the rate after n keys that each set k fresh bits (pollution).
+        fpr_theory_polluted: Option<f64> [Same],
+    }
+}
+
+/// The real filter under attack.
+enum Filter {
+    Chapter(ChapterBloom),
+    Keyed(BloomFilter<crate::hashing::HashStrategy>),
+}
+
+impl Filter {
+    fn insert(&mut self, key: &[u8]) {
+        match self {
+            Filter::Chapter(f) => f.add_bytes(key),
+            Filter::Keyed(f) => f.insert(key),
+        }
+    }
+    fn contains(&self, key: &[u8]) -> bool {
+        match self {
+            Filter::Chapter(f) => f.contains_bytes(key),
+            Filter::Keyed(f) => f.contains(key),
+        }
+    }
+    fn fill(&self) -> f64 {
+        match self {
+            Filter::Chapter(f) => f.count_ones() as f64 / f.m() as f64,
+            Filter::Keyed(f) => f.fill_ratio(),
+        }
+    }
+}
+
+/// The attacker's search and the filter it ran against.
+fn attack(p: &P, seeds: Seeds) -> anyhow::Result<(ChapterBloom, Filter, Found, u64)> {
+    let chapter = ChapterBloom::new(p.n, p.p)?;
+    let mut filter = match p.target.as_str() {
+        "chapter" => Filter::Chapter(ChapterBloom::new(p.n, p.p)?),
+        _ => Filter::Keyed(BloomFilter::with_rate(
+            p.n,
+            p.p,
+            HashSeed::Trial.hasher(StrategyId::Sip13, seeds),
+        )?),
+    };
+    let model_of = ChapterBloom::new(p.n, p.p)?;
+    let mut model = Model::new(chapter.m(), move |key: &[u8]| {
+        model_of.positions(key).collect()
+    });
+    let mut rng = seeds.rng("candidates");
+    let candidate = move || rng.random::<[u8; 16]>().to_vec();
+    let found = if p.attack == "pollution" {
+        let f = bloom::pollute(&mut model, p.n as usize, candidate, p.max_tries);
+        for key in &f.keys {
+            filter.insert(key);
+        }
+        f
+    } else {
+        let mut members = seeds.rng("members");
+        for _ in 0..p.n {
+            let key: [u8; 16] = members.random();
+            model.insert(&key);
+            filter.insert(&key);
+        }
+        bloom::forge(&model, p.forged as usize, candidate, p.max_tries)
+    };
+    let positives = found.keys.iter().filter(|k| filter.contains(k)).count() as u64;
+    Ok((chapter, filter, found, positives))
+}
+
+impl Study for BloomAttack {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "bloom_attack";
+    const ABOUT: &'static str = "Bloom pollution and forgery with a known constant seed (the chapter's mmh3, seed 0) vs a keyed filter";
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let (chapter, filter, found, positives) = attack(p, seeds)?;
+        let (m, k) = (chapter.m(), chapter.k());
+        let mut q = seeds.rng("queries");
+        let honest = (0..p.queries)
+            .filter(|_| filter.contains(&q.random::<[u8; 16]>()))
+            .count() as u64;
+        let keys = found.keys.len() as u64;
+        Ok(R {
+            m,
+            k,
+            attacker_keys: keys,
+            hashes_tried: found.tries,
+            tries_per_key: found.tries as f64 / keys.max(1) as f64,
+            search_capped: found.capped,
+            fill: filter.fill(),
+            fpr_honest: Proportion::new(honest, p.queries),
+            fpr_attack_queries: (p.attack == "forgery")
+                .then(|| Proportion::new(positives, keys.max(1))),
+            fpr_design: p.p,
+            fpr_theory_polluted: (p.attack == "pollution")
+                .then(|| (keys as f64 * k as f64 / m as f64).powi(k as i32)),
+        })
+    }
+
+    fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
+        let mut keys = attack(p, seeds)?.2.keys;
+        keys.truncate(KEYS_WRITTEN);
+        Ok(Some(keys))
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let filter = bloom_bytes(bloom_bits(p.n, p.p));
+        // pollution's search grows as the model fills: about (m/k)/(k-1) * 0.27^-(k-1) at p = 1%
+        let k = theory::optimal_k_int(bloom_bits(p.n, p.p) as u64, p.n).max(2) as f64;
+        let search = if p.attack == "pollution" {
+            bloom_bits(p.n, p.p) / k / (k - 1.0) * (1.0 - (2f64).ln()).powf(-(k - 1.0))
+        } else {
+            p.forged as f64 / p.p
+        };
+        Some(
+            Footprint::one(filter, search + p.n as f64 + p.queries as f64)
+                .plus(2.0 * filter + p.n as f64 * 40.0),
+        )
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let mut c = Chart::new(
+            "fpr_under_attack",
+            "False-positive rate under attack: chapter filter (mmh3, seed 0) vs keyed sip13",
+            "configuration",
+            "false-positive rate",
+        )
+        .log_y();
+        let mut x = 0.0;
+        let mut honest = Vec::new();
+        let mut crafted = Vec::new();
+        let mut design = Vec::new();
+        for r in &t.rows {
+            if let Some(i) = t.interval(r, "fpr_honest") {
+                honest.push(Point::with_interval(x, i.value, i.lo, i.hi));
+            }
+            if let Some(i) = t
+                .interval(r, "fpr_attack_queries")
+                .filter(|i| i.value.is_finite())
+            {
+                crafted.push(Point::with_interval(x, i.value, i.lo, i.hi));
+            }
+            if let Some(d) = t.f64(r, "fpr_design") {
+                design.push(Point::new(x, d));
+            }
+            x += 1.0;
+        }
+        c = c
+            .series(Series::new("honest queries", Style::Points, honest))
+            .series(Series::new(
+                "attacker's crafted queries",
+                Style::Points,
+                crafted,
+            ))
+            .series(Series::new("design", Style::Line, design));
+        vec![c]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "attack",
+                "target",
+                "n",
+                "m",
+                "k",
+                "attacker_keys",
+                "hashes_tried",
+                "tries_per_key",
+                "fill",
+                "fpr_honest",
+                "fpr_attack_queries",
+                "fpr_design",
+                "fpr_theory_polluted",
+            ],
+            |_| true,
+        );
+        let reading = t
+            .rows
+            .iter()
+            .map(|r| {
+                let crafted = t
+                    .f64(r, "fpr_attack_queries")
+                    .map(|v| format!(", crafted queries {}", pct(v, 3)))
+                    .unwrap_or_default();
+                format!(
+                    "{} on {}: honest FPR {}{crafted} ({} hashes tried per attacker key)",
+                    t.str(r, "attack"),
+                    t.str(r, "target"),
+                    pct(t.f64(r, "fpr_honest").unwrap_or(f64::NAN), 3),
+                    sig(t.f64(r, "tries_per_key").unwrap_or(f64::NAN), 3)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        Section {
+            table,
+            reading: format!(
+                "Designed {}. {reading}. With the constant seed the attacker sets the rate; against the keyed filter the same keys are random keys.",
+                pct(
+                    t.rows
+                        .first()
+                        .and_then(|r| t.f64(r, "fpr_design"))
+                        .unwrap_or(f64::NAN),
+                    2
+                )
+            ),
+        }
+    }
+}
