@@ -9,10 +9,13 @@
 //!   (Aumasson, Bernstein, Boßlet, "Hash-flooding DoS reloaded", 2012).
 //! - [`bloom`]: pollution (insertions that each set k fresh bits) and
 //!   forgery (non-members that test positive) against a filter the attacker can model.
+//! - [`flood`]: keys that share one probe sequence of `std::collections::HashMap`
+//!   (FxHash inverted; murmur multicollisions), and a key that counts compares.
 //! - [`crc32`]: a second input with any chosen CRC32 (CRC is affine over GF(2)).
 
 pub mod bloom;
 pub mod crc32;
+pub mod flood;
 pub mod murmur;
 
 /// Hex of a key, as `keys.txt` files hold them.

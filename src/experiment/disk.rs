@@ -124,8 +124,8 @@ pub fn render_study(dir: &Path) -> Result<Study> {
     })
 }
 
-/// `keys.txt` for a kind with crafted keys: per trial a `# trial ID PARAMS`
-/// line, then one key per line as hex; regenerated from the trials' seeds.
+/// `keys.txt` for a kind with crafted keys: per trial with keys a `# trial ID
+/// PARAMS` line, then one key per line as hex; regenerated from the trials' seeds.
 fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<bool> {
     let opts = super::runner::RunOptions {
         out: PathBuf::new(),
@@ -144,6 +144,9 @@ fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<bool> {
         else {
             return Ok(false);
         };
+        if keys.is_empty() {
+            continue; // a defended or control trial: nothing crafted
+        }
         text += &format!(
             "# trial {:016x} {}\n",
             t.id,

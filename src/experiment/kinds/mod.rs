@@ -247,6 +247,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &attack::crc32_forgery::Crc32Forgery,
     &attack::bloom_twins::BloomTwins,
     &attack::bloom_attack::BloomAttack,
+    &attack::hashmap_flood::HashmapFlood,
 ];
 
 /// Column names the runner adds; no kind may declare them.

@@ -5,6 +5,7 @@
 pub mod bloom_attack;
 pub mod bloom_twins;
 pub mod crc32_forgery;
+pub mod hashmap_flood;
 pub mod multicollision;
 
 use crate::attack::murmur::Target;
