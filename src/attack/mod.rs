@@ -11,9 +11,12 @@
 //!   forgery (non-members that test positive) against a filter the attacker can model.
 //! - [`flood`]: keys that share one probe sequence of `std::collections::HashMap`
 //!   (FxHash inverted; murmur multicollisions), and a key that counts compares.
+//! - [`count_min`]: a few keys that together hit a target's cell in every
+//!   row of a Count-Min sketch whose hash is public.
 //! - [`crc32`]: a second input with any chosen CRC32 (CRC is affine over GF(2)).
 
 pub mod bloom;
+pub mod count_min;
 pub mod crc32;
 pub mod flood;
 pub mod murmur;

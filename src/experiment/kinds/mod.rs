@@ -248,6 +248,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &attack::bloom_twins::BloomTwins,
     &attack::bloom_attack::BloomAttack,
     &attack::hashmap_flood::HashmapFlood,
+    &attack::count_min_cover::CountMinCover,
 ];
 
 /// Column names the runner adds; no kind may declare them.

@@ -4,6 +4,7 @@
 
 pub mod bloom_attack;
 pub mod bloom_twins;
+pub mod count_min_cover;
 pub mod crc32_forgery;
 pub mod hashmap_flood;
 pub mod multicollision;
