@@ -150,3 +150,38 @@ fn redis_hll_study_uses_the_given_server_or_says_none_is_reachable() {
     assert!(rows.contains("no redis-server on PATH"), "{rows}");
     run(&["--redis-url", "redis://nohost"], "bad", None).code(2);
 }
+
+/// The crafted HyperLogLog sets of `hll_attack`, against the real server:
+/// PFCOUNT equals sketchlab's count, deflation reads below 10% of the truth
+/// and inflation far above it.
+#[test]
+fn hll_attacks_fool_the_real_server() {
+    use sketchlab::attack::hll::{self, Deflate};
+    let Some(server) = start() else { return };
+    let mut c = conn(&server);
+    let item = |i: u64| format!("attacker-item-{i}").into_bytes();
+    let (index, _) = hll::deflate(Deflate::Index(0.75), 500_000, item);
+    let (rank1, _) = hll::deflate(Deflate::Rank1, 500_000, item);
+    let mut x = 7u64;
+    let inflated = hll::inflate(hll::REDIS_SEED, hll::REDIS_P, 10, || {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        x
+    });
+    for (name, items, lo, hi) in [
+        ("index", &index, 0.0, 0.1),
+        ("rank1", &rank1, 0.0, 0.1),
+        ("inflate", &inflated, 100.0, f64::INFINITY),
+    ] {
+        let key = format!("attack:{name}");
+        c.del(&key).unwrap();
+        c.pfadd(&key, items).unwrap();
+        let pf = c.pfcount(&key).unwrap();
+        assert_eq!(pf, sketch(items), "{name}");
+        let ratio = pf as f64 / items.len() as f64;
+        assert!(
+            ratio >= lo && ratio < hi,
+            "{name}: PFCOUNT {pf} of {}",
+            items.len()
+        );
+    }
+}

@@ -13,12 +13,15 @@
 //!   (FxHash inverted; murmur multicollisions), and a key that counts compares.
 //! - [`count_min`]: a few keys that together hit a target's cell in every
 //!   row of a Count-Min sketch whose hash is public.
+//! - [`hll`]: deflation (items filtered by register index or rank) and inflation
+//!   (inverted MurmurHash64A: any register, any rank) of Redis's HyperLogLog.
 //! - [`crc32`]: a second input with any chosen CRC32 (CRC is affine over GF(2)).
 
 pub mod bloom;
 pub mod count_min;
 pub mod crc32;
 pub mod flood;
+pub mod hll;
 pub mod murmur;
 
 /// Hex of a key, as `keys.txt` files hold them.

@@ -28,7 +28,7 @@
 
 const X86_C1: u32 = 0xcc9e_2d51;
 const X86_C2: u32 = 0x1b87_3593;
-const M64A: u64 = 0xc6a4_a793_5bd1_e995;
+pub(crate) const M64A: u64 = 0xc6a4_a793_5bd1_e995;
 const X64_C1: u64 = 0x87c3_7b91_1142_53d5;
 const X64_C2: u64 = 0x4cf5_ad43_2745_937f;
 
@@ -44,7 +44,7 @@ const fn inv32(a: u32) -> u32 {
 }
 
 /// The multiplicative inverse of an odd number mod 2^64.
-const fn inv64(a: u64) -> u64 {
+pub(crate) const fn inv64(a: u64) -> u64 {
     let mut x = a;
     let mut i = 0;
     while i < 6 {
@@ -77,7 +77,7 @@ fn m64a_k(k: u64) -> u64 {
     let k = k.wrapping_mul(M64A);
     (k ^ (k >> 47)).wrapping_mul(M64A)
 }
-fn m64a_k_inv(big: u64) -> u64 {
+pub(crate) fn m64a_k_inv(big: u64) -> u64 {
     let y = big.wrapping_mul(inv64(M64A));
     // x ^ (x >> 47) is undone by the same step: the top 47 bits pass unchanged
     (y ^ (y >> 47)).wrapping_mul(inv64(M64A))

@@ -249,6 +249,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &attack::bloom_attack::BloomAttack,
     &attack::hashmap_flood::HashmapFlood,
     &attack::count_min_cover::CountMinCover,
+    &attack::hll_attack::HllAttack,
 ];
 
 /// Column names the runner adds; no kind may declare them.

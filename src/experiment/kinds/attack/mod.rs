@@ -7,6 +7,7 @@ pub mod bloom_twins;
 pub mod count_min_cover;
 pub mod crc32_forgery;
 pub mod hashmap_flood;
+pub mod hll_attack;
 pub mod multicollision;
 
 use crate::attack::murmur::Target;
