@@ -11,7 +11,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("stats", &["table"]),
     ("hashing", &[]),
     ("workload", &["hashing"]),
-    ("attack", &["hashing"]),
+    ("attack", &["hashing", "structures"]),
     ("structures", &["hashing", "stats"]),
     ("metrics", &["stats"]),
     ("export", &["table"]),

@@ -401,6 +401,36 @@ queries = 5000
 forged = 50
 "#,
     ),
+    (
+        "ze.toml",
+        r#"name = "ze"
+kind = "count_min_cover"
+description = "d"
+seed = 42
+[grid]
+target = ["public", "sip13"]
+eps = 0.01
+depth = 4
+targets = 3
+honest_updates = 5000
+attack_updates = 3000
+probes = 500
+"#,
+    ),
+    (
+        "zf.toml",
+        r#"name = "zf"
+kind = "hll_attack"
+description = "d"
+seed = 43
+[grid]
+attack = ["deflate_index", "deflate_rank1", "inflate"]
+target = ["redis", "sip13"]
+n = 3000
+preload = 100
+rank = 6
+"#,
+    ),
 ];
 
 /// Every study above by name (its file stem) whose kind is reproducible.
@@ -458,7 +488,7 @@ fn results_are_byte_identical_across_thread_counts() {
         );
     }
     // the crafted keys too
-    for study in ["za", "zb", "zc", "zd"] {
+    for study in ["za", "zb", "zc", "zd", "ze", "zf"] {
         assert_eq!(
             std::fs::read(one.join(study).join("keys.txt")).unwrap(),
             std::fs::read(two.join(study).join("keys.txt")).unwrap(),

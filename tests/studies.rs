@@ -1465,3 +1465,131 @@ fn bloom_twins_are_positive_only_without_a_keyed_hash() {
             .all(|(_, keys)| keys.len() == 200)
     );
 }
+
+/// hashmap_flood, count_min_cover and hll_attack: their keys.txt replayed
+/// against fresh structures, and their tables' counted verdicts.
+#[test]
+fn flood_cover_and_hll_keys_replay() {
+    use sketchlab::hashing::{HashStrategy, KeyHasher, Seed, SeedPolicy, StrategyId};
+    use sketchlab::structures::count_min::CountMin;
+    use sketchlab::structures::hyperloglog::index_and_rank;
+    use sketchlab::structures::hyperloglog::redis::RedisHll;
+    use std::hash::BuildHasher;
+
+    // the flood: quadratic with the modelled hasher, flat with RandomState (counted compares)
+    let t = quick("hashmap_flood");
+    for r in &t.rows {
+        let (table, keys) = (t.str(r, "table"), t.str(r, "keys"));
+        let over_n = f(&t, r, "compares_per_insert_over_n");
+        if table == "attacked" && keys == "crafted" {
+            assert!((over_n - 0.5).abs() < 0.01, "{over_n}");
+        } else if table == "random_state" {
+            assert!(f(&t, r, "compares_per_insert") < 1.0);
+        }
+    }
+    let mut s = 0x5eed_u64;
+    for (head, keys) in keys_txt("hashmap_flood") {
+        assert!(head.contains("table=\"attacked\"") && head.contains("keys=\"crafted\""));
+        if head.contains("attack=\"fx\"") {
+            let h: Vec<u64> = keys
+                .iter()
+                .map(|k| {
+                    rustc_hash::FxBuildHasher
+                        .hash_one(u64::from_le_bytes(k[..8].try_into().unwrap()))
+                })
+                .collect();
+            assert!(
+                h.iter()
+                    .all(|x| *x as u32 == h[0] as u32 && x >> 57 == h[0] >> 57)
+            );
+        } else {
+            let name = if head.contains("murmur64a") {
+                "murmur64a"
+            } else {
+                "murmur3_x86_32"
+            };
+            for _ in 0..5 {
+                s = sketchlab::hashing::splitmix64(s);
+                let h = StrategyId::from_name(name)
+                    .unwrap()
+                    .build(Seed { lo: s, hi: 0 });
+                assert!(
+                    keys.iter().all(|k| h.native(k) == h.native(&keys[0])),
+                    "{head}"
+                );
+            }
+        }
+    }
+
+    // the cover: each public target, never inserted, reads past eps*N from its cover keys alone
+    let t = quick("count_min_cover");
+    let public = t
+        .rows
+        .iter()
+        .find(|r| t.str(r, "target") == "public")
+        .unwrap();
+    assert_eq!(f(&t, public, "targets_over_eps_n"), 1.0);
+    let (w, d) = (f(&t, public, "w") as u64, f(&t, public, "d") as u64);
+    let groups = keys_txt("count_min_cover");
+    let (_, keys) = groups
+        .iter()
+        .find(|(h, _)| h.contains("\"public\""))
+        .unwrap();
+    let mut cm = CountMin::<u64, _>::new(
+        w,
+        d,
+        HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(0)),
+    )
+    .unwrap();
+    let mut targets = Vec::new();
+    for k in keys {
+        if k.starts_with(b"sketchlab:count-min-target-") {
+            targets.push(k.clone());
+        } else {
+            cm.update(k, 1000);
+        }
+    }
+    let eps_n = std::f64::consts::E / w as f64 * cm.total() as f64;
+    assert!(!targets.is_empty());
+    for tk in &targets {
+        assert!(cm.estimate(tk) >= 1000 && cm.estimate(tk) as f64 > eps_n);
+    }
+
+    // HLL: the inflation keys reproduce the estimate; deflation keys obey their filter
+    let t = quick("hll_attack");
+    for (head, keys) in keys_txt("hll_attack") {
+        let word = |k: &[u8]| murmurhash64::murmur_hash64a(k, 0xadc8_3b19);
+        if head.contains("\"inflate\"") {
+            let mut h = RedisHll::new();
+            keys.iter().for_each(|k| {
+                h.add(k);
+            });
+            let row = t
+                .rows
+                .iter()
+                .find(|r| t.str(r, "attack") == "inflate" && t.str(r, "target") == "redis")
+                .unwrap();
+            assert_eq!(h.count() as f64, f(&t, row, "estimate"));
+            assert!(h.count() > 100 * keys.len() as u64);
+        } else if head.contains("\"deflate_index\"") {
+            assert!(keys.iter().all(|k| index_and_rank(word(k), 14).0 < 12_288));
+        } else {
+            assert!(keys.iter().all(|k| index_and_rank(word(k), 14).1 == 1));
+        }
+    }
+    for r in t
+        .rows
+        .iter()
+        .filter(|r| t.str(r, "attack").starts_with("deflate"))
+    {
+        let ratio = f(&t, r, "estimate_over_truth");
+        if t.str(r, "target") == "redis" {
+            assert!(ratio < 0.1, "{ratio}");
+            if !t.str(r, "redis_equal").is_empty() {
+                assert_eq!(t.str(r, "redis_equal"), "true");
+            }
+        } else {
+            assert!((ratio - 1.0).abs() < 3.0 * 0.0082, "{ratio}");
+        }
+    }
+}

@@ -204,6 +204,7 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             section: st.spec.kind.report_section(&st.tables),
             plots: &st.plots,
             seconds: st.manifest.seconds,
+            seed_rows: st.spec.kind.seed_rows(&st.tables),
         })
         .collect();
     let info = report::RunInfo {

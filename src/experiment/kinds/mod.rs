@@ -16,7 +16,7 @@ mod sketches;
 use super::params::{ParamDef, ParamSet, Params, Seeds};
 use super::row::{FieldDef, Row};
 use crate::plot::{Chart, Heatmap};
-use crate::report::Section;
+use crate::report::{Section, SeedRow};
 pub use crate::table::Tables;
 use crate::table::{Column, Value};
 
@@ -89,6 +89,10 @@ pub trait Study: Sync + 'static {
     fn heatmaps(&self, _t: &Tables) -> Vec<Heatmap> {
         Vec::new()
     }
+    /// Attack kinds: their lines of the report's "What the seed buys you".
+    fn seed_rows(&self, _t: &Tables) -> Vec<SeedRow> {
+        Vec::new()
+    }
 }
 
 /// The object-safe face of a [`Study`] the pipeline uses.
@@ -110,6 +114,7 @@ pub trait Kind: Sync {
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     fn section(&self, t: &Tables) -> Section;
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow>;
     fn theory_pairs(&self) -> &'static [(&'static str, &'static str)];
     fn min_replicates(&self) -> u32;
 
@@ -203,6 +208,9 @@ impl<S: Study> Kind for S {
     }
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
         Study::heatmaps(self, t)
+    }
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        Study::seed_rows(self, t)
     }
     fn theory_pairs(&self) -> &'static [(&'static str, &'static str)] {
         S::THEORY

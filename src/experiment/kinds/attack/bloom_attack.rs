@@ -19,6 +19,7 @@ use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
+use crate::report::SeedRow;
 use crate::stats::Proportion;
 use crate::structures::bloom::reference::ChapterBloom;
 use crate::structures::bloom::{BloomFilter, theory};
@@ -213,6 +214,35 @@ impl Study for BloomAttack {
             ))
             .series(Series::new("design", Style::Line, design));
         vec![c]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |a: &str, tg: &str, m: &str| super::value(t, &[("attack", a), ("target", tg)], m);
+        let design = t.rows.first().and_then(|r| t.f64(r, "fpr_design"));
+        let p = |x: f64| pct(x, 3);
+        vec![
+            SeedRow {
+                structure: "Bloom filter".into(),
+                attack: "forgery: crafted non-member queries".into(),
+                designed: super::cell(design, |x| format!("{} FPR", pct(x, 2))),
+                constant_seed: super::cell(v("forgery", "chapter", "fpr_attack_queries"), |x| {
+                    format!("{} of crafted queries positive (mmh3, seed 0)", p(x))
+                }),
+                random_seed: "see bloom_twins".into(),
+                keyed: super::cell(v("forgery", "sip13", "fpr_attack_queries"), p),
+            },
+            SeedRow {
+                structure: "Bloom filter".into(),
+                attack: "pollution: insertions setting k fresh bits".into(),
+                designed: super::cell(design, |x| format!("{} FPR", pct(x, 2))),
+                constant_seed: super::cell(v("pollution", "chapter", "fpr_honest"), |x| {
+                    format!("{} honest FPR (mmh3, seed 0)", p(x))
+                }),
+                random_seed: "—".into(),
+                keyed: super::cell(v("pollution", "sip13", "fpr_honest"), p),
+            },
+        ]
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -14,6 +14,7 @@ use crate::export::markdown::pct;
 use crate::hashing::StrategyId;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
+use crate::report::SeedRow;
 use crate::stats::Proportion;
 use crate::structures::bloom::BloomFilter;
 use crate::workload::{KeyGen, KeyType};
@@ -132,6 +133,24 @@ impl Study for BloomTwins {
             c = c.series(Series::new(label, Style::Points, pts));
         }
         vec![c]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |h: &str, s: &str, m: &str| super::value(t, &[("hash", h), ("hash_seed", s)], m);
+        let p = |x: f64| crate::export::markdown::pct(x, 3);
+        vec![SeedRow {
+            structure: "Bloom filter".into(),
+            attack: "twins of members (seed-independent murmur3_x64_128 differential)".into(),
+            designed: super::cell(t.rows.first().and_then(|r| t.f64(r, "p")), |x| {
+                format!("{} FPR", crate::export::markdown::pct(x, 2))
+            }),
+            constant_seed: "same as random: the twins work for every seed".into(),
+            random_seed: super::cell(v("murmur3_x64_128", "trial", "fpr_twins"), |x| {
+                format!("{} of twins positive (murmur3_x64_128, unseen seed)", p(x))
+            }),
+            keyed: super::cell(v("sip13", "trial", "fpr_twins"), p),
+        }]
     }
 
     fn section(&self, t: &Tables) -> Section {

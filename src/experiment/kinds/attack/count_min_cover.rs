@@ -13,6 +13,7 @@ use crate::export::markdown::{pct, sig};
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
+use crate::report::SeedRow;
 use crate::stats::Proportion;
 use crate::structures::count_min::{CountMin, theory};
 use crate::workload::zipf::ZipfStream;
@@ -200,6 +201,39 @@ impl Study for CountMinCover {
             .series(Series::new("largest target", Style::Points, hi))
             .series(Series::new("εN (the bound)", Style::Line, bound));
         vec![c]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |tg: &str, m: &str| super::value(t, &[("target", tg)], m);
+        vec![SeedRow {
+            structure: "Count-Min sketch".into(),
+            attack: "cover keys inflating never-inserted targets".into(),
+            designed: super::cell(v("public", "delta"), |d| {
+                format!("beyond εN with probability ≤ δ = {}", pct(d, 2))
+            }),
+            constant_seed: super::cell(v("public", "targets_over_eps_n"), |x| {
+                format!(
+                    "{} of targets beyond εN, at ≥ {}× εN (xxh3, seed 0)",
+                    pct(x, 3),
+                    sig(
+                        v("public", "target_error_over_eps_n_min").unwrap_or(f64::NAN),
+                        3
+                    )
+                )
+            }),
+            random_seed: "—".into(),
+            keyed: super::cell(v("sip13", "targets_over_eps_n"), |x| {
+                format!(
+                    "{} beyond εN (largest {}× εN)",
+                    pct(x, 3),
+                    sig(
+                        v("sip13", "target_error_over_eps_n_max").unwrap_or(f64::NAN),
+                        2
+                    )
+                )
+            }),
+        }]
     }
 
     fn section(&self, t: &Tables) -> Section {

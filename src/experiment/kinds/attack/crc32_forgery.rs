@@ -9,6 +9,7 @@ use crate::experiment::kinds::{Footprint, Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
+use crate::report::SeedRow;
 use crate::stats;
 use crate::table::Interval;
 use rand::RngExt;
@@ -129,6 +130,26 @@ impl Study for Crc32Forgery {
                 theory,
             )),
         ]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let r = t.rows.last();
+        vec![SeedRow {
+            structure: "CRC32 content address".into(),
+            attack: "second input with a file's CRC32".into(),
+            designed: super::cell(r.and_then(|r| t.f64(r, "birthday_median_theory")), |x| {
+                format!(
+                    "chance collision after ~{} inputs",
+                    crate::export::markdown::sig(x, 3)
+                )
+            }),
+            constant_seed: super::cell(r.and_then(|r| t.f64(r, "forge_evaluations")), |x| {
+                format!("forged in {x} CRC evaluations (CRC has no seed)")
+            }),
+            random_seed: "—".into(),
+            keyed: "—".into(),
+        }]
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -16,6 +16,7 @@ use crate::export::markdown::sig;
 use crate::hashing::{Murmur3x86_32, Murmur64a, Seed};
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
+use crate::report::SeedRow;
 use crate::stats;
 use crate::table::{Interval, Value};
 use rand::RngExt;
@@ -318,6 +319,40 @@ impl Study for HashmapFlood {
             }
         }
         vec![ns, cmp]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |a: &str, tb: &str, k: &str, m: &str| {
+            super::value(t, &[("attack", a), ("table", tb), ("keys", k)], m)
+        };
+        let n = v("fx", "attacked", "crafted", "inserted");
+        let c = |x: f64| format!("{} compares/insert", sig(x, 3));
+        vec![SeedRow {
+            structure: "std HashMap".into(),
+            attack: super::cell(n, |n| format!("{} colliding keys", sig(n, 3))),
+            designed: super::cell(
+                v("murmur64a", "random_state", "random", "compares_per_insert"),
+                |x| format!("O(1): {} compares/insert on random keys", sig(x, 2)),
+            ),
+            constant_seed: super::cell(
+                v("fx", "attacked", "crafted", "compares_per_insert"),
+                |x| format!("{} (FxHash, no seed)", c(x)),
+            ),
+            random_seed: super::cell(
+                v("murmur64a", "attacked", "crafted", "compares_per_insert"),
+                |x| format!("{} (murmur64a, unseen seed)", c(x)),
+            ),
+            keyed: super::cell(
+                v(
+                    "murmur64a",
+                    "random_state",
+                    "crafted",
+                    "compares_per_insert",
+                ),
+                |x| format!("{} (RandomState)", c(x)),
+            ),
+        }]
     }
 
     fn section(&self, t: &Tables) -> Section {

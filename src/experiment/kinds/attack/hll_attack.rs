@@ -20,6 +20,7 @@ use crate::hashing::{HashStrategy, StrategyId};
 use crate::peer::redis;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
+use crate::report::SeedRow;
 use crate::structures::hyperloglog::HyperLogLog;
 use crate::structures::hyperloglog::redis::RedisHll;
 use crate::table::Value;
@@ -206,6 +207,46 @@ impl Study for HllAttack {
         let mut truth = truth;
         truth.sort_by(|a, b| a.x.total_cmp(&b.x));
         vec![c.series(Series::new("truth", Style::Line, truth))]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |a: &str, tg: &str, m: &str| super::value(t, &[("attack", a), ("target", tg)], m);
+        let err = |x: f64| format!("{:+.1}%", 100.0 * (x - 1.0));
+        [
+            (
+                "deflate_index",
+                "deflation: items filtered to 3/4 of the registers",
+            ),
+            (
+                "deflate_rank1",
+                "deflation: rank-1 items only, after a preload",
+            ),
+            ("inflate", "inflation: one constructed key per register"),
+        ]
+        .into_iter()
+        .filter(|(a, _)| v(a, "redis", "distinct").is_some())
+        .map(|(a, what)| SeedRow {
+            structure: "HyperLogLog (Redis layout, p = 14)".into(),
+            attack: what.into(),
+            designed: "±0.81% (one standard error)".into(),
+            constant_seed: super::cell(v(a, "redis", "estimate_over_truth"), |x| {
+                let equal = t
+                    .rows
+                    .iter()
+                    .find(|r| t.str(r, "attack") == a && t.str(r, "target") == "redis")
+                    .map(|r| t.str(r, "redis_equal"));
+                let pf = match equal.as_deref() {
+                    Some("true") => ", PFCOUNT equal",
+                    Some("false") => ", PFCOUNT DIFFERS",
+                    _ => ", no redis-server reached",
+                };
+                format!("{} (MurmurHash64A, public seed{pf})", err(x))
+            }),
+            random_seed: "—".into(),
+            keyed: super::cell(v(a, "sip13", "estimate_over_truth"), err),
+        })
+        .collect()
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -19,3 +19,20 @@ pub fn target(name: &str) -> Target {
         .find(|t| t.strategy() == name)
         .expect("a validated target")
 }
+
+/// `metric` of the last row whose string cells match `want` (in grid order,
+/// the largest setting of the last grid dimension).
+pub fn value(t: &crate::table::Table, want: &[(&str, &str)], metric: &str) -> Option<f64> {
+    t.rows
+        .iter()
+        .rev()
+        .find(|r| want.iter().all(|(c, v)| t.str(r, c) == *v))
+        .and_then(|r| t.f64(r, metric))
+}
+
+/// A formatted cell of "What the seed buys you", or "—" when not measured.
+pub fn cell(x: Option<f64>, fmt: impl Fn(f64) -> String) -> String {
+    x.filter(|v| v.is_finite())
+        .map(fmt)
+        .unwrap_or_else(|| "—".into())
+}
