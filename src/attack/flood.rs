@@ -22,16 +22,6 @@ pub const FX_K: u64 = 0xf135_7aea_2e62_a9c5;
 /// rustc-hash 2's final rotation on 64-bit targets.
 pub const FX_ROTATE: u32 = 26;
 
-/// The inverse of an odd `a` modulo 2^64 (Newton's iteration).
-pub fn inverse_odd(a: u64) -> u64 {
-    assert!(a & 1 == 1, "only odd numbers are invertible mod 2^64");
-    let mut x = a; // correct to 3 bits
-    for _ in 0..5 {
-        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
-    }
-    x
-}
-
 /// What `FxHasher` returns for one `write_u64(x)` (a `u64` key's `Hash`).
 pub fn fx_u64(x: u64) -> u64 {
     x.wrapping_mul(FX_K).rotate_left(FX_ROTATE)
@@ -42,7 +32,7 @@ pub fn fx_u64(x: u64) -> u64 {
 /// to 2^32 buckets, and its tag); at most 2^25 exist per `low`.
 pub fn fx_colliding(count: usize, low: u32) -> Vec<u64> {
     assert!(count <= 1 << 25, "only 2^25 such keys per low word");
-    let inv = inverse_odd(FX_K);
+    let inv = super::murmur::inv64(FX_K);
     (0..count as u64)
         .map(|j| {
             let h = j << 32 | low as u64; // bits 32..56 vary; 57..63 are 0
@@ -147,7 +137,7 @@ mod tests {
         for x in [0u64, 1, 42, 0xdead_beef, u64::MAX] {
             assert_eq!(b.hash_one(x), fx_u64(x));
         }
-        assert_eq!(FX_K.wrapping_mul(inverse_odd(FX_K)), 1);
+        assert_eq!(FX_K.wrapping_mul(crate::attack::murmur::inv64(FX_K)), 1);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //!   key whose hash has that index and a chosen rank, no search at all: m
 //!   items read as m·2^rank·0.72.
 
-use super::murmur::{M64A, inv64, m64a_k_inv};
+use super::murmur::{M64A, inv64, m64a_k_inv, m64a_unfinalise};
 use crate::structures::hyperloglog::index_and_rank;
 
 /// Redis's HyperLogLog seed and precision (hyperloglog.c).
@@ -23,14 +23,9 @@ pub const REDIS_P: u32 = 14;
 /// the function on one word is invertible (odd multiplications, and
 /// x ^ (x >> 47), its own inverse).
 pub fn murmur64a_preimage8(seed: u64, hash: u64) -> [u8; 8] {
-    let minv = inv64(M64A);
-    // undo the finaliser: h ^= h >> 47; h *= m; h ^= h >> 47
-    let mut h = hash ^ (hash >> 47);
-    h = h.wrapping_mul(minv);
-    h ^= h >> 47;
     // undo the block: h = (h0 ^ K) * m, with h0 = seed ^ (8 * m)
     let h0 = seed ^ 8u64.wrapping_mul(M64A);
-    let big = h.wrapping_mul(minv) ^ h0;
+    let big = m64a_unfinalise(hash).wrapping_mul(inv64(M64A)) ^ h0;
     m64a_k_inv(big).to_le_bytes()
 }
 

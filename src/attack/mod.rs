@@ -15,6 +15,7 @@
 //!   row of a Count-Min sketch whose hash is public.
 //! - [`hll`]: deflation (items filtered by register index or rank) and inflation
 //!   (inverted MurmurHash64A: any register, any rank) of Redis's HyperLogLog.
+//! - [`seed`]: a MurmurHash seed recovered from one observed output (inverted, no search).
 //! - [`crc32`]: a second input with any chosen CRC32 (CRC is affine over GF(2)).
 
 pub mod bloom;
@@ -23,6 +24,7 @@ pub mod crc32;
 pub mod flood;
 pub mod hll;
 pub mod murmur;
+pub mod seed;
 
 /// Hex of a key, as `keys.txt` files hold them.
 pub fn hex(key: &[u8]) -> String {

@@ -33,7 +33,7 @@ const X64_C1: u64 = 0x87c3_7b91_1142_53d5;
 const X64_C2: u64 = 0x4cf5_ad43_2745_937f;
 
 /// The multiplicative inverse of an odd number mod 2^32.
-const fn inv32(a: u32) -> u32 {
+pub(crate) const fn inv32(a: u32) -> u32 {
     let mut x = a; // Newton: each step doubles the correct low bits
     let mut i = 0;
     while i < 5 {
@@ -63,7 +63,7 @@ fn word64(b: &[u8], at: usize) -> u64 {
 }
 
 /// MurmurHash3_x86_32's block map k -> K, and back.
-fn x86_k(k: u32) -> u32 {
+pub(crate) fn x86_k(k: u32) -> u32 {
     k.wrapping_mul(X86_C1).rotate_left(15).wrapping_mul(X86_C2)
 }
 fn x86_k_inv(big: u32) -> u32 {
@@ -73,7 +73,7 @@ fn x86_k_inv(big: u32) -> u32 {
 }
 
 /// MurmurHash64A's word map k -> K, and back.
-fn m64a_k(k: u64) -> u64 {
+pub(crate) fn m64a_k(k: u64) -> u64 {
     let k = k.wrapping_mul(M64A);
     (k ^ (k >> 47)).wrapping_mul(M64A)
 }
@@ -81,6 +81,13 @@ pub(crate) fn m64a_k_inv(big: u64) -> u64 {
     let y = big.wrapping_mul(inv64(M64A));
     // x ^ (x >> 47) is undone by the same step: the top 47 bits pass unchanged
     (y ^ (y >> 47)).wrapping_mul(inv64(M64A))
+}
+
+/// MurmurHash64A's finaliser (h ^= h >> 47; h *= m; h ^= h >> 47) run
+/// backwards: the state after the last block, from the output.
+pub(crate) fn m64a_unfinalise(output: u64) -> u64 {
+    let h = (output ^ (output >> 47)).wrapping_mul(inv64(M64A));
+    h ^ (h >> 47)
 }
 
 /// MurmurHash3_x64_128's maps for the first and second word of a block, and back.
