@@ -55,10 +55,10 @@ pub fn min_cover(sets: &[u64], d: u32) -> Option<Vec<usize>> {
 /// column `target[i]` in some row i, and stops once the smallest cover of
 /// all `target.len()` rows has at most `want` keys. `columns(key)` is the
 /// attacker's model of the sketch.
-pub fn cover(
-    columns: impl Fn(&[u8]) -> Vec<usize>,
+pub fn cover<I: IntoIterator<Item = usize>, K: AsRef<[u8]>>(
+    columns: impl Fn(&[u8]) -> I,
     target: &[usize],
-    mut candidate: impl FnMut() -> Vec<u8>,
+    mut candidate: impl FnMut() -> K,
     want: usize,
     max_tries: u64,
 ) -> Cover {
@@ -78,17 +78,18 @@ pub fn cover(
             break;
         }
         c.tries += 1;
+        // no allocation per candidate: only kept keys are copied
         let key = candidate();
-        let hits = columns(&key)
-            .iter()
+        let hits = columns(key.as_ref())
+            .into_iter()
             .zip(target)
             .enumerate()
-            .filter(|(_, (a, b))| a == b)
+            .filter(|(_, (a, b))| a == *b)
             .fold(0u64, |m, (i, _)| m | 1 << i);
         if hits == 0 || found.iter().any(|(_, m)| m | hits == *m) {
             continue; // no row, or no more than a key already kept
         }
-        found.push((key, hits));
+        found.push((key.as_ref().to_vec(), hits));
         let sets: Vec<u64> = found.iter().map(|(_, m)| *m).collect();
         current = min_cover(&sets, d);
     }
@@ -125,9 +126,9 @@ mod tests {
         let mut i = 0u64;
         let cand = || {
             i += 1;
-            i.to_le_bytes().to_vec()
+            i.to_le_bytes()
         };
-        let found = cover(|k| model.columns(k).collect(), &cols, cand, 4, 1_000_000);
+        let found = cover(|k| model.columns(k), &cols, cand, 4, 1_000_000);
         assert!(!found.capped && found.keys.len() <= 4);
         let mut real = CountMin::<u32, _>::new(272, 4, public).unwrap();
         let keyed = HashStrategy::new(StrategyId::Sip13, SeedPolicy::Fixed(0x5eed));

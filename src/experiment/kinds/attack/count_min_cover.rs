@@ -78,9 +78,9 @@ fn search(p: &P, seeds: Seeds) -> anyhow::Result<Vec<Cover>> {
             let target: Vec<usize> = m.columns(&target_key(i)).collect();
             let mut rng = seeds.rng(&format!("candidates {i}"));
             count_min::cover(
-                |k| m.columns(k).collect(),
+                |k| m.columns(k),
                 &target,
-                || rng.random::<[u8; 16]>().to_vec(),
+                || rng.random::<[u8; 16]>(),
                 p.want_cover as usize,
                 p.max_tries,
             )

@@ -231,10 +231,7 @@ impl Study for HllAttack {
             attack: what.into(),
             designed: "±0.81% (one standard error)".into(),
             constant_seed: super::cell(v(a, "redis", "estimate_over_truth"), |x| {
-                let equal = t
-                    .rows
-                    .iter()
-                    .find(|r| t.str(r, "attack") == a && t.str(r, "target") == "redis")
+                let equal = super::row(t, &[("attack", a), ("target", "redis")])
                     .map(|r| t.str(r, "redis_equal"));
                 let pf = match equal.as_deref() {
                     Some("true") => ", PFCOUNT equal",

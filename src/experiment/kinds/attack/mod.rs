@@ -20,14 +20,21 @@ pub fn target(name: &str) -> Target {
         .expect("a validated target")
 }
 
-/// `metric` of the last row whose string cells match `want` (in grid order,
-/// the largest setting of the last grid dimension).
-pub fn value(t: &crate::table::Table, want: &[(&str, &str)], metric: &str) -> Option<f64> {
+/// The last row whose string cells match `want` (in grid order, the
+/// largest setting of the last grid dimension).
+pub fn row<'a>(
+    t: &'a crate::table::Table,
+    want: &[(&str, &str)],
+) -> Option<&'a Vec<crate::table::Value>> {
     t.rows
         .iter()
         .rev()
         .find(|r| want.iter().all(|(c, v)| t.str(r, c) == *v))
-        .and_then(|r| t.f64(r, metric))
+}
+
+/// `metric` of that row.
+pub fn value(t: &crate::table::Table, want: &[(&str, &str)], metric: &str) -> Option<f64> {
+    row(t, want).and_then(|r| t.f64(r, metric))
 }
 
 /// A formatted cell of "What the seed buys you", or "—" when not measured.
