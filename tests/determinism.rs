@@ -431,6 +431,46 @@ preload = 100
 rank = 6
 "#,
     ),
+    (
+        "zg.toml",
+        r#"name = "zg"
+kind = "universal_family"
+description = "d"
+seed = 44
+[grid]
+family = ["carter_wegman", "multiply_shift", "xxh3_64", "sip13"]
+function = ["fresh", "constant"]
+m = [16, 64]
+pairs = 20
+collisions = 100
+universe_bits = 10
+"#,
+    ),
+    (
+        "zh.toml",
+        r#"name = "zh"
+kind = "seed_recovery"
+description = "d"
+seed = 45
+[grid]
+hash = ["murmur3_x86_32", "murmur64a", "xxh64", "xxh3_64", "sip13"]
+secrets = 10
+m = 64
+pairs = 5
+guesses = 200
+"#,
+    ),
+    (
+        "zi.toml",
+        r#"name = "zi"
+kind = "runtime_hashes"
+description = "d"
+seed = 46
+[grid]
+runtime = ["java", "php5", "python", "rust"]
+blocks = 8
+"#,
+    ),
 ];
 
 /// Every study above by name (its file stem) whose kind is reproducible.
@@ -488,7 +528,7 @@ fn results_are_byte_identical_across_thread_counts() {
         );
     }
     // the crafted keys too
-    for study in ["za", "zb", "zc", "zd", "ze", "zf"] {
+    for study in ["za", "zb", "zc", "zd", "ze", "zf", "zg", "zh", "zi"] {
         assert_eq!(
             std::fs::read(one.join(study).join("keys.txt")).unwrap(),
             std::fs::read(two.join(study).join("keys.txt")).unwrap(),

@@ -1593,3 +1593,143 @@ fn flood_cover_and_hll_keys_replay() {
         }
     }
 }
+
+/// Universal hashing: pairs crafted against a known function collide every
+/// time under it (a constant seed) and at 1/m under fresh draws (Wilson,
+/// z = 4.5); Carter–Wegman passes its exhaustive check and multiply-shift
+/// stays within 2/m; pigeonhole is never short. keys.txt replays: the
+/// Carter–Wegman pairs meet 5 fresh draws at about 1/m.
+#[test]
+fn universal_families_resist_crafted_pairs_only_when_drawn() {
+    use sketchlab::attack::universal::Family;
+    let t = quick("universal_family");
+    assert_eq!(t.rows.len(), 16);
+    for r in &t.rows {
+        let (k, n, m) = (
+            f(&t, r, "crafted_collision_k") as u64,
+            f(&t, r, "crafted_collision_n") as u64,
+            f(&t, r, "m"),
+        );
+        let what = format!("{} {} {m}", t.str(r, "family"), t.str(r, "function"));
+        if t.str(r, "function") == "constant" {
+            assert_eq!(k, n, "{what}");
+        } else {
+            let (lo, hi) = wilson(k, n, Z);
+            assert!(lo <= 1.0 / m && 1.0 / m <= hi, "{what}: {k}/{n}");
+        }
+        let (rk, rn) = (
+            f(&t, r, "random_collision_k") as u64,
+            f(&t, r, "random_collision_n") as u64,
+        );
+        let (lo, hi) = wilson(rk, rn, Z);
+        assert!(lo <= 1.0 / m && 1.0 / m <= hi, "{what}: random {rk}/{rn}");
+        assert_eq!(f(&t, r, "pigeonhole_shortfall"), 0.0);
+        assert!(f(&t, r, "max_bucket_load") >= f(&t, r, "universe_keys") / m);
+        match t.str(r, "family").as_str() {
+            "carter_wegman" => assert!(f(&t, r, "exhaustive_max_pair_x_m") <= 1.0 + 1e-12),
+            "multiply_shift" => {
+                let x = f(&t, r, "exhaustive_max_pair_x_m");
+                assert!(x > 1.0 && x <= 2.0 + 1e-12, "{x}");
+            }
+            _ => assert!(t.f64(r, "exhaustive_max_pair_x_m").is_none()),
+        }
+    }
+    let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(11);
+    for (head, keys) in keys_txt("universal_family") {
+        if !head.contains("carter_wegman") {
+            continue;
+        }
+        let m: u32 = head
+            .split("m=")
+            .nth(1)
+            .unwrap()
+            .split([',', ' '])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let xs: Vec<u64> = keys
+            .iter()
+            .map(|k| u64::from_le_bytes(k[..].try_into().unwrap()))
+            .collect();
+        let pairs: Vec<(u64, u64)> = xs.chunks(2).map(|c| (c[0], c[1])).collect();
+        assert_eq!(pairs.len(), 200);
+        let mut hits = 0u64;
+        let draws = 5 * m as u64;
+        for _ in 0..draws {
+            let g = Family::CarterWegman.draw(m.trailing_zeros(), &mut rng);
+            hits += pairs
+                .iter()
+                .filter(|&&(x, y)| g.bucket(x) == g.bucket(y))
+                .count() as u64;
+        }
+        let (lo, hi) = wilson(hits, draws * 200, Z);
+        assert!(
+            lo <= 1.0 / m as f64 && 1.0 / m as f64 <= hi,
+            "{head}: {hits}"
+        );
+    }
+}
+
+/// Seed recovery: every murmur and xxHash seed comes back from one output
+/// and its crafted pairs all collide under the victim's secret seed; no
+/// SipHash key does, and its pairs collide at 1/m.
+#[test]
+fn non_cryptographic_seeds_come_back_and_siphash_keys_do_not() {
+    let t = quick("seed_recovery");
+    assert_eq!(t.rows.len(), 5);
+    for r in &t.rows {
+        let h = t.str(r, "hash");
+        let (rk, rn) = (f(&t, r, "recovered_k"), f(&t, r, "recovered_n"));
+        let (k, n) = (
+            f(&t, r, "crafted_collision_k") as u64,
+            f(&t, r, "crafted_collision_n") as u64,
+        );
+        if h == "sip13" {
+            assert_eq!(rk, 0.0);
+            let m = f(&t, r, "m");
+            let (lo, hi) = wilson(k, n, Z);
+            assert!(lo <= 1.0 / m && 1.0 / m <= hi, "{k}/{n}");
+        } else {
+            assert_eq!(rk, rn, "{h}");
+            assert_eq!(f(&t, r, "search_evaluations_per_secret"), 0.0);
+            assert_eq!(k, n, "{h}");
+        }
+    }
+}
+
+/// The 2011 string hashes put every crafted string in one bucket; today's
+/// CPython (a real python3; required under CI) and Rust's RandomState are
+/// SipHash, keyed per process, and give every crafted string its own value.
+/// keys.txt replays: the Java strings share one String.hashCode.
+#[test]
+fn runtime_hashes_old_ones_collide_and_siphash_ones_do_not() {
+    use sketchlab::attack::strings::java_hash;
+    let t = quick("runtime_hashes");
+    for r in &t.rows {
+        let crafted = f(&t, r, "crafted_keys");
+        match t.str(r, "runtime").as_str() {
+            "java" | "php5" => {
+                assert_eq!(f(&t, r, "distinct_own_keys"), 1.0);
+                assert_eq!(f(&t, r, "randomized_per_process"), 0.0);
+            }
+            rt => {
+                if rt == "python" && t.f64(r, "siphash").is_none() {
+                    assert!(
+                        std::env::var("CI").as_deref() != Ok("true"),
+                        "python3 is not installed (.ci/run installs it): under CI this is a failure"
+                    );
+                    continue;
+                }
+                assert_eq!(f(&t, r, "siphash"), 1.0, "{rt}");
+                assert_eq!(f(&t, r, "randomized_per_process"), 1.0, "{rt}");
+                assert_eq!(f(&t, r, "distinct_java_keys"), crafted, "{rt}");
+                assert_eq!(f(&t, r, "distinct_php5_keys"), crafted, "{rt}");
+            }
+        }
+    }
+    let groups = keys_txt("runtime_hashes");
+    let (_, java) = groups.iter().find(|(h, _)| h.contains("java")).unwrap();
+    assert_eq!(java.len(), 256);
+    assert!(java.iter().all(|k| java_hash(k) == java_hash(&java[0])));
+}

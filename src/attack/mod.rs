@@ -15,7 +15,12 @@
 //!   row of a Count-Min sketch whose hash is public.
 //! - [`hll`]: deflation (items filtered by register index or rank) and inflation
 //!   (inverted MurmurHash64A: any register, any rank) of Redis's HyperLogLog.
-//! - [`seed`]: a MurmurHash seed recovered from one observed output (inverted, no search).
+//! - [`seed`]: a MurmurHash or xxHash seed recovered from one observed output (inverted, no search).
+//! - [`universal`]: universal families (Carter–Wegman, multiply-shift) drawn at
+//!   random or fixed, keys crafted to collide under a known function, and the
+//!   pigeonhole bucket.
+//! - [`strings`]: 2^n colliding strings for Java's `String.hashCode` and PHP 5's
+//!   DJBX33A, the hashes of the 2011 advisories (equivalent substrings).
 //! - [`crc32`]: a second input with any chosen CRC32 (CRC is affine over GF(2)).
 
 pub mod bloom;
@@ -25,6 +30,8 @@ pub mod flood;
 pub mod hll;
 pub mod murmur;
 pub mod seed;
+pub mod strings;
+pub mod universal;
 
 /// Hex of a key, as `keys.txt` files hold them.
 pub fn hex(key: &[u8]) -> String {

@@ -258,6 +258,9 @@ pub static KINDS: &[&dyn Kind] = &[
     &attack::hashmap_flood::HashmapFlood,
     &attack::count_min_cover::CountMinCover,
     &attack::hll_attack::HllAttack,
+    &attack::universal_family::UniversalFamily,
+    &attack::seed_recovery::SeedRecovery,
+    &attack::runtime_hashes::RuntimeHashes,
 ];
 
 /// Column names the runner adds; no kind may declare them.

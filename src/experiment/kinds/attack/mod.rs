@@ -9,6 +9,9 @@ pub mod crc32_forgery;
 pub mod hashmap_flood;
 pub mod hll_attack;
 pub mod multicollision;
+pub mod runtime_hashes;
+pub mod seed_recovery;
+pub mod universal_family;
 
 use crate::attack::murmur::Target;
 

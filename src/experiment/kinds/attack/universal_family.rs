@@ -1,0 +1,313 @@
+//! `universal_family`: the essay's "over the random choice of h" made
+//! concrete. An attacker who knows one function of a family (the constant
+//! seed, or a draw it has learnt) crafts pairs of keys that collide under
+//! it by trying keys. The victim then hashes them with a function drawn
+//! fresh for every draw, or always with that same function (`function =
+//! constant`). A fresh draw meets the crafted pairs at the 1/m of random
+//! pairs; the constant function collides on every one. Beside it, an
+//! exhaustive check of universality on a small universe, and the pigeonhole
+//! bucket of the function the attacker knows.
+
+use crate::attack::universal::{self, CW_SMALL, Family, MS_SMALL};
+use crate::experiment::kinds::common;
+use crate::experiment::kinds::{Footprint, Study, Tables};
+use crate::experiment::params::{Def, Seeds};
+use crate::export::markdown::sig;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::report::SeedRow;
+use crate::stats::Proportion;
+use crate::table::Interval;
+
+pub struct UniversalFamily;
+
+crate::params! {
+    pub struct P {
+        family: String = common::choice(Family::NAMES, Def::Required, "carter_wegman ((a·x + b) mod (2^61 − 1)) mod m; multiply_shift (a·x mod 2^64) >> (64 − log2 m); xxh3_64 (random 64-bit seed); sip13 (random 128-bit key)"),
+        function: String = common::choice(&["fresh", "constant"], Def::Required, "fresh: the victim draws a new function for every draw; constant: it always uses the function the attacker crafted against"),
+        m: u64 = common::int(2, 1 << 20, Def::Required, "buckets (a power of two)"),
+        pairs: u64 = common::int(1, 100_000, Def::Int(200), "pairs crafted to collide under the attacker's function"),
+        collisions: u64 = common::int(10, 1_000_000, Def::Int(4_000), "collisions expected at the 1/m rate: fresh draws are sized to give this many (pairs · draws = collisions · m)"),
+        universe_bits: u64 = common::int(1, 26, Def::Int(20), "the pigeonhole universe: keys 0 … 2^bits − 1 through the attacker's function"),
+    }
+}
+
+crate::row! {
+    pub struct R {
+        /// Keys of the small universe checked exhaustively (every pair, every function).
+        exhaustive_universe: Option<u64> [Same],
+        exhaustive_m: Option<u64> [Same],
+        exhaustive_functions: Option<u64> [Same],
+        /// The largest share of the family's functions under which one pair collides, × m (universal: ≤ 1).
+        exhaustive_max_pair_x_m: Option<f64> [Same],
+        exhaustive_mean_pair_x_m: Option<f64> [Same],
+        /// Functions the victim draws (1 when constant: one pass over the pairs).
+        draws: u64 [Same],
+        /// Keys tried per crafted pair ÷ m (a random key lands in a chosen bucket with probability 1/m).
+        search_tries_per_pair_over_m: f64,
+        /// Crafted pairs that collide in the victim's draws.
+        crafted_collision: Proportion,
+        /// crafted_collision × m, with its 95% Wilson bounds × m.
+        crafted_collision_x_m: Interval,
+        /// Random pairs in the same draws (the 1/m reference).
+        random_collision: Proportion,
+        random_collision_x_m: Interval,
+        universe_keys: u64 [Same],
+        /// The fullest bucket when every key of the universe goes through the attacker's function.
+        max_bucket_load: u64,
+        /// ⌈|U|/m⌉: pigeonhole says some bucket holds at least this many.
+        pigeonhole_bound: u64 [Same],
+        /// max(0, pigeonhole_bound − max_bucket_load): 0 whenever pigeonhole holds.
+        pigeonhole_shortfall: u64,
+    }
+}
+
+fn family(p: &P) -> Family {
+    Family::by_name(&p.family).expect("a validated family")
+}
+
+/// The victim's draws: sized for `collisions` at 1/m when fresh; one pass
+/// when the function is constant (repeating it would count the same pairs again).
+fn draws(p: &P) -> u64 {
+    if p.function == "fresh" {
+        (p.collisions * p.m).div_ceil(p.pairs)
+    } else {
+        1
+    }
+}
+
+fn x_m(p: Proportion, m: f64) -> Interval {
+    Interval::new(p.rate * m, p.lo * m, p.hi * m)
+}
+
+impl Study for UniversalFamily {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "universal_family";
+    const ABOUT: &'static str = "Universal hashing: crafted pairs under a fresh draw vs a constant seed, an exhaustive universality check and the pigeonhole bucket";
+
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+        if !p.m.is_power_of_two() {
+            return Err(("m", "must be a power of two".into()));
+        }
+        Ok(())
+    }
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let fam = family(p);
+        let bits = p.m.trailing_zeros();
+        let mf = p.m as f64;
+        let mut rng = seeds.rng("attacker");
+        // the function the attacker knows: the constant seed, or a draw it learnt
+        let known = fam.draw(bits, &mut rng);
+        let (pairs, tries) = universal::craft_pairs(&known, p.pairs as usize, &mut rng);
+        let draws = draws(p);
+        let mut victim = seeds.rng("victim");
+        let mut keys = seeds.rng("random pairs");
+        let random: Vec<(u64, u64)> = (0..p.pairs)
+            .map(|_| (known.key(&mut keys), known.key(&mut keys)))
+            .collect();
+        let (mut crafted_hits, mut random_hits) = (0u64, 0u64);
+        for _ in 0..draws {
+            let fresh;
+            let f = if p.function == "fresh" {
+                fresh = fam.draw(bits, &mut victim);
+                &fresh
+            } else {
+                &known
+            };
+            let hits = |ps: &[(u64, u64)]| {
+                ps.iter()
+                    .filter(|&&(x, y)| f.bucket(x) == f.bucket(y))
+                    .count() as u64
+            };
+            crafted_hits += hits(&pairs);
+            random_hits += hits(&random);
+        }
+        let n = draws * p.pairs;
+        let crafted = Proportion::new(crafted_hits, n);
+        let random = Proportion::new(random_hits, n);
+        let exhaustive = match fam {
+            Family::CarterWegman => Some((
+                CW_SMALL.0,
+                CW_SMALL.1,
+                universal::exhaustive(CW_SMALL.0 as usize, universal::cw_small(), CW_SMALL.1),
+            )),
+            Family::MultiplyShift => Some((
+                1u64 << MS_SMALL.0,
+                MS_SMALL.1,
+                universal::exhaustive(1 << MS_SMALL.0, universal::ms_small(), MS_SMALL.1),
+            )),
+            Family::Xxh3 | Family::Sip13 => None,
+        };
+        let universe = 1u64 << p.universe_bits;
+        let load = universal::max_load(&known, universe);
+        let bound = universe.div_ceil(p.m);
+        Ok(R {
+            exhaustive_universe: exhaustive.map(|e| e.0),
+            exhaustive_m: exhaustive.map(|e| e.1 as u64),
+            exhaustive_functions: exhaustive.map(|e| e.2.2),
+            exhaustive_max_pair_x_m: exhaustive.map(|e| e.2.0 * e.1 as f64),
+            exhaustive_mean_pair_x_m: exhaustive.map(|e| e.2.1 * e.1 as f64),
+            draws,
+            search_tries_per_pair_over_m: tries as f64 / p.pairs as f64 / mf,
+            crafted_collision: crafted,
+            crafted_collision_x_m: x_m(crafted, mf),
+            random_collision: random,
+            random_collision_x_m: x_m(random, mf),
+            universe_keys: universe,
+            max_bucket_load: load,
+            pigeonhole_bound: bound,
+            pigeonhole_shortfall: bound.saturating_sub(load),
+        })
+    }
+
+    fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
+        // the crafted pairs, each key as 8 little-endian bytes
+        let fam = family(p);
+        let mut rng = seeds.rng("attacker");
+        let known = fam.draw(p.m.trailing_zeros(), &mut rng);
+        let (pairs, _) = universal::craft_pairs(&known, p.pairs as usize, &mut rng);
+        Ok(Some(
+            pairs
+                .into_iter()
+                .flat_map(|(x, y)| [x.to_le_bytes().to_vec(), y.to_le_bytes().to_vec()])
+                .collect(),
+        ))
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let draws = draws(p) as f64;
+        let exhaustive = (CW_SMALL.0 * CW_SMALL.0) as f64 * 150.0;
+        Some(Footprint::one(
+            (p.m as f64 * 8.0).max(65_536.0),
+            p.pairs as f64 * p.m as f64
+                + draws * p.pairs as f64 * 4.0
+                + (1u64 << p.universe_bits) as f64
+                + exhaustive,
+        ))
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let mut c = Chart::new(
+            "crafted_collision",
+            "Pairs crafted against a known function: collision rate in the victim's draws",
+            "m (buckets)",
+            "collision rate",
+        )
+        .log_x()
+        .log_y();
+        for fam in common::names(t, "family") {
+            for seed in ["fresh", "constant"] {
+                let pts: Vec<Point> = t
+                    .rows
+                    .iter()
+                    .filter(|r| t.str(r, "family") == fam && t.str(r, "function") == seed)
+                    .filter_map(|r| {
+                        let i = t.interval(r, "crafted_collision")?;
+                        Some(Point::with_interval(t.f64(r, "m")?, i.value, i.lo, i.hi))
+                    })
+                    .collect();
+                if !pts.is_empty() {
+                    c = c.series(Series::new(format!("{fam}, {seed}"), Style::Points, pts));
+                }
+            }
+        }
+        let ms = common::levels(t, "m");
+        c = c.series(Series::new(
+            "1/m (universal)",
+            Style::Line,
+            ms.iter().map(|&m| Point::new(m, 1.0 / m)).collect(),
+        ));
+        vec![c]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |fam: &str, seed: &str| {
+            super::row(t, &[("family", fam), ("function", seed)])
+                .and_then(|r| Some((t.f64(r, "crafted_collision")?, t.f64(r, "m")?)))
+        };
+        let fmt = |x: Option<(f64, f64)>| {
+            super::cell(x.map(|x| x.0), |r| {
+                format!(
+                    "crafted pairs collide at {} (m = {})",
+                    sig(r, 3),
+                    sig(x.map_or(f64::NAN, |x| x.1), 6)
+                )
+            })
+        };
+        vec![SeedRow {
+            structure: "Hash table bucket (universal family)".into(),
+            attack: "pairs crafted against a known function".into(),
+            designed: "collide with probability ≤ 1/m".into(),
+            constant_seed: fmt(v("carter_wegman", "constant")),
+            random_seed: fmt(v("carter_wegman", "fresh")),
+            keyed: fmt(v("sip13", "fresh")),
+        }]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let tab = &t.results;
+        let table = tab.project(
+            &[
+                "family",
+                "function",
+                "m",
+                "exhaustive_max_pair_x_m",
+                "search_tries_per_pair_over_m",
+                "draws",
+                "crafted_collision",
+                "crafted_collision_x_m",
+                "random_collision_x_m",
+                "universe_keys",
+                "max_bucket_load",
+                "pigeonhole_bound",
+            ],
+            |_| true,
+        );
+        let f = |fam: &str, seed: &str, c: &str| {
+            super::value(tab, &[("family", fam), ("function", seed)], c)
+        };
+        let worst_fresh = tab
+            .rows
+            .iter()
+            .filter(|r| tab.str(r, "function") == "fresh")
+            .filter_map(|r| tab.f64(r, "crafted_collision_x_m"))
+            .fold(f64::NAN, f64::max);
+        let constant_min = tab
+            .rows
+            .iter()
+            .filter(|r| tab.str(r, "function") == "constant")
+            .filter_map(|r| tab.f64(r, "crafted_collision"))
+            .fold(f64::NAN, f64::min);
+        let loads_ok = tab
+            .rows
+            .iter()
+            .all(|r| tab.f64(r, "pigeonhole_shortfall") == Some(0.0));
+        let reading = format!(
+            "Exhaustively, Carter–Wegman (p = {}, m = {}) puts no pair of distinct keys in one bucket under more than {} × 1/m of its functions, multiply-shift (w = {}, m = {}) under {} × 1/m (its bound is 2/m). Pairs crafted against a function the attacker knows (about {} × m keys tried per pair) meet a freshly drawn function at {} × 1/m at worst, the rate of random pairs; under the constant function they collide at {} or more, whatever the family, SipHash included. Pigeonhole {}: the attacker's function puts at least |U|/m of the universe's keys in one bucket in every row..",
+            CW_SMALL.0,
+            CW_SMALL.1,
+            sig(
+                f("carter_wegman", "fresh", "exhaustive_max_pair_x_m").unwrap_or(f64::NAN),
+                4
+            ),
+            MS_SMALL.0,
+            MS_SMALL.1,
+            sig(
+                f("multiply_shift", "fresh", "exhaustive_max_pair_x_m").unwrap_or(f64::NAN),
+                4
+            ),
+            sig(
+                f("carter_wegman", "fresh", "search_tries_per_pair_over_m").unwrap_or(f64::NAN),
+                3
+            ),
+            sig(worst_fresh, 3),
+            sig(constant_min, 3),
+            if loads_ok { "holds" } else { "FAILS" },
+        );
+        Section { table, reading }
+    }
+}
