@@ -341,7 +341,30 @@ impl Study for HashmapFlood {
             ),
             random_seed: super::cell(
                 v("murmur64a", "attacked", "crafted", "compares_per_insert"),
-                |x| format!("{} (murmur64a, unseen seed)", c(x)),
+                |x| {
+                    let row = super::row(
+                        t,
+                        &[
+                            ("attack", "murmur64a"),
+                            ("table", "attacked"),
+                            ("keys", "crafted"),
+                        ],
+                    );
+                    let capped = row.is_some_and(|r| t.str(r, "capped") == "true");
+                    format!(
+                        "{} over {} keys (murmur64a, unseen seed{})",
+                        c(x),
+                        sig(
+                            v("murmur64a", "attacked", "crafted", "inserted").unwrap_or(f64::NAN),
+                            3
+                        ),
+                        if capped {
+                            "; stopped by the per-trial time cap"
+                        } else {
+                            ""
+                        }
+                    )
+                },
             ),
             keyed: super::cell(
                 v(
