@@ -182,20 +182,21 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     /// Conservative update: each of the key's cells becomes max(cell, min + count).
     pub fn update_conservative(&mut self, key: &[u8], count: u64) {
         let w = self.w as usize;
-        let cols: Vec<usize> = self.columns(key).collect();
-        let min = cols
-            .iter()
+        // one hash; the columns are walked twice (no allocation)
+        let (h1, h2) = self.hasher.hash128(key);
+        let min = row_columns(h1, h2, self.w, self.d)
             .enumerate()
-            .map(|(i, &c)| self.cells[i * w + c].get())
+            .map(|(i, c)| self.cells[i * w + c].get())
             .min()
             .unwrap_or(0);
         let target = min.saturating_add(count);
         if target > C::MAX {
             self.saturated = true;
         }
-        for (i, &c) in cols.iter().enumerate() {
+        let t = C::from_u64_saturating(target);
+        for (i, c) in row_columns(h1, h2, self.w, self.d).enumerate() {
             let cell = &mut self.cells[i * w + c];
-            *cell = (*cell).max(C::from_u64_saturating(target));
+            *cell = (*cell).max(t);
         }
         self.total = self.total.saturating_add(count);
     }
@@ -212,11 +213,20 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
 }
 
 /// Row i's column: (h1 + i·s) mod w, s = 1 + (h2 mod (w − 1)) (s = 0 when w = 1).
+/// Computed incrementally: both terms are below w, so one conditional
+/// subtraction per row replaces a division.
 #[inline]
 pub fn row_columns(h1: u64, h2: u64, w: u64, d: u64) -> impl Iterator<Item = usize> {
     let step = if w > 1 { 1 + h2 % (w - 1) } else { 0 };
-    let start = h1 % w;
-    (0..d).map(move |i| ((start as u128 + i as u128 * step as u128) % w as u128) as usize)
+    let mut col = h1 % w;
+    (0..d).map(move |_| {
+        let out = col;
+        col += step;
+        if col >= w {
+            col -= w;
+        }
+        out as usize
+    })
 }
 
 impl<C: Counter, H: KeyHasher> Mergeable for CountMin<C, H> {
@@ -263,6 +273,23 @@ mod tests {
 
     fn h(seed: u64) -> HashStrategy {
         HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(seed))
+    }
+
+    #[test]
+    fn incremental_columns_equal_the_closed_form() {
+        let mut x = 1u64;
+        for _ in 0..2000 {
+            x = crate::hashing::splitmix64(x);
+            let (h1, h2) = (x, crate::hashing::splitmix64(x ^ 7));
+            let w = 1 + (x >> 40) % 70_000;
+            let d = 1 + (x >> 20) % 12;
+            let step = if w > 1 { 1 + h2 % (w - 1) } else { 0 };
+            let want: Vec<usize> = (0..d)
+                .map(|i| ((h1 % w) as u128 + i as u128 * step as u128) % w as u128)
+                .map(|c| c as usize)
+                .collect();
+            assert_eq!(row_columns(h1, h2, w, d).collect::<Vec<_>>(), want);
+        }
     }
 
     #[test]
