@@ -6,7 +6,7 @@
 //! blocks are unevenly loaded ([`super::theory::fpr_blocked`]).
 
 use crate::hashing::KeyHasher;
-use crate::hashing::double::block_probes;
+use crate::hashing::double::{FastMod, block_probes};
 use crate::structures::{InsertError, ParamError, invalid};
 
 /// log2 of the block size in bits (512 = a 64-byte cache line).
@@ -17,6 +17,8 @@ const WORDS: usize = (BLOCK_BITS / 64) as usize;
 #[derive(Clone, Debug)]
 pub struct BlockedBloom<H> {
     blocks: Vec<[u64; WORDS]>,
+    /// The block count, with its precomputed remainder.
+    fm: FastMod,
     k: u32,
     hasher: H,
 }
@@ -30,8 +32,10 @@ impl<H: KeyHasher> BlockedBloom<H> {
         if k == 0 || k as u64 > BLOCK_BITS {
             return Err(invalid("k", k, "must be in 1..=512"));
         }
+        let blocks = m.div_ceil(BLOCK_BITS);
         Ok(BlockedBloom {
-            blocks: vec![[0; WORDS]; m.div_ceil(BLOCK_BITS) as usize],
+            blocks: vec![[0; WORDS]; blocks as usize],
+            fm: FastMod::new(blocks),
             k,
             hasher,
         })
@@ -48,22 +52,35 @@ impl<H: KeyHasher> BlockedBloom<H> {
     #[inline]
     fn locate(&self, key: &[u8]) -> (usize, u64) {
         let (h1, h2) = self.hasher.hash128(key);
-        ((h1 % self.blocks.len() as u64) as usize, h2)
+        (self.fm.rem(h1) as usize, h2)
+    }
+
+    /// The key's k probes as a mask over its block's eight words.
+    #[inline]
+    fn mask(&self, h: u64) -> [u64; WORDS] {
+        let mut mask = [0u64; WORDS];
+        for p in block_probes(h, self.k, LOG2_BLOCK_BITS) {
+            mask[(p >> 6) as usize] |= 1 << (p & 63);
+        }
+        mask
     }
 
     pub fn insert(&mut self, key: &[u8]) {
         let (b, h) = self.locate(key);
-        let block = &mut self.blocks[b];
-        for p in block_probes(h, self.k, LOG2_BLOCK_BITS) {
-            block[(p >> 6) as usize] |= 1 << (p & 63);
+        let mask = self.mask(h);
+        for (w, m) in self.blocks[b].iter_mut().zip(mask) {
+            *w |= m;
         }
     }
 
     pub fn contains(&self, key: &[u8]) -> bool {
         let (b, h) = self.locate(key);
-        let block = &self.blocks[b];
-        block_probes(h, self.k, LOG2_BLOCK_BITS)
-            .all(|p| block[(p >> 6) as usize] >> (p & 63) & 1 == 1)
+        let mask = self.mask(h);
+        // word-wise, no branch per probe
+        self.blocks[b]
+            .iter()
+            .zip(mask)
+            .fold(true, |ok, (w, m)| ok & (w & m == m))
     }
 
     pub fn count_ones(&self) -> u64 {

@@ -1,6 +1,6 @@
 use super::theory;
 use crate::hashing::KeyHasher;
-use crate::hashing::double::{EnhancedProbes, MAX_SLOTS, Probes, Scheme};
+use crate::hashing::double::{EnhancedProbes, FastMod, MAX_SLOTS, Probes, Scheme};
 use crate::structures::{ParamError, invalid};
 
 /// A fixed-size array of bits stored in 64-bit words.
@@ -87,6 +87,8 @@ fn sized(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
 #[derive(Clone, Debug)]
 pub struct BloomFilter<H> {
     bits: BitArray,
+    /// m, with its precomputed remainder (the probes reduce by it).
+    fm: FastMod,
     k: u32,
     hasher: H,
     scheme: Scheme,
@@ -98,6 +100,7 @@ impl<H: KeyHasher> BloomFilter<H> {
         check_mk(m, k)?;
         Ok(BloomFilter {
             bits: BitArray::new(m),
+            fm: FastMod::new(m),
             k,
             hasher,
             scheme: Scheme::KirschMitzenmacher,
@@ -147,15 +150,15 @@ impl<H: KeyHasher> BloomFilter<H> {
     /// Insert a key already hashed by this filter's hasher.
     #[inline]
     pub fn insert_hash(&mut self, (h1, h2): (u64, u64)) {
-        let m = self.bits.len();
+        let m = &self.fm;
         match self.scheme {
             Scheme::KirschMitzenmacher => {
-                for pos in Probes::new(h1, h2, self.k, m) {
+                for pos in Probes::fast(h1, h2, self.k, m) {
                     self.bits.set(pos);
                 }
             }
             Scheme::Enhanced => {
-                for pos in EnhancedProbes::new(h1, h2, self.k, m) {
+                for pos in EnhancedProbes::fast(h1, h2, self.k, m) {
                     self.bits.set(pos);
                 }
             }
@@ -165,10 +168,14 @@ impl<H: KeyHasher> BloomFilter<H> {
     /// Query a key already hashed by this filter's hasher.
     #[inline]
     pub fn contains_hash(&self, (h1, h2): (u64, u64)) -> bool {
-        let m = self.bits.len();
+        let m = &self.fm;
         match self.scheme {
-            Scheme::KirschMitzenmacher => Probes::new(h1, h2, self.k, m).all(|p| self.bits.get(p)),
-            Scheme::Enhanced => EnhancedProbes::new(h1, h2, self.k, m).all(|p| self.bits.get(p)),
+            // every probe read, no early exit: the k loads are independent
+            // (they overlap in the memory system) and no branch depends on a bit
+            Scheme::KirschMitzenmacher => {
+                Probes::fast(h1, h2, self.k, m).fold(true, |ok, p| ok & self.bits.get(p))
+            }
+            Scheme::Enhanced => EnhancedProbes::fast(h1, h2, self.k, m).all(|p| self.bits.get(p)),
         }
     }
 
