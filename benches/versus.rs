@@ -231,7 +231,23 @@ fn bloom(out: &mut Vec<Row>, s: &Sizes) {
     contest(out, "bloom_insert", s.reps, cs);
 
     // queries on filters built once
+    let qbytes: Vec<[u8; 8]> = queries.iter().map(|k| k.to_le_bytes()).collect();
+    let qb = &qbytes;
     let mut cs: Vec<Contender> = Vec::new();
+    {
+        let mut f = BloomFilter::with_rate(n, 0.01, strategy(StrategyId::Xxh3)).unwrap();
+        members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+        let acc = fpr(&|k| f.contains(&k.to_le_bytes()));
+        let (name, ver) = ours("BloomFilter xxh3, batched (count_contained)");
+        cs.push(Contender {
+            implementation: name,
+            version: ver,
+            ours: true,
+            accuracy: acc,
+            unit: "FPR",
+            run: Box::new(move || timed(n, || f.count_contained(qb))),
+        });
+    }
     for id in ours_ids {
         let mut f = BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
         members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
@@ -310,12 +326,39 @@ fn bloom(out: &mut Vec<Row>, s: &Sizes) {
             }),
         });
     }
-    let mut f = fb_xxh3();
+    {
+        let mut f = BlockedBloom::new(m_bits, k, strategy(StrategyId::Xxh3)).unwrap();
+        members.iter().for_each(|key| f.insert(&key.to_le_bytes()));
+        let acc = fpr(&|key| f.contains(&key.to_le_bytes()));
+        let (name, ver) = ours("BlockedBloom xxh3, batched (count_contained)");
+        cs.push(Contender {
+            implementation: name,
+            version: ver,
+            ours: true,
+            accuracy: acc,
+            unit: "FPR",
+            run: Box::new(move || timed(n, || f.count_contained(qb))),
+        });
+    }
+    let mut f = fb();
     members.iter().for_each(|key| {
         f.insert(key);
     });
     let acc = fpr(&|key| f.contains(&key));
     let q = &queries;
+    cs.push(Contender {
+        implementation: "fastbloom (SipHash-1-3, standard)".into(),
+        version: fb_ver.clone(),
+        ours: false,
+        accuracy: acc,
+        unit: "FPR",
+        run: Box::new(move || timed(n, || q.iter().filter(|key| f.contains(key)).count() as u64)),
+    });
+    let mut f = fb_xxh3();
+    members.iter().for_each(|key| {
+        f.insert(key);
+    });
+    let acc = fpr(&|key| f.contains(&key));
     cs.push(Contender {
         implementation: "fastbloom (xxh3, standard)".into(),
         version: fb_ver.clone(),
@@ -334,7 +377,7 @@ fn hll(out: &mut Vec<Row>, s: &Sizes) {
     let err = |e: f64| (e / n as f64 - 1.0).abs();
     let ks = &ks;
     let mut cs: Vec<Contender> = Vec::new();
-    for id in [StrategyId::Xxh3_64, StrategyId::Xxh3] {
+    for id in [StrategyId::Xxh3_64, StrategyId::Xxh3, StrategyId::Foldhash] {
         let mut h = HyperLogLog::new(14, strategy(id)).unwrap();
         ks.iter().for_each(|k| {
             h.insert(&k.to_le_bytes());
@@ -807,6 +850,18 @@ fn main() {
             hll_n: 10_000_000,
             reps: 9,
         }
+    };
+    // VERSUS_N overrides n (e.g. a filter larger than the last-level cache)
+    let s = match std::env::var("VERSUS_N")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    {
+        Some(n) if n >= 1.0 => Sizes {
+            n: n as u64,
+            hll_n: (n as u64).max(s.hll_n),
+            reps: s.reps,
+        },
+        _ => s,
     };
     let want = |w: &str| filter.is_empty() || filter.iter().any(|f| w.contains(f.as_str()));
     let mut out = Vec::new();

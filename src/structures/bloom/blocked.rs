@@ -75,12 +75,34 @@ impl<H: KeyHasher> BlockedBloom<H> {
 
     pub fn contains(&self, key: &[u8]) -> bool {
         let (b, h) = self.locate(key);
-        let mask = self.mask(h);
-        // word-wise, no branch per probe
+        self.hit(b, h)
+    }
+
+    /// Whether block b holds every probe of h: word-wise, no branch per probe.
+    #[inline]
+    fn hit(&self, b: usize, h: u64) -> bool {
         self.blocks[b]
             .iter()
-            .zip(mask)
+            .zip(self.mask(h))
             .fold(true, |ok, (w, m)| ok & (w & m == m))
+    }
+
+    /// How many of `keys` test positive: the answers of [`Self::contains`]
+    /// one by one, computed in batches of [`super::BATCH`] keys whose blocks
+    /// are prefetched before any is read.
+    pub fn count_contained<K: AsRef<[u8]>>(&self, keys: &[K]) -> u64 {
+        let mut hits = 0u64;
+        let mut at = [(0usize, 0u64); super::BATCH];
+        for chunk in keys.chunks(super::BATCH) {
+            for (a, key) in at.iter_mut().zip(chunk) {
+                *a = self.locate(key.as_ref());
+                super::prefetch(&self.blocks[a.0]);
+            }
+            for &(b, h) in &at[..chunk.len()] {
+                hits += self.hit(b, h) as u64;
+            }
+        }
+        hits
     }
 
     pub fn count_ones(&self) -> u64 {
@@ -122,6 +144,24 @@ impl<H: KeyHasher> crate::structures::Membership for BlockedBloom<H> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn batched_queries_give_the_single_answers() {
+        let h = crate::hashing::HashStrategy::new(
+            crate::hashing::StrategyId::Xxh3,
+            crate::hashing::SeedPolicy::Fixed(3),
+        );
+        let mut f = BlockedBloom::new(20_000, 6, h).unwrap();
+        let keys: Vec<[u8; 8]> = (0..5_000u64).map(|i| i.to_le_bytes()).collect();
+        for k in &keys[..2_000] {
+            f.insert(k);
+        }
+        for n in [0, 1, 15, 16, 17, 5_000] {
+            let one = keys[..n].iter().filter(|k| f.contains(&k[..])).count() as u64;
+            assert_eq!(f.count_contained(&keys[..n]), one, "{n}");
+        }
+    }
+
     use super::*;
     use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 

@@ -45,6 +45,12 @@ impl BitArray {
         self.words.iter().map(|w| w.count_ones() as u64).sum()
     }
 
+    /// The word holding bit i.
+    #[inline]
+    pub fn word(&self, i: u64) -> &u64 {
+        &self.words[(i >> 6) as usize]
+    }
+
     /// Bytes of bit storage (what the filter costs in memory).
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
@@ -179,6 +185,39 @@ impl<H: KeyHasher> BloomFilter<H> {
         }
     }
 
+    /// How many of `keys` test positive: the answers of [`Self::contains`]
+    /// one by one, computed in batches of [`super::BATCH`] keys whose probe
+    /// words are prefetched before any is read.
+    pub fn count_contained<K: AsRef<[u8]>>(&self, keys: &[K]) -> u64 {
+        let mut hits = 0u64;
+        let mut hs = [(0u64, 0u64); super::BATCH];
+        for chunk in keys.chunks(super::BATCH) {
+            for (h, key) in hs.iter_mut().zip(chunk) {
+                *h = self.hasher.hash128(key.as_ref());
+                for p in self.probes_of(*h) {
+                    super::prefetch(self.bits.word(p));
+                }
+            }
+            for &h in &hs[..chunk.len()] {
+                hits += self.contains_hash(h) as u64;
+            }
+        }
+        hits
+    }
+
+    /// The probe positions of a hash, by this filter's scheme.
+    #[inline]
+    fn probes_of(&self, (h1, h2): (u64, u64)) -> crate::hashing::double::SchemeProbes {
+        match self.scheme {
+            Scheme::KirschMitzenmacher => {
+                crate::hashing::double::SchemeProbes::Km(Probes::fast(h1, h2, self.k, &self.fm))
+            }
+            Scheme::Enhanced => crate::hashing::double::SchemeProbes::Enhanced(
+                EnhancedProbes::fast(h1, h2, self.k, &self.fm),
+            ),
+        }
+    }
+
     /// "Deletes" a key the only way a plain Bloom filter could: by clearing its
     /// k bits, which also clears bits other members share (the chapter:
     /// "Cannot delete"; the essay: clearing /logout makes /login vanish).
@@ -294,6 +333,28 @@ impl<H: KeyHasher> IndependentBloom<H> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn batched_queries_give_the_single_answers() {
+        for scheme in Scheme::ALL {
+            let h = crate::hashing::HashStrategy::new(
+                crate::hashing::StrategyId::Xxh3,
+                crate::hashing::SeedPolicy::Fixed(4),
+            );
+            let mut f = BloomFilter::with_rate(2_000, 0.05, h)
+                .unwrap()
+                .with_scheme(scheme);
+            let keys: Vec<[u8; 8]> = (0..5_000u64).map(|i| i.to_le_bytes()).collect();
+            for k in &keys[..2_000] {
+                f.insert(k);
+            }
+            for n in [0, 1, 15, 16, 17, 5_000] {
+                let one = keys[..n].iter().filter(|k| f.contains(&k[..])).count() as u64;
+                assert_eq!(f.count_contained(&keys[..n]), one, "{n}");
+            }
+        }
+    }
+
     use super::*;
     use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 

@@ -40,7 +40,7 @@ impl Packed6 {
     pub fn get(&self, i: usize) -> u8 {
         let bit = 6 * i;
         let (byte, shift) = (bit / 8, bit % 8);
-        let w = self.data[byte] as u16 | (self.data[byte + 1] as u16) << 8;
+        let w = u16::from_le_bytes([self.data[byte], self.data[byte + 1]]);
         ((w >> shift) & 0x3f) as u8
     }
 
@@ -135,6 +135,7 @@ impl<H: KeyHasher> HyperLogLog<H> {
     }
 
     /// Adds a key; returns whether a register changed.
+    #[inline]
     pub fn insert(&mut self, key: &[u8]) -> bool {
         let (i, rank) = index_and_rank(self.word(key), self.p);
         let old = self.registers.get(i);
