@@ -886,10 +886,12 @@ fn main() {
     }
     let dir = std::path::Path::new("reports/speed");
     std::fs::create_dir_all(dir).unwrap();
-    let name = if quick {
-        "versus_quick.csv"
-    } else {
-        "versus.csv"
+    // only a complete run at the default sizes writes the committed table
+    let partial = !filter.is_empty() || std::env::var_os("VERSUS_N").is_some();
+    let name = match (quick, partial) {
+        (_, true) => "versus_partial.csv",
+        (true, false) => "versus_quick.csv",
+        (false, false) => "versus.csv",
     };
     let mut f = std::fs::File::create(dir.join(name)).unwrap();
     writeln!(
