@@ -2,9 +2,72 @@ use crate::hashing::{KeyHasher, splitmix64};
 use crate::structures::{DeleteError, InsertError, ParamError, invalid};
 use rand::{RngExt, SeedableRng};
 
+/// The slot table: fingerprints of up to 16 bits in `u16`s (half the
+/// memory, so a table of 2^20 slots stays in a 2 MB L2 rather than 4 MB),
+/// wider ones in `u32`s. 0 marks an empty slot.
+#[derive(Clone, Debug)]
+enum Slots {
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+}
+
+macro_rules! on_slots {
+    ($slots:expr, $v:ident => $body:expr) => {
+        match $slots {
+            Slots::U16($v) => $body,
+            Slots::U32($v) => $body,
+        }
+    };
+}
+
+impl Slots {
+    fn new(n: usize, f: u32) -> Self {
+        if f <= 16 {
+            Slots::U16(vec![0; n])
+        } else {
+            Slots::U32(vec![0; n])
+        }
+    }
+
+    /// Whether slots `at..at + b` hold `fp`.
+    #[inline]
+    fn holds(&self, at: usize, b: usize, fp: u32) -> bool {
+        on_slots!(self, v => v[at..at + b].iter().any(|&s| s as u32 == fp))
+    }
+
+    /// Puts `fp` in the first empty slot of `at..at + b`, if any.
+    #[inline]
+    fn put(&mut self, at: usize, b: usize, fp: u32) -> bool {
+        on_slots!(self, v => match v[at..at + b].iter_mut().find(|s| **s == 0) {
+            Some(s) => {
+                *s = fp as _;
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// Replaces slot `s` by `fp`; returns what it held.
+    #[inline]
+    fn swap(&mut self, s: usize, fp: u32) -> u32 {
+        on_slots!(self, v => std::mem::replace(&mut v[s], fp as _) as u32)
+    }
+
+    /// Empties the first slot of `at..at + b` holding `fp`, if any.
+    fn take(&mut self, at: usize, b: usize, fp: u32) -> bool {
+        on_slots!(self, v => match v[at..at + b].iter_mut().find(|s| **s as u32 == fp) {
+            Some(s) => {
+                *s = 0;
+                true
+            }
+            None => false,
+        })
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct CuckooFilter<H> {
-    slots: Vec<u32>,
+    slots: Slots,
     buckets: usize,
     b: usize,
     f: u32,
@@ -41,7 +104,7 @@ impl<H: KeyHasher> CuckooFilter<H> {
             return Err(invalid("fingerprint_bits", f, "must be in 4..=32"));
         }
         Ok(CuckooFilter {
-            slots: vec![0; buckets * b],
+            slots: Slots::new(buckets * b, f),
             buckets,
             b,
             f,
@@ -77,19 +140,12 @@ impl<H: KeyHasher> CuckooFilter<H> {
         (i ^ splitmix64(fp as u64) as usize) & self.mask()
     }
 
-    fn bucket(&self, i: usize) -> &[u32] {
-        &self.slots[i * self.b..(i + 1) * self.b]
+    fn bucket_holds(&self, i: usize, fp: u32) -> bool {
+        self.slots.holds(i * self.b, self.b, fp)
     }
 
     fn try_put(&mut self, i: usize, fp: u32) -> bool {
-        let b = self.b;
-        match self.slots[i * b..(i + 1) * b].iter_mut().find(|s| **s == 0) {
-            Some(s) => {
-                *s = fp;
-                true
-            }
-            None => false,
-        }
+        self.slots.put(i * self.b, self.b, fp)
     }
 
     pub fn insert(&mut self, key: &[u8]) -> Result<(), InsertError> {
@@ -110,7 +166,7 @@ impl<H: KeyHasher> CuckooFilter<H> {
         let mut fp = fp;
         for _ in 0..self.max_kicks {
             let s = i * self.b + self.rng.random_range(0..self.b);
-            std::mem::swap(&mut fp, &mut self.slots[s]);
+            fp = self.slots.swap(s, fp);
             self.kicks += 1;
             i = self.alternate(i, fp);
             if self.try_put(i, fp) {
@@ -127,8 +183,8 @@ impl<H: KeyHasher> CuckooFilter<H> {
     pub fn contains(&self, key: &[u8]) -> bool {
         let (fp, i1) = self.locate(key);
         let i2 = self.alternate(i1, fp);
-        self.bucket(i1).contains(&fp)
-            || self.bucket(i2).contains(&fp)
+        self.bucket_holds(i1, fp)
+            || self.bucket_holds(i2, fp)
             || self
                 .victim
                 .is_some_and(|(vi, vf)| vf == fp && (vi == i1 || vi == i2))
@@ -142,11 +198,7 @@ impl<H: KeyHasher> CuckooFilter<H> {
         let b = self.b;
         let mut removed = false;
         for i in [i1, i2] {
-            if let Some(s) = self.slots[i * b..(i + 1) * b]
-                .iter_mut()
-                .find(|s| **s == fp)
-            {
-                *s = 0;
+            if self.slots.take(i * b, b, fp) {
                 removed = true;
                 break;
             }
