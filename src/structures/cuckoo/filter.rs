@@ -20,6 +20,8 @@ macro_rules! on_slots {
     };
 }
 
+// the macro expands one body for u16 and u32 slots: the u32 casts are no-ops
+#[allow(clippy::unnecessary_cast)]
 impl Slots {
     fn new(n: usize, f: u32) -> Self {
         if f <= 16 {
