@@ -13,6 +13,9 @@ use sketchlab::structures::cuckoo::CuckooFilter;
 use sketchlab::structures::scalable_bloom::ScalableBloom;
 use std::hint::black_box;
 
+mod common;
+use common::each;
+
 const N: u64 = 1_000_000;
 
 fn keys(salt: u64, n: u64) -> Vec<[u8; 8]> {
@@ -23,15 +26,6 @@ fn keys(salt: u64, n: u64) -> Vec<[u8; 8]> {
 
 fn h() -> HashStrategy {
     HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(7))
-}
-
-/// Cycles through `keys` one per iteration.
-fn each<'a>(keys: &'a [[u8; 8]]) -> impl FnMut() -> &'a [u8] {
-    let mut i = 0usize;
-    move || {
-        i = if i + 1 == keys.len() { 0 } else { i + 1 };
-        black_box(&keys[i][..])
-    }
 }
 
 fn bench(c: &mut Criterion) {

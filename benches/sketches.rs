@@ -13,6 +13,9 @@ use sketchlab::structures::minhash::MinHash;
 use sketchlab::structures::tdigest::TDigest;
 use std::hint::black_box;
 
+mod common;
+use common::each;
+
 fn keys(n: u64) -> Vec<[u8; 8]> {
     (0..n)
         .map(|i| splitmix64(i ^ 0x5eed).to_le_bytes())
@@ -21,14 +24,6 @@ fn keys(n: u64) -> Vec<[u8; 8]> {
 
 fn h(id: StrategyId) -> HashStrategy {
     HashStrategy::new(id, SeedPolicy::Fixed(7))
-}
-
-fn each<'a>(keys: &'a [[u8; 8]]) -> impl FnMut() -> &'a [u8] {
-    let mut i = 0usize;
-    move || {
-        i = if i + 1 == keys.len() { 0 } else { i + 1 };
-        black_box(&keys[i][..])
-    }
 }
 
 fn bench(c: &mut Criterion) {

@@ -141,48 +141,57 @@ fn strategy(id: StrategyId) -> HashStrategy {
     HashStrategy::new(id, SeedPolicy::Fixed(7))
 }
 
+/// Half members, half absent, interleaved: `n` queries.
+fn half_members(members: &[u64], absent: &[u64], n: usize) -> Vec<u64> {
+    members
+        .iter()
+        .zip(absent)
+        .flat_map(|(a, b)| [*a, *b])
+        .take(n)
+        .collect()
+}
+
+/// A query contender on a structure built once: `hit` answers a key (and
+/// owns the structure). Its accuracy is the FPR over `absent`; its run
+/// times `queries`.
+fn query<'a>(
+    implementation: String,
+    version: String,
+    ours: bool,
+    absent: &[u64],
+    queries: &'a [u64],
+    hit: impl Fn(u64) -> bool + 'a,
+) -> Contender<'a> {
+    let accuracy = absent.iter().filter(|&&k| hit(k)).count() as f64 / absent.len() as f64;
+    Contender {
+        implementation,
+        version,
+        ours,
+        accuracy,
+        unit: "FPR",
+        run: Box::new(move || {
+            timed(queries.len() as u64, || {
+                queries.iter().filter(|&&k| hit(k)).count() as u64
+            })
+        }),
+    }
+}
+
 /// Bloom p = 1%: insert, query (half members), blocked query.
 fn bloom(out: &mut Vec<Row>, s: &Sizes) {
     let n = s.n;
     let members = keys(n, 1);
     let absent = keys(n, 2);
-    // half members, half absent, interleaved
-    let queries: Vec<u64> = members
-        .iter()
-        .zip(&absent)
-        .flat_map(|(a, b)| [*a, *b])
-        .take(n as usize)
-        .collect();
-    let fpr = |hit: &dyn Fn(u64) -> bool| {
-        absent.iter().filter(|&&k| hit(k)).count() as f64 / absent.len() as f64
-    };
+    let queries = half_members(&members, &absent, n as usize);
+    let qbytes: Vec<[u8; 8]> = queries.iter().map(|k| k.to_le_bytes()).collect();
+    let (m, qb) = (&members, &qbytes);
     let fb_ver = version("fastbloom");
     let ours_ids = [StrategyId::Xxh3, StrategyId::Xxh3_64, StrategyId::Sip13];
-
-    let mut cs: Vec<Contender> = Vec::new();
-    for id in ours_ids {
-        let (name, ver) = ours(&format!("BloomFilter {}", id.name()));
-        let members = &members;
-        let f = {
-            let mut f = BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
-            members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-            f
-        };
-        cs.push(Contender {
-            implementation: name,
-            version: ver,
-            ours: true,
-            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
-            unit: "FPR",
-            run: Box::new(move || {
-                let mut f = BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
-                timed(n, || {
-                    members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-                    f.k() as u64
-                })
-            }),
-        });
-    }
+    let bloom = |id: StrategyId| {
+        let mut f = BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
+        m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+        f
+    };
     let fb = || {
         fastbloom::BloomFilter::with_false_pos(0.01)
             .seed(&7)
@@ -193,180 +202,163 @@ fn bloom(out: &mut Vec<Row>, s: &Sizes) {
             .hasher(xxhash_rust::xxh3::Xxh3Builder::new())
             .expected_items(n as usize)
     };
-    {
+    // filled peers, for the query workloads
+    let fb_filled = || {
         let mut f = fb();
-        members.iter().for_each(|k| {
+        m.iter().for_each(|k| {
             f.insert(k);
         });
-        let acc = fpr(&|k| f.contains(&k));
-        let m = &members;
-        cs.push(Contender {
-            implementation: "fastbloom (SipHash-1-3)".into(),
-            version: fb_ver.clone(),
-            ours: false,
-            accuracy: acc,
-            unit: "FPR",
-            run: Box::new(move || {
-                let mut f = fb();
-                timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
-            }),
-        });
+        f
+    };
+    let fb_xxh3_filled = || {
         let mut f = fb_xxh3();
-        members.iter().for_each(|k| {
+        m.iter().for_each(|k| {
             f.insert(k);
         });
-        let acc = fpr(&|k| f.contains(&k));
-        cs.push(Contender {
-            implementation: "fastbloom (xxh3)".into(),
-            version: fb_ver.clone(),
-            ours: false,
-            accuracy: acc,
-            unit: "FPR",
-            run: Box::new(move || {
-                let mut f = fb_xxh3();
-                timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
-            }),
-        });
-    }
-    contest(out, "bloom_insert", s.reps, cs);
+        f
+    };
 
-    // queries on filters built once
-    let qbytes: Vec<[u8; 8]> = queries.iter().map(|k| k.to_le_bytes()).collect();
-    let qb = &qbytes;
     let mut cs: Vec<Contender> = Vec::new();
-    {
-        let mut f = BloomFilter::with_rate(n, 0.01, strategy(StrategyId::Xxh3)).unwrap();
-        members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-        let acc = fpr(&|k| f.contains(&k.to_le_bytes()));
-        let (name, ver) = ours("BloomFilter xxh3, batched (count_contained)");
-        cs.push(Contender {
-            implementation: name,
-            version: ver,
-            ours: true,
-            accuracy: acc,
-            unit: "FPR",
-            run: Box::new(move || timed(n, || f.count_contained(qb))),
-        });
-    }
     for id in ours_ids {
-        let mut f = BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
-        members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-        let acc = fpr(&|k| f.contains(&k.to_le_bytes()));
         let (name, ver) = ours(&format!("BloomFilter {}", id.name()));
-        let q = &queries;
+        let f = bloom(id);
         cs.push(Contender {
             implementation: name,
             version: ver,
             ours: true,
-            accuracy: acc,
+            accuracy: absent
+                .iter()
+                .filter(|k| f.contains(&k.to_le_bytes()))
+                .count() as f64
+                / n as f64,
             unit: "FPR",
             run: Box::new(move || {
+                let mut f = BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
                 timed(n, || {
-                    q.iter().filter(|k| f.contains(&k.to_le_bytes())).count() as u64
+                    m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+                    f.k() as u64
                 })
             }),
         });
     }
-    {
-        let mut f = fb();
-        members.iter().for_each(|k| {
-            f.insert(k);
-        });
-        let acc = fpr(&|k| f.contains(&k));
-        let q = &queries;
-        cs.push(Contender {
-            implementation: "fastbloom (SipHash-1-3)".into(),
-            version: fb_ver.clone(),
-            ours: false,
-            accuracy: acc,
-            unit: "FPR",
-            run: Box::new(move || timed(n, || q.iter().filter(|k| f.contains(k)).count() as u64)),
-        });
+    let f = fb_filled();
+    cs.push(Contender {
+        implementation: "fastbloom (SipHash-1-3)".into(),
+        version: fb_ver.clone(),
+        ours: false,
+        accuracy: absent.iter().filter(|k| f.contains(k)).count() as f64 / n as f64,
+        unit: "FPR",
+        run: Box::new(move || {
+            let mut f = fb();
+            timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
+        }),
+    });
+    let f = fb_xxh3_filled();
+    cs.push(Contender {
+        implementation: "fastbloom (xxh3)".into(),
+        version: fb_ver.clone(),
+        ours: false,
+        accuracy: absent.iter().filter(|k| f.contains(k)).count() as f64 / n as f64,
+        unit: "FPR",
+        run: Box::new(move || {
+            let mut f = fb_xxh3();
+            timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
+        }),
+    });
+    contest(out, "bloom_insert", s.reps, cs);
+
+    // queries on filters built once; the batched contender counts the same
+    // queries as bytes
+    let mut cs: Vec<Contender> = Vec::new();
+    let f = bloom(StrategyId::Xxh3);
+    let (implementation, version) = ours("BloomFilter xxh3, batched (count_contained)");
+    cs.push(Contender {
+        implementation,
+        version,
+        ours: true,
+        accuracy: absent
+            .iter()
+            .filter(|k| f.contains(&k.to_le_bytes()))
+            .count() as f64
+            / n as f64,
+        unit: "FPR",
+        run: Box::new(move || timed(n, || f.count_contained(qb))),
+    });
+    for id in ours_ids {
+        let f = bloom(id);
+        let (name, ver) = ours(&format!("BloomFilter {}", id.name()));
+        cs.push(query(name, ver, true, &absent, &queries, move |k| {
+            f.contains(&k.to_le_bytes())
+        }));
     }
-    {
-        let mut f = fb_xxh3();
-        members.iter().for_each(|k| {
-            f.insert(k);
-        });
-        let acc = fpr(&|k| f.contains(&k));
-        let q = &queries;
-        cs.push(Contender {
-            implementation: "fastbloom (xxh3)".into(),
-            version: fb_ver.clone(),
-            ours: false,
-            accuracy: acc,
-            unit: "FPR",
-            run: Box::new(move || timed(n, || q.iter().filter(|k| f.contains(k)).count() as u64)),
-        });
-    }
+    let f = fb_filled();
+    cs.push(query(
+        "fastbloom (SipHash-1-3)".into(),
+        fb_ver.clone(),
+        false,
+        &absent,
+        &queries,
+        move |k| f.contains(&k),
+    ));
+    let f = fb_xxh3_filled();
+    cs.push(query(
+        "fastbloom (xxh3)".into(),
+        fb_ver.clone(),
+        false,
+        &absent,
+        &queries,
+        move |k| f.contains(&k),
+    ));
     contest(out, "bloom_query", s.reps, cs);
 
     // blocked Bloom query: sketchlab's blocked filter against the standard peers
     let mut cs: Vec<Contender> = Vec::new();
     let m_bits = sketchlab::structures::bloom::theory::optimal_m(n, 0.01);
     let k = sketchlab::structures::bloom::theory::optimal_k_int(m_bits, n);
-    for id in [StrategyId::Xxh3, StrategyId::Xxh3_64] {
+    let blocked = |id: StrategyId| {
         let mut f = BlockedBloom::new(m_bits, k, strategy(id)).unwrap();
-        members.iter().for_each(|key| f.insert(&key.to_le_bytes()));
-        let acc = fpr(&|key| f.contains(&key.to_le_bytes()));
+        m.iter().for_each(|key| f.insert(&key.to_le_bytes()));
+        f
+    };
+    for id in [StrategyId::Xxh3, StrategyId::Xxh3_64] {
+        let f = blocked(id);
         let (name, ver) = ours(&format!("BlockedBloom {}", id.name()));
-        let q = &queries;
-        cs.push(Contender {
-            implementation: name,
-            version: ver,
-            ours: true,
-            accuracy: acc,
-            unit: "FPR",
-            run: Box::new(move || {
-                timed(n, || {
-                    q.iter()
-                        .filter(|key| f.contains(&key.to_le_bytes()))
-                        .count() as u64
-                })
-            }),
-        });
+        cs.push(query(name, ver, true, &absent, &queries, move |key| {
+            f.contains(&key.to_le_bytes())
+        }));
     }
-    {
-        let mut f = BlockedBloom::new(m_bits, k, strategy(StrategyId::Xxh3)).unwrap();
-        members.iter().for_each(|key| f.insert(&key.to_le_bytes()));
-        let acc = fpr(&|key| f.contains(&key.to_le_bytes()));
-        let (name, ver) = ours("BlockedBloom xxh3, batched (count_contained)");
-        cs.push(Contender {
-            implementation: name,
-            version: ver,
-            ours: true,
-            accuracy: acc,
-            unit: "FPR",
-            run: Box::new(move || timed(n, || f.count_contained(qb))),
-        });
-    }
-    let mut f = fb();
-    members.iter().for_each(|key| {
-        f.insert(key);
-    });
-    let acc = fpr(&|key| f.contains(&key));
-    let q = &queries;
+    let f = blocked(StrategyId::Xxh3);
+    let (implementation, version) = ours("BlockedBloom xxh3, batched (count_contained)");
     cs.push(Contender {
-        implementation: "fastbloom (SipHash-1-3, standard)".into(),
-        version: fb_ver.clone(),
-        ours: false,
-        accuracy: acc,
+        implementation,
+        version,
+        ours: true,
+        accuracy: absent
+            .iter()
+            .filter(|k| f.contains(&k.to_le_bytes()))
+            .count() as f64
+            / n as f64,
         unit: "FPR",
-        run: Box::new(move || timed(n, || q.iter().filter(|key| f.contains(key)).count() as u64)),
+        run: Box::new(move || timed(n, || f.count_contained(qb))),
     });
-    let mut f = fb_xxh3();
-    members.iter().for_each(|key| {
-        f.insert(key);
-    });
-    let acc = fpr(&|key| f.contains(&key));
-    cs.push(Contender {
-        implementation: "fastbloom (xxh3, standard)".into(),
-        version: fb_ver.clone(),
-        ours: false,
-        accuracy: acc,
-        unit: "FPR",
-        run: Box::new(move || timed(n, || q.iter().filter(|key| f.contains(key)).count() as u64)),
-    });
+    let f = fb_filled();
+    cs.push(query(
+        "fastbloom (SipHash-1-3, standard)".into(),
+        fb_ver.clone(),
+        false,
+        &absent,
+        &queries,
+        move |k| f.contains(&k),
+    ));
+    let f = fb_xxh3_filled();
+    cs.push(query(
+        "fastbloom (xxh3, standard)".into(),
+        fb_ver,
+        false,
+        &absent,
+        &queries,
+        move |k| f.contains(&k),
+    ));
     contest(out, "blocked_bloom_query", s.reps, cs);
 }
 
@@ -603,15 +595,7 @@ fn cuckoo(out: &mut Vec<Row>, s: &Sizes) {
     let fill = (slots as f64 * 0.95) as u64;
     let members = keys(fill, 4);
     let absent = keys(fill, 5);
-    let queries: Vec<u64> = members
-        .iter()
-        .zip(&absent)
-        .flat_map(|(a, b)| [*a, *b])
-        .take(fill as usize)
-        .collect();
-    let fpr = |hit: &dyn Fn(u64) -> bool| {
-        absent.iter().filter(|&&k| hit(k)).count() as f64 / absent.len() as f64
-    };
+    let queries = half_members(&members, &absent, fill as usize);
     let ver = version("cuckoofilter");
     let ours_cf =
         || CuckooFilter::new(buckets, 4, 12, 500, 9, strategy(StrategyId::Xxh3_64)).unwrap();
@@ -662,31 +646,20 @@ fn cuckoo(out: &mut Vec<Row>, s: &Sizes) {
     cs[1].accuracy = m.iter().filter(|k| g.add(k).is_err()).count() as f64;
     contest(out, "cuckoo_insert_95pct", s.reps, cs);
 
-    let mut cs: Vec<Contender> = Vec::new();
-    let acc = fpr(&|k| f.contains(&k.to_le_bytes()));
-    let q = &queries;
     let (name, v) = ours("CuckooFilter 12-bit xxh3_64");
-    cs.push(Contender {
-        implementation: name,
-        version: v,
-        ours: true,
-        accuracy: acc,
-        unit: "FPR",
-        run: Box::new(move || {
-            timed(fill, || {
-                q.iter().filter(|k| f.contains(&k.to_le_bytes())).count() as u64
-            })
+    let cs = vec![
+        query(name, v, true, &absent, &queries, move |k| {
+            f.contains(&k.to_le_bytes())
         }),
-    });
-    let acc = fpr(&|k| g.contains(&k));
-    cs.push(Contender {
-        implementation: "cuckoofilter (8-bit, SipHash-1-3)".into(),
-        version: ver,
-        ours: false,
-        accuracy: acc,
-        unit: "FPR",
-        run: Box::new(move || timed(fill, || q.iter().filter(|k| g.contains(k)).count() as u64)),
-    });
+        query(
+            "cuckoofilter (8-bit, SipHash-1-3)".into(),
+            ver,
+            false,
+            &absent,
+            &queries,
+            move |k| g.contains(&k),
+        ),
+    ];
     contest(out, "cuckoo_query", s.reps, cs);
 }
 

@@ -54,6 +54,18 @@ pub(crate) const fn inv64(a: u64) -> u64 {
     x
 }
 
+/// Undoes `h ^= h >> s` on 64 bits (one step when s ≥ 32: the top s bits
+/// pass unchanged).
+pub(crate) fn unshift(h: u64, s: u32) -> u64 {
+    let mut x = h;
+    let mut k = s;
+    while k < 64 {
+        x = h ^ (x >> s);
+        k += s;
+    }
+    x
+}
+
 fn word32(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
@@ -78,16 +90,13 @@ pub(crate) fn m64a_k(k: u64) -> u64 {
     (k ^ (k >> 47)).wrapping_mul(M64A)
 }
 pub(crate) fn m64a_k_inv(big: u64) -> u64 {
-    let y = big.wrapping_mul(inv64(M64A));
-    // x ^ (x >> 47) is undone by the same step: the top 47 bits pass unchanged
-    (y ^ (y >> 47)).wrapping_mul(inv64(M64A))
+    unshift(big.wrapping_mul(inv64(M64A)), 47).wrapping_mul(inv64(M64A))
 }
 
 /// MurmurHash64A's finaliser (h ^= h >> 47; h *= m; h ^= h >> 47) run
 /// backwards: the state after the last block, from the output.
 pub(crate) fn m64a_unfinalise(output: u64) -> u64 {
-    let h = (output ^ (output >> 47)).wrapping_mul(inv64(M64A));
-    h ^ (h >> 47)
+    unshift(unshift(output, 47).wrapping_mul(inv64(M64A)), 47)
 }
 
 /// MurmurHash3_x64_128's maps for the first and second word of a block, and back.

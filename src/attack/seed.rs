@@ -7,7 +7,7 @@
 //! alone, only low bits of outputs, recovery becomes a search; this is the
 //! case where a hash value leaks whole.)
 
-use super::murmur::{M64A, inv32, inv64, m64a_k, m64a_unfinalise, x86_k};
+use super::murmur::{M64A, inv32, inv64, m64a_k, m64a_unfinalise, unshift, x86_k};
 
 /// The seed under which MurmurHash3_x86_32(`key`) = `output`, for a 4-byte key.
 pub fn murmur3_x86_32_seed(key: [u8; 4], output: u32) -> u32 {
@@ -38,17 +38,6 @@ const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
 const P3: u64 = 0x1656_67B1_9E37_79F9;
 const P4: u64 = 0x85EB_CA77_C2B2_AE63;
 const P5: u64 = 0x27D4_EB2F_1656_67C5;
-
-/// Undoes `h ^= h >> s` on 64 bits.
-fn unshift(h: u64, s: u32) -> u64 {
-    let mut x = h;
-    let mut k = s;
-    while k < 64 {
-        x = h ^ (x >> s);
-        k += s;
-    }
-    x
-}
 
 /// The seed under which XXH64(`key`) = `output`, for an 8-byte key.
 ///

@@ -8,7 +8,7 @@
 //! exhaustive check of universality on a small universe, and the pigeonhole
 //! bucket of the function the attacker knows.
 
-use crate::attack::universal::{self, CW_SMALL, Family, MS_SMALL};
+use crate::attack::universal::{self, CW_SMALL, Family, Function, MS_SMALL};
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Footprint, Study, Tables};
 use crate::experiment::params::{Def, Seeds};
@@ -76,6 +76,15 @@ fn draws(p: &P) -> u64 {
     }
 }
 
+/// The function the attacker knows (the constant seed, or a draw it
+/// learnt), the pairs it crafted against it, and the keys it tried.
+fn attacker(p: &P, seeds: Seeds) -> (Function, Vec<(u64, u64)>, u64) {
+    let mut rng = seeds.rng("attacker");
+    let known = family(p).draw(p.m.trailing_zeros(), &mut rng);
+    let (pairs, tries) = universal::craft_pairs(&known, p.pairs as usize, &mut rng);
+    (known, pairs, tries)
+}
+
 fn x_m(p: Proportion, m: f64) -> Interval {
     Interval::new(p.rate * m, p.lo * m, p.hi * m)
 }
@@ -97,10 +106,7 @@ impl Study for UniversalFamily {
         let fam = family(p);
         let bits = p.m.trailing_zeros();
         let mf = p.m as f64;
-        let mut rng = seeds.rng("attacker");
-        // the function the attacker knows: the constant seed, or a draw it learnt
-        let known = fam.draw(bits, &mut rng);
-        let (pairs, tries) = universal::craft_pairs(&known, p.pairs as usize, &mut rng);
+        let (known, pairs, tries) = attacker(p, seeds);
         let draws = draws(p);
         let mut victim = seeds.rng("victim");
         let mut keys = seeds.rng("random pairs");
@@ -164,10 +170,7 @@ impl Study for UniversalFamily {
 
     fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
         // the crafted pairs, each key as 8 little-endian bytes
-        let fam = family(p);
-        let mut rng = seeds.rng("attacker");
-        let known = fam.draw(p.m.trailing_zeros(), &mut rng);
-        let (pairs, _) = universal::craft_pairs(&known, p.pairs as usize, &mut rng);
+        let (_, pairs, _) = attacker(p, seeds);
         Ok(Some(
             pairs
                 .into_iter()
