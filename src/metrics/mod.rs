@@ -2,4 +2,5 @@
 //! allocation counting for the memory of exact sets.
 
 pub mod alloc;
+pub mod memory;
 pub mod process;

@@ -71,6 +71,9 @@ pub struct KeyGen {
     key_type: KeyType,
     salt: u64,
     buf: Vec<u8>,
+    /// u32 and u64 keys: written here, not into `buf` (no length
+    /// bookkeeping on the sweep engine's hottest path).
+    word: [u8; 8],
 }
 
 const URL_PREFIX: &[u8] = b"https://www.example.com/articles/";
@@ -85,6 +88,7 @@ impl KeyGen {
             key_type,
             salt,
             buf: Vec::with_capacity(2048),
+            word: [0; 8],
         }
     }
 
@@ -92,19 +96,33 @@ impl KeyGen {
         self.key_type
     }
 
+    /// The bytes of the u64 key for `id`: what [`Self::key`] returns for
+    /// [`KeyType::U64`], by value (batches of keys without a buffer).
+    #[inline]
+    pub fn u64_key(&self, id: u64) -> [u8; 8] {
+        splitmix64(id ^ self.salt).to_le_bytes()
+    }
+
     /// The key for `id`; valid until the next call.
     #[inline]
     pub fn key(&mut self, id: u64) -> &[u8] {
         // A bijection of id: distinct ids give distinct x.
         let x = splitmix64(id ^ self.salt);
-        self.buf.clear();
         match self.key_type {
             KeyType::U32 => {
                 debug_assert!(id < 1 << 32, "u32 keys need ids below 2^32");
-                self.buf
-                    .extend_from_slice(&mix32(id as u32 ^ self.salt as u32).to_le_bytes())
+                self.word[..4].copy_from_slice(&mix32(id as u32 ^ self.salt as u32).to_le_bytes());
+                return &self.word[..4];
             }
-            KeyType::U64 => self.buf.extend_from_slice(&x.to_le_bytes()),
+            KeyType::U64 => {
+                self.word = self.u64_key(id);
+                return &self.word;
+            }
+            _ => {}
+        }
+        self.buf.clear();
+        match self.key_type {
+            KeyType::U32 | KeyType::U64 => unreachable!("returned above"),
             KeyType::Url100 => {
                 self.buf.extend_from_slice(URL_PREFIX);
                 let mut r = x;

@@ -12,6 +12,7 @@ pub mod footprint;
 mod hashing;
 mod hll;
 mod sketches;
+mod speed;
 
 use super::params::{ParamDef, ParamSet, Params, Seeds};
 use super::row::{FieldDef, Row};
@@ -261,6 +262,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &attack::universal_family::UniversalFamily,
     &attack::seed_recovery::SeedRecovery,
     &attack::runtime_hashes::RuntimeHashes,
+    &speed::scaling::Scaling,
 ];
 
 /// Column names the runner adds; no kind may declare them.

@@ -89,8 +89,19 @@ impl<H: KeyHasher> BlockedBloom<H> {
 
     /// How many of `keys` test positive: the answers of [`Self::contains`]
     /// one by one, computed in batches of [`super::BATCH`] keys whose blocks
-    /// are prefetched before any is read.
+    /// are prefetched before any is read (when the filter outgrows the
+    /// last-level cache, [`super::prefetch_pays`]; one by one otherwise).
     pub fn count_contained<K: AsRef<[u8]>>(&self, keys: &[K]) -> u64 {
+        if super::prefetch_pays(self.bytes()) {
+            self.count_prefetched(keys)
+        } else {
+            keys.iter().filter(|k| self.contains(k.as_ref())).count() as u64
+        }
+    }
+
+    /// [`Self::count_contained`]'s batched path at any size: batches of
+    /// [`super::BATCH`] keys, their blocks prefetched before any is read.
+    pub fn count_prefetched<K: AsRef<[u8]>>(&self, keys: &[K]) -> u64 {
         let mut hits = 0u64;
         let mut at = [(0usize, 0u64); super::BATCH];
         for chunk in keys.chunks(super::BATCH) {
@@ -158,6 +169,7 @@ mod tests {
         }
         for n in [0, 1, 15, 16, 17, 5_000] {
             let one = keys[..n].iter().filter(|k| f.contains(&k[..])).count() as u64;
+            assert_eq!(f.count_prefetched(&keys[..n]), one, "{n}");
             assert_eq!(f.count_contained(&keys[..n]), one, "{n}");
         }
     }

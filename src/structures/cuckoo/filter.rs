@@ -247,6 +247,11 @@ impl<H: KeyHasher> CuckooFilter<H> {
         self.capacity() * self.f as u64
     }
 
+    /// Bytes the table occupies in memory: slots of 2 bytes (f ≤ 16) or 4.
+    pub fn memory_bytes(&self) -> u64 {
+        self.capacity() * if self.f <= 16 { 2 } else { 4 }
+    }
+
     pub fn kicks(&self) -> u64 {
         self.kicks
     }

@@ -1,0 +1,422 @@
+//! `scaling`: nanoseconds per operation against structure size, from a
+//! structure that sits in L1 to one that lives in DRAM, next to a physical
+//! model measured in the same trial on a buffer of the same size:
+//!
+//! * one hash of the key (timed alone), plus
+//! * one load per cache line the operation touches (k for a Bloom filter,
+//!   one for a blocked one, two buckets for a cuckoo filter, one register for
+//!   HyperLogLog, d counters for Count-Min), at this size's cost: the
+//!   dependent-load latency (the "every probe is a miss" model) or the
+//!   independent-load cost (the misses overlapped, as they can be: a query's
+//!   probes do not depend on each other, nor do successive queries).
+//!
+//! Filters are sized for `n` keys at 1% (cuckoo: 12-bit fingerprints, 4-slot
+//! buckets in u16 slots, the power of two of slots that holds n at ≤ 95%
+//! load) and filled
+//! with n keys; operations are queries of never-inserted keys (every line is
+//! read: the standard filter's query is branchless). HyperLogLog and
+//! Count-Min do not grow with n: they are given the Bloom filter's bytes for
+//! n (HyperLogLog: the largest p ≤ 18 whose 6-bit registers fit, so its
+//! series stops at 192 KiB; Count-Min: d = 5 rows of u32 counters), and their
+//! operation is an insert of a new key (HyperLogLog) or a point query.
+//!
+//! For the filters, two more loops run on the same queries: the FPR studies'
+//! own query loop (`common::count_positives`: keys derived from ids into one
+//! reused buffer) and, for the Bloom filters, the batched query with
+//! prefetching (`count_prefetched`, which `count_contained` uses only for a
+//! filter larger than the last-level cache, where this study finds it pays).
+
+use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, Seeds};
+use crate::hashing::{HashStrategy, KeyHasher, StrategyId};
+use crate::metrics::memory::{self, LoadProbe};
+use crate::plot::Chart;
+use crate::report::Section;
+use crate::stats;
+use crate::structures::Membership;
+use crate::structures::bloom::blocked::BlockedBloom;
+use crate::structures::bloom::{BloomFilter, theory};
+use crate::structures::count_min::CountMin;
+use crate::structures::cuckoo::CuckooFilter;
+use crate::structures::hyperloglog::HyperLogLog;
+use crate::table::Interval;
+use crate::workload::{KeyGen, KeyType};
+use std::hint::black_box;
+use std::time::Instant;
+
+pub struct Scaling;
+
+pub const STRUCTURES: &[&str] = &["bloom", "blocked_bloom", "cuckoo", "hll", "count_min"];
+
+crate::params! {
+    pub struct P {
+        structure: String = common::choice(STRUCTURES, Def::Required, "the structure timed (see the kind's doc for how each is sized)"),
+        n: u64 = common::int(100, 1 << 32, Def::Required, "keys the structure is sized for (filters: and filled with)"),
+        queries: u64 = common::int(1000, 1 << 28, Def::Int(1_000_000), "operations per timed repetition (never-inserted keys)"),
+        reps: u64 = common::int(1, 1000, Def::Int(7), "timed repetitions of each loop, interleaved; medians reported"),
+        hash: StrategyId = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        /// What one operation is: "query" or "insert".
+        op: String [Same],
+        bytes: u64 [Same],
+        /// The smallest cache the structure fits in, by the sizes in /sys.
+        level: String [Same],
+        l1d_bytes: u64 [Same],
+        l2_bytes: u64 [Same],
+        l3_bytes: u64 [Same],
+        /// Probes per key (Bloom k, cuckoo buckets, Count-Min d, 1 otherwise).
+        probes: u32 [Same],
+        /// 64-byte lines one operation touches (by construction).
+        lines_per_op: f64 [Same],
+        /// Median over repetitions, with its order-statistic 95% interval.
+        ns_per_op: Interval [Median],
+        ns_per_op_min: f64,
+        ns_per_op_max: f64,
+        /// One hash of the same keys, alone.
+        ns_hash: f64 [Median],
+        /// A dependent load (pointer chase) over a buffer of the structure's bytes.
+        ns_load_latency: f64 [Median],
+        /// An independent random load over the same buffer.
+        ns_load_independent: f64 [Median],
+        /// ns_hash + lines_per_op × ns_load_latency.
+        model_latency_ns: f64,
+        /// ns_hash + lines_per_op × ns_load_independent.
+        model_overlapped_ns: f64,
+        /// ns_per_op / model_latency_ns.
+        measured_over_latency_model: f64,
+        /// Filters: the FPR studies' query loop on the same queries.
+        ns_per_query_sweep: Option<f64> [Median],
+        /// Bare query throughput reached by the sweep loop: ns_per_op / ns_per_query_sweep.
+        sweep_throughput_ratio: Option<f64>,
+        /// Bloom filters: the batched, prefetching query.
+        ns_per_query_batched: Option<f64> [Median],
+        /// ns_per_op / ns_per_query_batched (> 1: batching helps).
+        batched_speedup: Option<f64>,
+        /// Filters: positives among the never-inserted queries (all loops agree).
+        fpr: Option<f64>,
+        insert_failures: u64 [Sum],
+    }
+}
+
+/// The Bloom filter's bits for n keys at 1% (every structure's budget).
+fn bloom_bits(n: u64) -> u64 {
+    theory::optimal_m(n, 0.01)
+}
+
+/// HyperLogLog's p for a budget: the largest p ≤ 18 with 0.75·2^p ≤ bytes (≥ 4).
+fn hll_p(budget_bytes: u64) -> u32 {
+    (4..=18)
+        .rev()
+        .find(|&p| (3u64 << p) / 4 <= budget_bytes)
+        .unwrap_or(4)
+}
+
+const CMS_ROWS: u64 = 5;
+
+/// Count-Min's width for a budget of u32 counters in `CMS_ROWS` rows.
+fn cms_w(budget_bytes: u64) -> u64 {
+    (budget_bytes / (4 * CMS_ROWS)).max(1)
+}
+
+/// Cuckoo buckets (4 slots) for n keys at ≤ 95% load.
+fn cuckoo_buckets(n: u64) -> usize {
+    ((n as f64 / 0.95).ceil() as u64)
+        .next_power_of_two()
+        .div_ceil(4)
+        .max(2) as usize
+}
+
+/// The structure built and filled, as the timed loops see it.
+enum Built {
+    Bloom(BloomFilter<HashStrategy>),
+    Blocked(BlockedBloom<HashStrategy>),
+    Cuckoo(CuckooFilter<HashStrategy>),
+    Hll(HyperLogLog<HashStrategy>),
+    CountMin(CountMin<u32, HashStrategy>),
+}
+
+struct Shape {
+    built: Built,
+    bytes: u64,
+    probes: u32,
+    lines: f64,
+    failures: u64,
+}
+
+fn build(p: &P, h: HashStrategy, keys: &mut KeyGen, seeds: Seeds) -> anyhow::Result<Shape> {
+    let budget = bloom_bits(p.n).div_ceil(8);
+    let mut failures = 0;
+    let shape = match p.structure.as_str() {
+        "bloom" => {
+            let m = bloom_bits(p.n);
+            let k = theory::optimal_k_int(m, p.n);
+            let mut f = BloomFilter::new(m, k, h)?;
+            (0..p.n).for_each(|id| f.insert(keys.key(id)));
+            let bytes = f.bytes() as u64;
+            Shape {
+                built: Built::Bloom(f),
+                bytes,
+                probes: k,
+                lines: k as f64,
+                failures,
+            }
+        }
+        "blocked_bloom" => {
+            let m = bloom_bits(p.n);
+            let k = theory::optimal_k_int(m, p.n);
+            let mut f = BlockedBloom::new(m, k, h)?;
+            (0..p.n).for_each(|id| f.insert(keys.key(id)));
+            let (bytes, lines) = (f.bytes() as u64, f.cache_lines_per_query() as f64);
+            Shape {
+                built: Built::Blocked(f),
+                bytes,
+                probes: k,
+                lines,
+                failures,
+            }
+        }
+        "cuckoo" => {
+            let mut f =
+                CuckooFilter::new(cuckoo_buckets(p.n), 4, 12, 500, seeds.derive("kicks"), h)?;
+            for id in 0..p.n {
+                failures += f.insert(keys.key(id)).is_err() as u64;
+            }
+            let bytes = f.memory_bytes();
+            Shape {
+                built: Built::Cuckoo(f),
+                bytes,
+                probes: 2,
+                // 12-bit fingerprints sit in u16 slots: an aligned 8-byte
+                // bucket never straddles a line
+                lines: 2.0,
+                failures,
+            }
+        }
+        "hll" => {
+            let mut s = HyperLogLog::new(hll_p(budget), h)?;
+            (0..p.n).for_each(|id| {
+                s.insert(keys.key(id));
+            });
+            let bytes = s.bytes_used() as u64;
+            Shape {
+                built: Built::Hll(s),
+                bytes,
+                probes: 1,
+                lines: 1.0,
+                failures,
+            }
+        }
+        "count_min" => {
+            let mut c = CountMin::<u32, _>::new(cms_w(budget), CMS_ROWS, h)?;
+            (0..p.n).for_each(|id| c.update(keys.key(id), 1));
+            let bytes = c.bytes();
+            Shape {
+                built: Built::CountMin(c),
+                bytes,
+                probes: CMS_ROWS as u32,
+                lines: CMS_ROWS as f64,
+                failures,
+            }
+        }
+        other => anyhow::bail!("bug: unknown structure {other}"),
+    };
+    Ok(shape)
+}
+
+fn time(ops: usize, f: impl FnOnce() -> u64) -> (f64, u64) {
+    let t = Instant::now();
+    let r = black_box(f());
+    (t.elapsed().as_nanos() as f64 / ops as f64, r)
+}
+
+/// Times `f` (ns per op) and checks it gives the same answer every time.
+fn timed(samples: &mut Vec<f64>, answer: &mut Option<u64>, ops: usize, f: impl FnOnce() -> u64) {
+    let (ns, r) = time(ops, f);
+    samples.push(ns);
+    if let Some(a) = *answer {
+        assert_eq!(
+            a, r,
+            "bug: a timed loop changed its answer between repetitions"
+        );
+    }
+    *answer = Some(r);
+}
+
+fn med(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    stats::quantile(&v, 0.5)
+}
+
+impl Study for Scaling {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "scaling";
+    const ABOUT: &'static str = "ns per operation vs structure size (L1 to DRAM) next to hash + lines × load cost measured at the same size";
+    const TIMING: bool = true;
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let h = p.hash_seed.hasher(p.hash, seeds);
+        let mut keys = KeyGen::new(KeyType::U64, seeds.derive("keys"));
+        let shape = build(p, h.clone(), &mut keys, seeds)?;
+        let q = p.queries as usize;
+        let ids = p.n..p.n + p.queries;
+        let qkeys: Vec<[u8; 8]> = ids
+            .clone()
+            .map(|id| keys.key(id).try_into().expect("u64 keys are 8 bytes"))
+            .collect();
+        let probe = LoadProbe::new(shape.bytes, q, &mut seeds.rng("loads"));
+        let caches = memory::caches();
+
+        let (mut op, mut hash, mut lat, mut ind, mut sweep, mut batched) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut a_op, mut a_hash, mut a_sweep, mut a_batched) = (None, None, None, None);
+        let mut built = shape.built;
+        let is_filter = matches!(
+            built,
+            Built::Bloom(_) | Built::Blocked(_) | Built::Cuckoo(_)
+        );
+        for _ in 0..p.reps {
+            timed(&mut hash, &mut a_hash, q, || {
+                qkeys
+                    .iter()
+                    .fold(0u64, |a, k| a ^ h.hash128(black_box(k)).0)
+            });
+            // an untimed pass first: every timed loop starts from the cache
+            // state a structure in steady use is in (the load probe of the
+            // previous repetition evicted it)
+            match &mut built {
+                Built::Bloom(f) => black_box(bare(f, &qkeys)),
+                Built::Blocked(f) => black_box(bare(f, &qkeys)),
+                Built::Cuckoo(f) => black_box(bare(f, &qkeys)),
+                Built::Hll(s) => black_box(hll_inserts(s, &qkeys)),
+                Built::CountMin(c) => black_box(cms_queries(c, &qkeys)),
+            };
+            match &mut built {
+                Built::Bloom(f) => {
+                    timed(&mut op, &mut a_op, q, || bare(f, &qkeys));
+                    timed(&mut sweep, &mut a_sweep, q, || {
+                        common::count_positives(f, &mut keys, ids.clone())
+                    });
+                    timed(&mut batched, &mut a_batched, q, || {
+                        f.count_prefetched(&qkeys)
+                    });
+                }
+                Built::Blocked(f) => {
+                    timed(&mut op, &mut a_op, q, || bare(f, &qkeys));
+                    timed(&mut sweep, &mut a_sweep, q, || {
+                        common::count_positives(f, &mut keys, ids.clone())
+                    });
+                    timed(&mut batched, &mut a_batched, q, || {
+                        f.count_prefetched(&qkeys)
+                    });
+                }
+                Built::Cuckoo(f) => {
+                    timed(&mut op, &mut a_op, q, || bare(f, &qkeys));
+                    timed(&mut sweep, &mut a_sweep, q, || {
+                        common::count_positives(f, &mut keys, ids.clone())
+                    });
+                }
+                Built::Hll(s) => {
+                    // inserting the same new keys again changes nothing: every
+                    // repetition does the same work on the same registers
+                    timed(&mut op, &mut a_op, q, || hll_inserts(s, &qkeys));
+                }
+                Built::CountMin(c) => {
+                    timed(&mut op, &mut a_op, q, || cms_queries(c, &qkeys));
+                }
+            }
+            lat.push(probe.latency_ns(q));
+            ind.push(probe.independent_ns());
+        }
+        for (name, a) in [("sweep", a_sweep), ("batched", a_batched)] {
+            if let (Some(a), Some(b)) = (a, a_op)
+                && is_filter
+                && a != b
+            {
+                anyhow::bail!("bug: the {name} query loop found {a} positives, the bare loop {b}");
+            }
+        }
+        op.sort_by(f64::total_cmp);
+        let ns_op = stats::median_interval(&op, stats::PLOT_CONFIDENCE);
+        let (ns_hash, ns_lat, ns_ind) = (med(hash), med(lat), med(ind));
+        let model_latency = ns_hash + shape.lines * ns_lat;
+        let opt = |v: Vec<f64>| (!v.is_empty()).then(|| med(v));
+        let (sweep, batched) = (opt(sweep), opt(batched));
+        Ok(R {
+            op: if matches!(built, Built::Hll(_)) {
+                "insert"
+            } else {
+                "query"
+            }
+            .into(),
+            bytes: shape.bytes,
+            level: caches.level(shape.bytes).into(),
+            l1d_bytes: caches.l1d,
+            l2_bytes: caches.l2,
+            l3_bytes: caches.l3,
+            probes: shape.probes,
+            lines_per_op: shape.lines,
+            ns_per_op: ns_op,
+            ns_per_op_min: op[0],
+            ns_per_op_max: op[op.len() - 1],
+            ns_hash,
+            ns_load_latency: ns_lat,
+            ns_load_independent: ns_ind,
+            model_latency_ns: model_latency,
+            model_overlapped_ns: ns_hash + shape.lines * ns_ind,
+            measured_over_latency_model: ns_op.value / model_latency,
+            ns_per_query_sweep: sweep,
+            sweep_throughput_ratio: sweep.map(|s| ns_op.value / s),
+            ns_per_query_batched: batched,
+            batched_speedup: batched.map(|b| ns_op.value / b),
+            fpr: is_filter.then(|| a_op.unwrap_or(0) as f64 / q as f64),
+            insert_failures: shape.failures,
+        })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let budget = bloom_bits(p.n) as f64 / 8.0;
+        let bytes = match p.structure.as_str() {
+            "cuckoo" => cuckoo_buckets(p.n) as f64 * 4.0 * 2.0,
+            "hll" => (3u64 << hll_p(budget as u64)) as f64 / 4.0,
+            _ => budget,
+        };
+        // the structure, a load probe of its size, the query keys and load indices
+        let q = p.queries as f64;
+        Some(Footprint {
+            structure_bytes: bytes,
+            peak_bytes: 2.0 * bytes + 12.0 * q,
+            work: p.n as f64 * 3.0 + p.reps as f64 * q * 12.0,
+        })
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        super::scaling_report::charts(t)
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        super::scaling_report::section(t)
+    }
+}
+
+/// The bare query loop: pre-made keys, one `contains` each.
+fn bare(f: &impl Membership, keys: &[[u8; 8]]) -> u64 {
+    keys.iter().filter(|k| f.contains(&k[..])).count() as u64
+}
+
+/// Inserts of keys already in the sketch: the same work every time (the
+/// registers no longer change), counted as changed registers (0).
+fn hll_inserts(s: &mut HyperLogLog<HashStrategy>, keys: &[[u8; 8]]) -> u64 {
+    keys.iter().filter(|k| s.insert(&k[..])).count() as u64
+}
+
+fn cms_queries(c: &CountMin<u32, HashStrategy>, keys: &[[u8; 8]]) -> u64 {
+    keys.iter().fold(0u64, |a, k| a.wrapping_add(c.estimate(k)))
+}

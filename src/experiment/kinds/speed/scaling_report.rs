@@ -1,0 +1,245 @@
+//! The `scaling` study's charts and reading, drawn from its rows alone.
+
+use crate::experiment::kinds::Tables;
+use crate::experiment::kinds::common;
+use crate::export::markdown::sig;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::table::{Table, Value};
+
+pub fn charts(t: &Tables) -> Vec<Chart> {
+    let t = &t.results;
+    let marked = |mut c: Chart| {
+        if let Some(r) = t.rows.first() {
+            for (col, label) in [("l1d_bytes", "L1d"), ("l2_bytes", "L2"), ("l3_bytes", "L3")] {
+                if let Some(b) = t.f64(r, col).filter(|&b| b > 0.0) {
+                    c = c.vline(b, format!("{label} {}", human_bytes(b)));
+                }
+            }
+        }
+        c
+    };
+    let mut main = marked(
+        Chart::new(
+            "ns_per_op_vs_bytes",
+            "Time per operation vs structure size (median of repetitions)",
+            "structure size (bytes)",
+            "ns per operation",
+        )
+        .log_x()
+        .log_y(),
+    );
+    for s in common::names(t, "structure") {
+        let rows: Vec<_> = t.where_str("structure", &s).collect();
+        main = main.series(Series::new(
+            s.clone(),
+            Style::LinePoints,
+            common::points(t, &rows, "bytes", "ns_per_op"),
+        ));
+    }
+    main = main.series(Series::new(
+        "one dependent load (pointer chase)",
+        Style::Points,
+        pooled(t, "ns_load_latency"),
+    ));
+    let mut model = marked(
+        Chart::new(
+            "model_vs_measured",
+            "Bloom filters: measured query time vs the physical model",
+            "structure size (bytes)",
+            "ns per query",
+        )
+        .log_x()
+        .log_y(),
+    );
+    for s in ["bloom", "blocked_bloom"] {
+        let rows: Vec<_> = t.where_str("structure", s).collect();
+        for (y, what, style) in [
+            ("ns_per_op", "measured", Style::LinePoints),
+            ("model_latency_ns", "hash + lines × latency", Style::Line),
+            (
+                "model_overlapped_ns",
+                "hash + lines × independent load",
+                Style::Line,
+            ),
+        ] {
+            model = model.series(Series::new(
+                format!("{s}: {what}"),
+                style,
+                common::points(t, &rows, "bytes", y),
+            ));
+        }
+    }
+    let mut loops = marked(
+        Chart::new(
+            "query_loops",
+            "Filters: bare, sweep-engine and batched query loops",
+            "structure size (bytes)",
+            "ns per query",
+        )
+        .log_x()
+        .log_y(),
+    );
+    for s in ["bloom", "blocked_bloom", "cuckoo"] {
+        let rows: Vec<_> = t.where_str("structure", s).collect();
+        for (y, what) in [
+            ("ns_per_op", "bare"),
+            ("ns_per_query_sweep", "FPR-study loop"),
+            ("ns_per_query_batched", "batched + prefetch"),
+        ] {
+            let pts = common::points(t, &rows, "bytes", y);
+            if !pts.is_empty() {
+                loops = loops.series(Series::new(format!("{s}: {what}"), Style::LinePoints, pts));
+            }
+        }
+    }
+    vec![main, model, loops]
+}
+
+pub fn section(t: &Tables) -> Section {
+    let t = &t.results;
+    let cols = [
+        "structure",
+        "n",
+        "bytes",
+        "level",
+        "lines_per_op",
+        "ns_per_op",
+        "ns_hash",
+        "ns_load_latency",
+        "model_latency_ns",
+        "model_overlapped_ns",
+        "ns_per_query_sweep",
+        "ns_per_query_batched",
+    ];
+    let table = t.project(&cols, |_| true);
+    Section {
+        table,
+        reading: reading(t),
+    }
+}
+
+/// (bytes, column) over every row, sorted by bytes: one memory-cost curve.
+fn pooled(t: &Table, col: &str) -> Vec<Point> {
+    let mut pts: Vec<Point> = t
+        .rows
+        .iter()
+        .filter_map(|r| Some(Point::new(t.f64(r, "bytes")?, t.f64(r, col)?)))
+        .collect();
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x));
+    pts
+}
+
+fn human_bytes(b: f64) -> String {
+    if b >= (1u64 << 20) as f64 {
+        format!("{} MiB", sig(b / (1u64 << 20) as f64, 3))
+    } else {
+        format!("{} KiB", sig(b / 1024.0, 3))
+    }
+}
+
+fn reading(t: &Table) -> String {
+    let rows_at = |s: &'static str| -> Vec<&Vec<Value>> { t.where_str("structure", s).collect() };
+    let f = |r: &Vec<Value>, c: &str| t.f64(r, c).unwrap_or(f64::NAN);
+    let mut out = Vec::new();
+    // memory costs: the smallest and the largest working set measured
+    let by_bytes = |a: &&Vec<Value>, b: &&Vec<Value>| f(a, "bytes").total_cmp(&f(b, "bytes"));
+    let (Some(small), Some(big)) = (
+        t.rows.iter().min_by(by_bytes),
+        t.rows.iter().max_by(by_bytes),
+    ) else {
+        return "No rows.".into();
+    };
+    out.push(format!(
+        "A dependent load costs {} ns at {} ({}) and {} ns at {} ({}); an independent random load {} ns and {} ns: at the largest size the core overlaps about {} misses.",
+        sig(f(small, "ns_load_latency"), 3),
+        human_bytes(f(small, "bytes")),
+        t.str(small, "level"),
+        sig(f(big, "ns_load_latency"), 3),
+        human_bytes(f(big, "bytes")),
+        t.str(big, "level"),
+        sig(f(small, "ns_load_independent"), 3),
+        sig(f(big, "ns_load_independent"), 3),
+        sig(f(big, "ns_load_latency") / f(big, "ns_load_independent"), 2),
+    ));
+    // the cliff: the smallest size whose dependent load costs more than half
+    // the largest size's
+    let mut sized: Vec<&Vec<Value>> = t.rows.iter().collect();
+    sized.sort_by(by_bytes);
+    let half = f(big, "ns_load_latency") / 2.0;
+    if let Some(i) = sized.iter().position(|r| f(r, "ns_load_latency") > half)
+        && i > 0
+    {
+        out.push(format!(
+            "The latency cliff lies between {} ({} ns) and {} ({} ns){}.",
+            human_bytes(f(sized[i - 1], "bytes")),
+            sig(f(sized[i - 1], "ns_load_latency"), 3),
+            human_bytes(f(sized[i], "bytes")),
+            sig(f(sized[i], "ns_load_latency"), 3),
+            match t.f64(big, "l3_bytes").filter(|&b| b > 0.0) {
+                Some(l3) => format!("; /sys reports an L3 of {}", human_bytes(l3)),
+                None => String::new(),
+            }
+        ));
+    }
+    if t.str(big, "level") != "DRAM" {
+        out.push(
+            "No structure here outgrows the last-level cache (a quick run stops at 10^7 keys): the DRAM figures are in the full run."
+                .into(),
+        );
+    }
+    for s in ["bloom", "blocked_bloom", "cuckoo", "hll", "count_min"] {
+        let rows = rows_at(s);
+        let (Some(a), Some(b)) = (
+            rows.iter().copied().min_by(by_bytes),
+            rows.iter().copied().max_by(by_bytes),
+        ) else {
+            continue;
+        };
+        out.push(format!(
+            "{s}: {} ns at {} ({}), {} ns at {} ({}), {}× its latency model there (hash {} ns + {} lines × {} ns).",
+            sig(f(a, "ns_per_op"), 3),
+            human_bytes(f(a, "bytes")),
+            t.str(a, "level"),
+            sig(f(b, "ns_per_op"), 3),
+            human_bytes(f(b, "bytes")),
+            t.str(b, "level"),
+            sig(f(b, "measured_over_latency_model"), 2),
+            sig(f(b, "ns_hash"), 3),
+            sig(f(b, "lines_per_op"), 3),
+            sig(f(b, "ns_load_latency"), 3),
+        ));
+    }
+    let ratios: Vec<f64> = t
+        .rows
+        .iter()
+        .filter_map(|r| t.f64(r, "sweep_throughput_ratio"))
+        .collect();
+    if !ratios.is_empty() {
+        let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = ratios.iter().copied().fold(0.0, f64::max);
+        out.push(format!(
+            "The FPR studies' query loop reaches {}–{}× the bare loop's throughput across sizes (goal ≥ 0.8).",
+            sig(lo, 2),
+            sig(hi, 2)
+        ));
+    }
+    for s in ["bloom", "blocked_bloom"] {
+        let rows = rows_at(s);
+        let (Some(a), Some(b)) = (
+            rows.iter().copied().min_by(by_bytes),
+            rows.iter().copied().max_by(by_bytes),
+        ) else {
+            continue;
+        };
+        out.push(format!(
+            "{s} batched + prefetch: {}× the one-by-one loop at {}, {}× at {}.",
+            sig(f(a, "batched_speedup"), 2),
+            human_bytes(f(a, "bytes")),
+            sig(f(b, "batched_speedup"), 2),
+            human_bytes(f(b, "bytes")),
+        ));
+    }
+    out.push("Timings are medians on a shared machine: compare ratios and shapes.".into());
+    out.join(" ")
+}
