@@ -18,7 +18,9 @@
 //! Count-Min do not grow with n: they are given the Bloom filter's bytes for
 //! n (HyperLogLog: the largest p ≤ 18 whose 6-bit registers fit, so its
 //! series stops at 192 KiB; Count-Min: d = 5 rows of u32 counters), and their
-//! operation is an insert of a new key (HyperLogLog) or a point query.
+//! operation is an insert (HyperLogLog: of never-inserted keys, which the
+//! untimed pass before each timed one adds, so every timed repetition does
+//! the same work and changes no register) or a point query.
 //!
 //! For the filters, two more loops run on the same queries: the FPR studies'
 //! own query loop (`common::count_positives`: keys derived from ids into one
