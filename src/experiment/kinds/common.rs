@@ -340,3 +340,39 @@ pub fn theory_misses(
         if misses.len() > 5 { "; …" } else { "" }
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
+    use crate::structures::bloom::BloomFilter;
+
+    #[test]
+    fn the_blocked_query_loop_answers_as_one_key_at_a_time() {
+        for kt in [KeyType::U64, KeyType::U32, KeyType::Url100] {
+            let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(3));
+            let mut f = BloomFilter::with_rate(500, 0.2, h).unwrap();
+            let mut keys = KeyGen::new(kt, 9);
+            for id in 0..500 {
+                Membership::insert(&mut f, keys.key(id)).unwrap();
+            }
+            // ranges that start and end inside a block, and an empty one
+            for ids in [0..500, 3..131, 500..1_777, 64..64, 0..1] {
+                let one: u64 = ids
+                    .clone()
+                    .map(|id| Membership::contains(&f, keys.key(id)) as u64)
+                    .sum();
+                assert_eq!(
+                    count_positives(&f, &mut keys, ids.clone()),
+                    one,
+                    "{kt:?} {ids:?}"
+                );
+            }
+            assert_eq!(
+                count_positives(&f, &mut keys, 0..500),
+                500,
+                "{kt:?}: members"
+            );
+        }
+    }
+}
