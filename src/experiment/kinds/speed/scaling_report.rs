@@ -188,12 +188,16 @@ fn reading(t: &Table) -> String {
                 .into(),
         );
     }
-    for s in ["bloom", "blocked_bloom", "cuckoo", "hll", "count_min"] {
+    // a structure's smallest and largest rows
+    let ends = |s: &'static str| {
         let rows = rows_at(s);
-        let (Some(a), Some(b)) = (
-            rows.iter().copied().min_by(by_bytes),
-            rows.iter().copied().max_by(by_bytes),
-        ) else {
+        Some((
+            rows.iter().copied().min_by(by_bytes)?,
+            rows.iter().copied().max_by(by_bytes)?,
+        ))
+    };
+    for s in ["bloom", "blocked_bloom", "cuckoo", "hll", "count_min"] {
+        let Some((a, b)) = ends(s) else {
             continue;
         };
         out.push(format!(
@@ -225,11 +229,7 @@ fn reading(t: &Table) -> String {
         ));
     }
     for s in ["bloom", "blocked_bloom"] {
-        let rows = rows_at(s);
-        let (Some(a), Some(b)) = (
-            rows.iter().copied().min_by(by_bytes),
-            rows.iter().copied().max_by(by_bytes),
-        ) else {
+        let Some((a, b)) = ends(s) else {
             continue;
         };
         out.push(format!(
