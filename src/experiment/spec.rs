@@ -287,6 +287,16 @@ impl Spec {
                     "must be a number >= 0",
                 ));
             }
+            // relative to a nonzero bound, 100% or more would reach across zero
+            if c.tolerance >= 1.0
+                && (c.documented != 0.0 || c.documented_high.is_some_and(|h| h != 0.0))
+            {
+                return Err(fe(
+                    &at("tolerance"),
+                    &c.tolerance.to_string(),
+                    "must be < 1 (it is relative to documented); state a wider claim as a range with documented_high",
+                ));
+            }
             let check = match c.check.as_deref() {
                 None | Some("value") => Check::Value,
                 Some("equal_across") => Check::EqualAcross,

@@ -102,7 +102,7 @@ pub fn render(
         count(Verdict::NotMeasured)
     );
     s += &format!(
-        "The rule is an equivalence test on the {}% interval (README, \"Verdicts\"): with H = documented ± tolerance (the precision of the document's own wording) and A = documented ± max(2·tolerance, tolerance + {}), `holds` when the whole interval lies in H, `approximately` when it lies in A, `does-not-hold` when it lies wholly outside A, and `inconclusive` when it straddles A's edge: the study must measure more. Computed rows (a formula's value or an exact enumeration) are points. With {measured} measured verdicts at {}%, about {} would flip by chance. The same table is in `claims.csv`.\n\n",
+        "The rule is an equivalence test on the {}% interval (README, \"Verdicts\"): with H = documented ± tolerance (the precision of the document's own wording) and A = H widened outward by the factor 1 + max(tolerance, {}) (its low edge divided by it, its high edge multiplied; ±2·tolerance around a documented 0), `holds` when the whole interval lies in H, `approximately` when it lies in A, `does-not-hold` when it lies wholly outside A, and `inconclusive` when it straddles A's edge: the study must measure more. Computed rows (a formula's value or an exact enumeration) are points. With {measured} measured verdicts at {}%, about {} would flip by chance. The same table is in `claims.csv`.\n\n",
         sig(100.0 * ledger::VERDICT_CONFIDENCE, 4),
         sig(ledger::APPROX_SLACK, 2),
         sig(100.0 * ledger::VERDICT_CONFIDENCE, 4),
