@@ -130,6 +130,13 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Reproduce => reproduce(&cli.experiments, &opts, cli.quiet),
+        Command::Claims { verdict, document } => {
+            let table =
+                crate::report::print::run_ledger(&cli.out, verdict.as_deref(), document.as_deref())
+                    .map_err(Error::Input)?;
+            print!("{table}");
+            Ok(())
+        }
         Command::HllppBias { trials, file } => hllpp_bias(
             *trials,
             cli.seed.unwrap_or(2013),
@@ -583,4 +590,24 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
         print_counts(&rebuilt.ledger, &opts.out, rebuilt.run.seconds);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn claims_accepts_the_ledgers_verdict_names() {
+        use clap::CommandFactory;
+        let cmd = crate::cli::Cli::command();
+        let claims = cmd.find_subcommand("claims").unwrap();
+        let arg = claims
+            .get_arguments()
+            .find(|a| a.get_id() == "verdict")
+            .unwrap();
+        let names: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        assert_eq!(names, crate::report::print::VERDICTS);
+    }
 }

@@ -101,6 +101,18 @@ pub enum Command {
         after_help = "Examples:\n  sketchlab reproduce --quick\n  sketchlab reproduce --out reports"
     )]
     Reproduce,
+    /// Print the claims ledger of a run (OUT/claims.csv) as a table, by document section
+    #[command(
+        after_help = "Examples:\n  sketchlab claims\n  sketchlab claims --verdict does-not-hold\n  sketchlab claims --document 002 --out reports/quick\n\nReads OUT/claims.csv (default reports/); run `sketchlab reproduce` first."
+    )]
+    Claims {
+        /// Only claims with this verdict
+        #[arg(long, value_parser = ["holds", "approximately", "does-not-hold", "inconclusive", "not-measured"])]
+        verdict: Option<String>,
+        /// Only claims of this document
+        #[arg(long, value_parser = ["000", "002"])]
+        document: Option<String>,
+    },
     /// What a study will need before it runs: trials, memory against the machine, and time
     #[command(
         after_help = "Examples:\n  sketchlab plan bloom_fpr\n  sketchlab plan experiments/hll_range.toml --quick --threads 2\n  sketchlab plan key_size --json\n\nMemory is estimated from the parameters alone; the time from one run of the study's cheapest trial. `run` and `reproduce` print the same plan first (without the calibration) and refuse, exit 2, a run that does not fit in the memory available."

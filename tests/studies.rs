@@ -542,18 +542,24 @@ fn reproduce_quick_gives_every_claim_a_verdict() {
             "interval_hi"
         ]
     );
-    let mut n = 0;
+    let (mut n, mut references) = (0, 0);
     for rec in rdr.records() {
         let rec = rec.unwrap();
         n += 1;
         let verdicts = ["holds", "approximately", "does-not-hold", "inconclusive"];
-        // not-measured only for report rows, which still carry their value
+        // not-measured only for report rows, which still carry their value,
+        // and for the references (claims no harness measures)
         assert!(
             verdicts.contains(&&rec[7]) || &rec[7] == "not-measured",
             "{} was {}",
             &rec[0],
             &rec[7]
         );
+        if &rec[8] == "reference" {
+            assert_eq!(&rec[7], "not-measured", "{}", &rec[0]);
+            references += 1;
+            continue;
+        }
         assert!(!rec[5].is_empty(), "{} has no value", &rec[0]);
         assert!(
             ["measured", "counted", "computed"].contains(&&rec[8]),
@@ -583,16 +589,41 @@ fn reproduce_quick_gives_every_claim_a_verdict() {
         })
         .sum();
     assert_eq!(
-        n, declared,
+        references,
+        sketchlab::report::references::rows().unwrap().len(),
+        "every claim of data/claims_without_study.toml is in the ledger"
+    );
+    assert_eq!(
+        n - references,
+        declared,
         "every [[claim]] in experiments/ is in the ledger"
     );
     let report = std::fs::read_to_string(d.join("REPORT.md")).unwrap();
     assert_eq!(
         report.matches("\n### ").count()
             - report.matches("### Claims that do not hold").count()
-            - report.matches("### Inconclusive").count(),
+            - report.matches("### Inconclusive").count()
+            - report.matches("\n### Document ").count(),
         specs.len()
     );
+    // the ledger is grouped by document section, in the documents' order
+    let sections: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.strip_prefix("#### "))
+        .collect();
+    let expected: Vec<String> = sketchlab::report::documents::DOCUMENTS
+        .iter()
+        .flat_map(|d| d.headings.iter().map(move |h| format!("{} · {h}", d.id)))
+        .collect();
+    let mut at = 0;
+    for s in &sections {
+        let i = expected[at..]
+            .iter()
+            .position(|e| e == s)
+            .unwrap_or_else(|| panic!("section {s} out of order or unknown"));
+        at += i + 1;
+    }
+    assert!(sections.len() >= 15, "{sections:?}");
     for line in report.lines().filter(|l| l.starts_with("![")) {
         let path = &line[line.find("](").unwrap() + 2..line.len() - 1];
         assert!(d.join(path).is_file(), "{path} is referenced but missing");
@@ -1217,6 +1248,58 @@ fn tree(dir: &Path) -> Vec<std::path::PathBuf> {
     walk(dir, dir, &mut v);
     v.sort();
     v
+}
+
+/// `sketchlab claims` prints the shared quick run's ledger, filtered, and
+/// refuses a verdict or document it does not know (exit 2).
+#[test]
+fn claims_prints_the_ledger_filtered_by_verdict_and_document() {
+    let d = quick_out();
+    let out = |args: &[&str]| {
+        let o = assert_cmd::Command::cargo_bin("sketchlab")
+            .unwrap()
+            .arg("claims")
+            .args(args)
+            .arg("--out")
+            .arg(d)
+            .output()
+            .unwrap();
+        (o.status.code(), String::from_utf8(o.stdout).unwrap())
+    };
+    let (code, all) = out(&[]);
+    assert_eq!(code, Some(0));
+    let total = std::fs::read_to_string(d.join("claims.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    let last = all.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!("{total} of {total} claims")),
+        "{last}"
+    );
+    let (_, holds) = out(&["--verdict", "does-not-hold", "--document", "002"]);
+    let rows: Vec<&str> = holds.lines().filter(|l| l.starts_with("  ")).collect();
+    assert!(!rows.is_empty());
+    assert!(
+        rows.iter()
+            .all(|l| l.trim_start().starts_with("does-not-hold"))
+    );
+    assert!(
+        holds
+            .lines()
+            .filter(|l| l.contains(" · "))
+            .all(|l| l.starts_with("002 · "))
+    );
+    for bad in [&["--verdict", "hold"][..], &["--document", "001"][..]] {
+        assert_eq!(out(bad).0, Some(2), "{bad:?}");
+    }
+    let missing = assert_cmd::Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(["claims", "--out", "/nonexistent/sketchlab"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
 }
 
 /// `sketchlab report` rebuilds every summary, plot, manifest, claims.csv and

@@ -191,6 +191,8 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
                 .map(|c| ledger::evaluate(c, &st.spec.name, &st.tables)),
         );
     }
+    rows.extend(report::references::rows().map_err(Error::Input)?);
+    ledger::sort(&mut rows);
     export::write_atomic(&out.join("claims.csv"), &ledger::to_csv(&rows)?)?;
     let results: Vec<report::StudyResult<'_>> = studies
         .iter()

@@ -46,6 +46,9 @@ pub enum Basis {
     Counted,
     /// A formula's value or an exact enumeration.
     Computed,
+    /// A fact no harness measures (a date, a venue, a theorem, a deployment):
+    /// `not-measured`, with the reference a reader checks it against.
+    Reference,
 }
 
 impl Basis {
@@ -54,6 +57,7 @@ impl Basis {
             Basis::Measured => "measured",
             Basis::Counted => "counted",
             Basis::Computed => "computed",
+            Basis::Reference => "reference",
         }
     }
 }
@@ -95,6 +99,31 @@ pub struct LedgerRow {
     /// The interval the verdict was decided on (at [`VERDICT_CONFIDENCE`]).
     pub interval: Option<(f64, f64)>,
     pub note: String,
+    /// The heading of the document section the quote sits in ("" when the
+    /// quote is not found: tests/quotes.rs fails then).
+    pub section: String,
+    /// (section index, offset in the section): the documents' order.
+    pub place: (usize, usize),
+}
+
+impl LedgerRow {
+    /// Sets `section` and `place` from the quote's position in its document.
+    pub fn placed(mut self) -> Self {
+        let at = super::documents::document(&self.document)
+            .ok_or_else(String::new)
+            .and_then(|d| d.locate(&self.quote));
+        (self.section, self.place) = match at {
+            Ok((i, heading, offset)) => (heading.to_string(), (i, offset)),
+            Err(_) => (String::new(), (usize::MAX, 0)),
+        };
+        self
+    }
+}
+
+/// The ledger in the documents' order: by document, section, then position
+/// of the quote (claims on one sentence keep their spec order).
+pub fn sort(rows: &mut [LedgerRow]) {
+    rows.sort_by(|a, b| (&a.document, a.place).cmp(&(&b.document, b.place)));
 }
 
 /// The interval of `metric` in `row` at the verdict confidence, from the
@@ -155,7 +184,10 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
         study: study.to_string(),
         interval: None,
         note: claim.note.clone().unwrap_or_default(),
-    };
+        section: String::new(),
+        place: (0, 0),
+    }
+    .placed();
     let documented = (
         claim.documented,
         claim.documented_high.unwrap_or(claim.documented),
@@ -222,7 +254,9 @@ fn measure(claim: &Claim, tables: &Tables) -> Result<Measured, String> {
     // a computed value is exact; a measured one needs its interval
     let interval = |r: &[Value]| -> Result<(Interval, bool), String> {
         match claim.basis {
-            Basis::Computed | Basis::Counted => Ok((Interval::exact(value(r)?), false)),
+            Basis::Computed | Basis::Counted | Basis::Reference => {
+                Ok((Interval::exact(value(r)?), false))
+            }
             Basis::Measured => verdict_interval(t, r, &claim.metric).ok_or_else(|| {
                 format!(
                     "{} has no interval: mark the claim computed, or measure it with one",

@@ -1,11 +1,15 @@
 //! The claims ledger and REPORT.md, both computed from result tables.
 
+pub mod documents;
 pub mod ledger;
+pub mod print;
+pub mod references;
 pub mod verdict;
 
 use crate::export::markdown::{self, sig};
 use crate::table::Table;
 use ledger::{Basis, LedgerRow, Verdict};
+
 use std::path::{Path, PathBuf};
 
 /// What a kind contributes to REPORT.md: a regenerated table and a reading of
@@ -63,6 +67,103 @@ fn num(x: Option<f64>) -> String {
     x.map(|v| sig(v, 4)).unwrap_or_else(|| "—".into())
 }
 
+/// "3 hold, 1 approximately, …" for a set of ledger rows (zero counts left out).
+pub fn verdict_counts<'a>(rows: impl IntoIterator<Item = &'a LedgerRow>) -> String {
+    let mut n = [0usize; 5];
+    for r in rows {
+        n[verdict_rank(r.verdict)] += 1;
+    }
+    let names = [
+        "hold",
+        "approximately",
+        "do not hold",
+        "inconclusive",
+        "not measured",
+    ];
+    let parts: Vec<String> = n
+        .iter()
+        .zip(names)
+        .filter(|(k, _)| **k > 0)
+        .map(|(k, name)| format!("{k} {name}"))
+        .collect();
+    parts.join(", ")
+}
+
+fn verdict_rank(v: Verdict) -> usize {
+    match v {
+        Verdict::Holds => 0,
+        Verdict::Approximately => 1,
+        Verdict::DoesNotHold => 2,
+        Verdict::Inconclusive => 3,
+        Verdict::NotMeasured => 4,
+    }
+}
+
+/// The ledger as tables, one per document section in the documents' order
+/// (rows arrive sorted by [`ledger::sort`]), each headed by its verdict counts.
+fn ledger_by_section(ledger: &[LedgerRow]) -> String {
+    let mut s = String::new();
+    for d in &documents::DOCUMENTS {
+        let rows: Vec<&LedgerRow> = ledger.iter().filter(|r| r.document == d.id).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        s += &format!(
+            "### Document {}: {}\n\n{} claims: {}.\n\n",
+            d.id,
+            d.title,
+            rows.len(),
+            verdict_counts(rows.iter().copied())
+        );
+        let mut sections: Vec<&str> = d.headings.to_vec();
+        sections.push("");
+        for heading in sections {
+            let in_section: Vec<&LedgerRow> = rows
+                .iter()
+                .copied()
+                .filter(|r| r.section == heading)
+                .collect();
+            if in_section.is_empty() {
+                continue;
+            }
+            s += &format!(
+                "#### {} · {}\n\n{} claims: {}.\n\n",
+                d.id,
+                if heading.is_empty() {
+                    "(quote not found)"
+                } else {
+                    heading
+                },
+                in_section.len(),
+                verdict_counts(in_section.iter().copied())
+            );
+            s += &format!(
+                "| claim | quote | documented | theory | value | basis | {}% interval | unit | verdict | study |\n|---|---|---|---|---|---|---|---|---|---|\n",
+                sig(100.0 * ledger::VERDICT_CONFIDENCE, 4)
+            );
+            for r in in_section {
+                s += &format!(
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                    r.claim_id,
+                    r.quote.replace('|', "\\|"),
+                    r.documented.replace('|', "\\|"),
+                    num(r.theory),
+                    num(r.measured),
+                    r.basis.as_str(),
+                    r.interval
+                        .map(|(a, b)| format!("[{}, {}]", sig(a, 4), sig(b, 4)))
+                        .unwrap_or_default(),
+                    r.unit.replace('|', "\\|"),
+                    r.verdict.as_str(),
+                    r.study
+                );
+            }
+            s += "\n";
+        }
+    }
+    s
+}
+
 /// REPORT.md: the ledger (with the claims that fail first), then each study's
 /// plots, regenerated table and one-line reading.
 pub fn render(
@@ -87,6 +188,18 @@ pub fn render(
         s += "> **Quick mode**: sizes are reduced (see each spec's `[quick]` table); intervals are wider than in a full run.\n\n";
     }
     let count = |v: Verdict| ledger.iter().filter(|r| r.verdict == v).count();
+    let per_document: Vec<String> = documents::DOCUMENTS
+        .iter()
+        .map(|d| {
+            let rows = ledger.iter().filter(|r| r.document == d.id);
+            format!(
+                "document {}: {} ({})",
+                d.id,
+                rows.clone().count(),
+                verdict_counts(rows)
+            )
+        })
+        .collect();
     let measured = ledger
         .iter()
         .filter(|r| r.basis == Basis::Measured && r.interval.is_some())
@@ -100,6 +213,10 @@ pub fn render(
         count(Verdict::DoesNotHold),
         count(Verdict::Inconclusive),
         count(Verdict::NotMeasured)
+    );
+    s += &format!(
+        "By document: {}. The ledger below follows the documents' order, section by section; `not measured` rows with basis `reference` are facts no harness measures (dates, venues, theorems, deployments), each with its reference in the notes (`data/claims_without_study.toml`).\n\n",
+        per_document.join("; ")
     );
     s += &format!(
         "The rule is an equivalence test on the {}% interval (README, \"Verdicts\"): with H = documented ± tolerance (the precision of the document's own wording) and A = H widened outward by the factor 1 + max(tolerance, {}) (its low edge divided by it, its high edge multiplied; ±2·tolerance around a documented 0), `holds` when the whole interval lies in H, `approximately` when it lies in A, `does-not-hold` when it lies wholly outside A, and `inconclusive` when it straddles A's edge: the study must measure more. Computed rows (a formula's value or an exact enumeration) are points. With {measured} measured verdicts at {}%, about {} would flip by chance. The same table is in `claims.csv`.\n\n",
@@ -146,28 +263,7 @@ pub fn render(
         }
         s += "\n";
     }
-    s += &format!(
-        "| claim | doc | quote | documented | theory | value | basis | {}% interval | unit | verdict | study |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
-        sig(100.0 * ledger::VERDICT_CONFIDENCE, 4)
-    );
-    for r in ledger {
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.claim_id,
-            r.document,
-            r.quote.replace('|', "\\|"),
-            r.documented,
-            num(r.theory),
-            num(r.measured),
-            r.basis.as_str(),
-            r.interval
-                .map(|(a, b)| format!("[{}, {}]", sig(a, 4), sig(b, 4)))
-                .unwrap_or_default(),
-            r.unit,
-            r.verdict.as_str(),
-            r.study
-        );
-    }
+    s += &ledger_by_section(ledger);
     let notes: Vec<&LedgerRow> = ledger.iter().filter(|r| !r.note.is_empty()).collect();
     if !notes.is_empty() {
         s += "\nNotes:\n\n";

@@ -1,0 +1,204 @@
+//! `sketchlab claims`: a run's claims.csv printed as a table, grouped by
+//! document section in the documents' order, optionally filtered.
+
+use super::documents;
+
+/// The verdict names `--verdict` accepts (claims.csv's spelling).
+pub const VERDICTS: [&str; 5] = [
+    "holds",
+    "approximately",
+    "does-not-hold",
+    "inconclusive",
+    "not-measured",
+];
+
+/// The table of `OUT/claims.csv` (what `sketchlab claims` prints); `Err`
+/// says which file is missing or malformed.
+pub fn run_ledger(
+    out: &std::path::Path,
+    verdict: Option<&str>,
+    document: Option<&str>,
+) -> Result<String, String> {
+    let path = out.join("claims.csv");
+    let bytes = std::fs::read(&path).map_err(|e| {
+        format!(
+            "{}: {e} (run `sketchlab reproduce` first, or pass --out DIR)",
+            path.display()
+        )
+    })?;
+    ledger_table(&bytes, verdict, document).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// One claims.csv line, as read back.
+struct Line {
+    id: String,
+    document: String,
+    quote: String,
+    documented: String,
+    measured: String,
+    unit: String,
+    verdict: String,
+    basis: String,
+    interval: String,
+}
+
+/// The table for claims.csv's bytes, keeping the rows whose verdict and
+/// document match the filters (`None`: all). `Err` when the file is not a
+/// claims.csv (its header differs).
+pub fn ledger_table(
+    csv_bytes: &[u8],
+    verdict: Option<&str>,
+    document: Option<&str>,
+) -> Result<String, String> {
+    let mut r = csv::Reader::from_reader(csv_bytes);
+    let header: Vec<String> = r
+        .headers()
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!("not a claims.csv: no column {name}"))
+    };
+    let c = [
+        col("claim_id")?,
+        col("document")?,
+        col("quote")?,
+        col("documented")?,
+        col("measured")?,
+        col("unit")?,
+        col("verdict")?,
+        col("basis")?,
+        col("interval_lo")?,
+        col("interval_hi")?,
+    ];
+    let mut lines = Vec::new();
+    for rec in r.records() {
+        let rec = rec.map_err(|e| e.to_string())?;
+        let f = |i: usize| rec.get(c[i]).unwrap_or_default().to_string();
+        let interval = match (f(8), f(9)) {
+            (lo, hi) if !lo.is_empty() && !hi.is_empty() => format!("[{lo}, {hi}]"),
+            _ => String::new(),
+        };
+        lines.push(Line {
+            id: f(0),
+            document: f(1),
+            quote: f(2),
+            documented: f(3),
+            measured: f(4),
+            unit: f(5),
+            verdict: f(6),
+            basis: f(7),
+            interval,
+        });
+    }
+    let total = lines.len();
+    lines.retain(|l| {
+        verdict.is_none_or(|v| l.verdict == v) && document.is_none_or(|d| l.document == d)
+    });
+    let mut out = String::new();
+    let width = lines.iter().map(|l| l.id.len()).max().unwrap_or(8).max(8);
+    for d in &documents::DOCUMENTS {
+        let mut groups: Vec<(&str, Vec<&Line>)> =
+            d.headings.iter().map(|h| (*h, Vec::new())).collect();
+        groups.push(("(quote not found in the document)", Vec::new()));
+        for l in lines.iter().filter(|l| l.document == d.id) {
+            let i = d
+                .locate(&l.quote)
+                .map(|(i, _, _)| i)
+                .unwrap_or(groups.len() - 1);
+            groups[i].1.push(l);
+        }
+        for (heading, rows) in groups.iter().filter(|g| !g.1.is_empty()) {
+            out += &format!("{} · {} ({})\n", d.id, heading, counts(rows));
+            for l in rows {
+                let value = if l.measured.is_empty() {
+                    "—".to_string()
+                } else {
+                    format!("{} {}", l.basis, l.measured)
+                };
+                out += &format!(
+                    "  {:<14} {:<width$}  documented {}  {}{}  {}\n",
+                    l.verdict,
+                    l.id,
+                    l.documented,
+                    value,
+                    if l.interval.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {}", l.interval)
+                    },
+                    l.unit
+                );
+            }
+            out.push('\n');
+        }
+    }
+    out += &format!(
+        "{} of {} claims ({})\n",
+        lines.len(),
+        total,
+        counts(&lines.iter().collect::<Vec<_>>())
+    );
+    Ok(out)
+}
+
+fn counts(rows: &[&Line]) -> String {
+    let parts: Vec<String> = VERDICTS
+        .iter()
+        .map(|v| (v, rows.iter().filter(|l| l.verdict == *v).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(v, n)| format!("{n} {v}"))
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::ledger::Verdict;
+
+    const CSV: &str = "claim_id,document,quote,documented,theory,measured,unit,verdict,basis,interval_lo,interval_hi\n\
+a,002,\"Traffic to the database: 298 instead of 10,000.\",298,,298,lookups,holds,computed,,\n\
+b,000,Four bits caps a counter at 15,15,,15,count,holds,computed,,\n\
+c,002,It is wrong about one time in a hundred when it says yes,0.01,,0.33,share,does-not-hold,measured,0.3,0.36\n";
+
+    #[test]
+    fn groups_by_section_in_document_order_and_filters() {
+        let t = ledger_table(CSV.as_bytes(), None, None).unwrap();
+        let (b, c, a) = (
+            t.find("  holds          b").unwrap(),
+            t.find("does-not-hold  c").unwrap(),
+            t.find("  holds          a").unwrap(),
+        );
+        // 000 first; in 002 the opening (c) comes before the economics (a)
+        assert!(b < c && c < a, "{t}");
+        assert!(t.contains("002 · The economics, which is where these get misapplied (1 holds)"));
+        assert!(t.contains("[0.3, 0.36]"));
+        assert!(
+            t.ends_with("3 of 3 claims (2 holds, 1 does-not-hold)\n"),
+            "{t}"
+        );
+        let only = ledger_table(CSV.as_bytes(), Some("does-not-hold"), None).unwrap();
+        assert!(only.contains(" c ") && !only.contains(" a ") && !only.contains(" b "));
+        let doc = ledger_table(CSV.as_bytes(), None, Some("000")).unwrap();
+        assert!(doc.ends_with("1 of 3 claims (1 holds)\n"), "{doc}");
+        assert!(ledger_table(b"id,x\n1,2\n", None, None).is_err());
+        // --verdict's names are claims.csv's spelling
+        let all = [
+            Verdict::Holds,
+            Verdict::Approximately,
+            Verdict::DoesNotHold,
+            Verdict::Inconclusive,
+            Verdict::NotMeasured,
+        ];
+        assert_eq!(VERDICTS.to_vec(), all.map(|v| v.as_str()).to_vec());
+    }
+}

@@ -1,0 +1,127 @@
+//! Claims that need no study: dates, venues, theorems and deployments that no
+//! harness can measure. They live in `data/claims_without_study.toml`
+//! (compiled in, so every rebuilt ledger carries them) and enter the ledger as
+//! `not-measured`, each with the reference a reader checks it against and,
+//! for a theorem, the study that demonstrates it where one can.
+
+use super::ledger::{Basis, LedgerRow, Verdict};
+use serde::Deserialize;
+
+/// The file, as committed.
+pub const SOURCE: &str = include_str!("../../data/claims_without_study.toml");
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    claim: Vec<Raw>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    id: String,
+    document: String,
+    quote: String,
+    /// What the sentence states (a year, a count, a name), as text.
+    documented: String,
+    unit: String,
+    /// Where a reader checks it: authors, title, venue, year (or the
+    /// maintainer's documentation for a deployment).
+    reference: String,
+    /// For a theorem: the study (and claim) of this ledger that shows it at
+    /// work, where a demonstration is possible.
+    #[serde(default)]
+    demonstration: Option<String>,
+    /// What the reference says where it differs from the sentence, and how
+    /// the sentence is read.
+    #[serde(default)]
+    note: Option<String>,
+}
+
+/// The ledger rows of the claims without a study (study = "references").
+pub fn rows() -> Result<Vec<LedgerRow>, String> {
+    rows_from(SOURCE)
+}
+
+fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
+    let file: File =
+        toml::from_str(text).map_err(|e| format!("data/claims_without_study.toml: {e}"))?;
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for c in file.claim {
+        if !seen.insert(c.id.clone()) {
+            return Err(format!("claims_without_study.toml: duplicate id {}", c.id));
+        }
+        if super::documents::document(&c.document).is_none() {
+            return Err(format!("{}: unknown document {}", c.id, c.document));
+        }
+        if c.reference.trim().is_empty() {
+            return Err(format!(
+                "{}: a claim without a study needs its reference",
+                c.id
+            ));
+        }
+        let mut note = c.note.unwrap_or_default();
+        for (label, text) in [
+            ("Demonstration", c.demonstration.as_deref()),
+            ("Reference", Some(c.reference.as_str())),
+        ] {
+            if let Some(t) = text {
+                if !note.is_empty() {
+                    note.push(' ');
+                }
+                note += &format!("{label}: {}.", t.trim_end_matches('.'));
+            }
+        }
+        out.push(
+            LedgerRow {
+                claim_id: c.id,
+                document: c.document,
+                quote: c.quote,
+                documented: c.documented,
+                theory: None,
+                measured: None,
+                unit: c.unit,
+                verdict: Verdict::NotMeasured,
+                basis: Basis::Reference,
+                study: "references".into(),
+                interval: None,
+                note,
+                section: String::new(),
+                place: (0, 0),
+            }
+            .placed(),
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_file_parses_and_every_row_is_placed_and_referenced() {
+        let rows = rows().unwrap();
+        assert!(rows.len() > 10, "{}", rows.len());
+        for r in &rows {
+            assert!(!r.section.is_empty(), "{}: quote not found", r.claim_id);
+            assert!(r.note.contains("Reference: "), "{}", r.claim_id);
+            assert_eq!(r.verdict, Verdict::NotMeasured);
+        }
+    }
+
+    #[test]
+    fn a_claim_without_its_reference_or_with_an_unknown_field_is_refused() {
+        let base = "[[claim]]\nid = \"a\"\ndocument = \"000\"\nquote = \"q\"\ndocumented = \"1970\"\nunit = \"year\"\n";
+        assert!(rows_from(&format!("{base}reference = \" \"\n")).is_err());
+        assert!(rows_from(&format!("{base}reference = \"r\"\nverdict = \"holds\"\n")).is_err());
+        assert!(
+            rows_from(&format!(
+                "{base}reference = \"r\"\n{base}reference = \"r\"\n"
+            ))
+            .is_err()
+        );
+        assert!(rows_from(&format!("{base}reference = \"r\"\n")).is_ok());
+    }
+}
