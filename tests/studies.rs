@@ -211,10 +211,10 @@ fn hit_rate_counts_agree_with_the_economics() {
 #[test]
 fn key_size_leaves_fpr_unchanged_and_hashsets_grow() {
     let t = quick("key_size");
-    // The exact set grows with the key size (4 B < 8 B < 100 B < 2 KiB), and
+    // The exact set grows with the key size (4 B < 8 B < 16 B < 100 B < 2 KiB), and
     // so does its cost relative to the filter, which does not.
     let by_key = |k: &str| t.rows.iter().find(|r| t.str(r, "keys") == k).unwrap();
-    let sets: Vec<f64> = ["u32", "u64", "url100", "blob2k"]
+    let sets: Vec<f64> = ["u32", "u64", "bytes16", "url100", "blob2k"]
         .iter()
         .map(|k| f(&t, by_key(k), "hashset_bytes"))
         .collect();
@@ -222,7 +222,7 @@ fn key_size_leaves_fpr_unchanged_and_hashsets_grow() {
         sets.windows(2).all(|w| w[0] < w[1]),
         "HashSet bytes: {sets:?}"
     );
-    let ratio: Vec<f64> = ["u32", "u64", "url100", "blob2k"]
+    let ratio: Vec<f64> = ["u32", "u64", "bytes16", "url100", "blob2k"]
         .iter()
         .map(|k| f(&t, by_key(k), "hashset_over_filter"))
         .collect();
@@ -244,6 +244,56 @@ fn key_size_leaves_fpr_unchanged_and_hashsets_grow() {
             "{}",
             t.str(r, "keys")
         );
+    }
+}
+
+/// The CPython set of the same keys, measured inside a real python3: what
+/// tracemalloc saw is the table plus every key object, and each object is the
+/// size CPython's layout gives (compact ASCII str = 49 + length, bytes = 33 +
+/// length, a 32-bit int 28-32 bytes); under CI, python3 must be there.
+#[test]
+fn key_size_measures_a_real_cpython_set_of_the_same_keys() {
+    let t = quick("key_size");
+    let n = |r: &[sketchlab::experiment::Value]| f(&t, r, "n");
+    let mut measured = 0;
+    for r in &t.rows {
+        let keys = t.str(r, "keys");
+        if keys == "blob2k" {
+            assert!(t.f64(r, "python_bytes").is_none());
+            continue;
+        }
+        let Some(total) = t.f64(r, "python_bytes") else {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "under CI python3 must measure {keys}: {}",
+                t.str(r, "python_version")
+            );
+            continue;
+        };
+        measured += 1;
+        let (table, objects) = (
+            f(&t, r, "python_table_bytes"),
+            f(&t, r, "python_key_object_bytes"),
+        );
+        assert!((total - table - objects).abs() <= 0.01 * total, "{keys}");
+        // an open-addressing table of 16-byte entries, at most 60% full
+        assert!(
+            table >= 16.0 * n(r) / 0.6 && table <= 16.0 * 4.0 * n(r),
+            "{keys}"
+        );
+        let per = objects / n(r);
+        match keys.as_str() {
+            "url100" => assert_eq!(per, 149.0),
+            "bytes16" => assert_eq!(per, 49.0),
+            "u32" => assert!((28.0..=32.0).contains(&per), "{per}"),
+            "u64" => assert!((28.0..=36.0).contains(&per), "{per}"),
+            other => panic!("unexpected key type {other}"),
+        }
+        let raw = f(&t, r, "raw_key_bytes");
+        assert!((f(&t, r, "python_over_raw") - total / raw).abs() < 1e-9);
+    }
+    if std::env::var("CI").as_deref() == Ok("true") {
+        assert_eq!(measured, 4);
     }
 }
 

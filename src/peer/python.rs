@@ -43,3 +43,119 @@ pub fn run(script: &str, stdin: &[u8]) -> Result<String, String> {
     }
     String::from_utf8(out.stdout).map_err(|e| format!("python3 output: {e}"))
 }
+
+/// What a real CPython `set` of keys retains, measured inside the interpreter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetMemory {
+    /// Distinct keys in the set (must equal the keys sent).
+    pub len: u64,
+    /// Bytes `tracemalloc` saw allocated and still held after building the
+    /// set: its hash table plus every key object (the keys' buffer excluded).
+    pub traced_bytes: u64,
+    /// `sys.getsizeof(set)`: the table alone.
+    pub table_bytes: u64,
+    /// The sum of `sys.getsizeof(key)`: the key objects alone.
+    pub key_object_bytes: u64,
+    /// The interpreter's version (`sys.version`'s first word).
+    pub version: String,
+}
+
+/// How the interpreter wraps each key: `int` (little-endian integers), `str`
+/// (ASCII text) or `bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PyKey {
+    Int,
+    Str,
+    Bytes,
+}
+
+const SET_MEMORY: &str = r#"
+import sys, tracemalloc
+kind, width, n = sys.stdin.buffer.readline().split()
+kind, width, n = kind.decode(), int(width), int(n)
+data = sys.stdin.buffer.read()
+assert len(data) == width * n, (len(data), width, n)
+if kind == "int":
+    make = lambda i: int.from_bytes(data[i * width:(i + 1) * width], "little")
+elif kind == "str":
+    make = lambda i: data[i * width:(i + 1) * width].decode("ascii")
+else:
+    make = lambda i: data[i * width:(i + 1) * width]
+tracemalloc.start()
+base = tracemalloc.get_traced_memory()[0]
+s = set(make(i) for i in range(n))
+traced = tracemalloc.get_traced_memory()[0] - base
+tracemalloc.stop()
+print(len(s), traced, sys.getsizeof(s), sum(sys.getsizeof(k) for k in s), sys.version.split()[0])
+"#;
+
+/// Builds a CPython `set` of `keys` (`keys.len() / width` keys of `width`
+/// bytes each, wrapped as `kind`) in a real `python3` and measures it with
+/// `tracemalloc` and `sys.getsizeof`.
+pub fn set_memory(kind: PyKey, width: usize, keys: &[u8]) -> Result<SetMemory, String> {
+    if width == 0 || keys.len() % width != 0 {
+        return Err(format!(
+            "{} key bytes are not keys of {width} bytes",
+            keys.len()
+        ));
+    }
+    let n = keys.len() / width;
+    let name = match kind {
+        PyKey::Int => "int",
+        PyKey::Str => "str",
+        PyKey::Bytes => "bytes",
+    };
+    let mut input = format!("{name} {width} {n}\n").into_bytes();
+    input.extend_from_slice(keys);
+    let out = run(SET_MEMORY, &input)?;
+    let f: Vec<&str> = out.split_whitespace().collect();
+    let num = |i: usize| -> Result<u64, String> {
+        f.get(i)
+            .and_then(|x| x.parse().ok())
+            .ok_or_else(|| format!("unexpected python3 output: {out:?}"))
+    };
+    Ok(SetMemory {
+        len: num(0)?,
+        traced_bytes: num(1)?,
+        table_bytes: num(2)?,
+        key_object_bytes: num(3)?,
+        version: f.get(4).unwrap_or(&"?").to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CPython's object sizes are documented by its own `sys.getsizeof`; the
+    /// set of 1,000 8-byte ints holds 1,000 int objects of 28-36 bytes and a
+    /// table of 2^k 16-byte entries (skipped when python3 is absent, as
+    /// everywhere outside CI; tests/studies.rs fails under CI without it).
+    #[test]
+    fn a_cpython_set_is_measured_from_inside_the_interpreter() {
+        if !installed() {
+            return;
+        }
+        let keys: Vec<u8> = (0..1000u64)
+            .flat_map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 1).to_le_bytes())
+            .collect();
+        let m = set_memory(PyKey::Int, 8, &keys).unwrap();
+        assert_eq!(m.len, 1000);
+        assert!((28_000..=36_000).contains(&m.key_object_bytes), "{m:?}");
+        assert!(
+            m.table_bytes >= 16 * 1024 && m.table_bytes <= 16 * 4096 + 1024,
+            "{m:?}"
+        );
+        // what tracemalloc saw is the table and the keys (within pymalloc's rounding)
+        let parts = (m.table_bytes + m.key_object_bytes) as f64;
+        assert!((m.traced_bytes as f64 - parts).abs() < 0.2 * parts, "{m:?}");
+        let urls: Vec<u8> = (0..100u64)
+            .flat_map(|i| format!("{i:0>100}").into_bytes())
+            .collect();
+        let s = set_memory(PyKey::Str, 100, &urls).unwrap();
+        assert_eq!(s.len, 100);
+        // a compact ASCII str is 49 bytes of header plus its characters
+        assert_eq!(s.key_object_bytes, 100 * (49 + 100));
+        assert!(set_memory(PyKey::Bytes, 3, b"abcd").is_err());
+    }
+}

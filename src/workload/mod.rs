@@ -22,17 +22,21 @@ pub enum KeyType {
     Url100,
     /// 2 KiB byte strings.
     Blob2k,
+    /// 16 random-looking bytes (unique: the id's 64-bit mix, then a second
+    /// mix of it): the chapter's "16 bytes each" visitor IDs, a UUID's size.
+    Bytes16,
     /// Short decimal strings `key-<n>` (what a Python `str` item looks like).
     Decimal,
 }
 
 impl KeyType {
-    pub const ALL: [KeyType; 5] = [
+    pub const ALL: [KeyType; 6] = [
         KeyType::U32,
         KeyType::U64,
         KeyType::Url100,
         KeyType::Blob2k,
         KeyType::Decimal,
+        KeyType::Bytes16,
     ];
 
     pub fn name(self) -> &'static str {
@@ -42,6 +46,7 @@ impl KeyType {
             KeyType::Url100 => "url100",
             KeyType::Blob2k => "blob2k",
             KeyType::Decimal => "decimal",
+            KeyType::Bytes16 => "bytes16",
         }
     }
 
@@ -61,6 +66,7 @@ impl KeyType {
             KeyType::Url100 => Some(100),
             KeyType::Blob2k => Some(2048),
             KeyType::Decimal => None,
+            KeyType::Bytes16 => Some(16),
         }
     }
 }
@@ -147,6 +153,10 @@ impl KeyGen {
             }
             KeyType::Decimal => {
                 write!(self.buf, "key-{x}").unwrap();
+            }
+            KeyType::Bytes16 => {
+                self.buf.extend_from_slice(&x.to_le_bytes());
+                self.buf.extend_from_slice(&splitmix64(x).to_le_bytes());
             }
         }
         &self.buf

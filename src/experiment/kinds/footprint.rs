@@ -16,6 +16,7 @@ pub fn key_len(k: KeyType) -> f64 {
         KeyType::Url100 => 100.0,
         KeyType::Blob2k => 2048.0,
         KeyType::Decimal => 11.0,
+        KeyType::Bytes16 => 16.0,
     }
 }
 
@@ -45,6 +46,7 @@ pub fn exact_set(n: f64, k: KeyType) -> f64 {
     match k {
         KeyType::U32 => table(n, 4.0),
         KeyType::U64 => table(n, 8.0),
+        KeyType::Bytes16 => table(n, 16.0),
         _ => table(n, 24.0) + n * chunk(key_len(k)),
     }
 }

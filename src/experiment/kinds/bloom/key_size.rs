@@ -11,6 +11,7 @@ use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
 use crate::metrics::alloc::measure_retained;
+use crate::peer::python::{self, PyKey, SetMemory};
 use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
@@ -29,6 +30,7 @@ crate::params! {
         hash_seed: HashSeed = HASH_SEED,
         queries: u64 = QUERIES,
         measure_hashset: bool = ParamDef::new("", PType::Bool, Def::Bool(true), "also build an exact HashSet of the keys and measure its memory"),
+        measure_python: bool = ParamDef::new("", PType::Bool, Def::Bool(false), "also build a CPython set of the same keys in a real python3 and measure it with tracemalloc (not for blob2k)"),
     }
 }
 
@@ -53,7 +55,51 @@ crate::row! {
         hashset_over_filter: Option<f64>,
         raw_gb_per_100m_keys: f64 [Same],
         hashset_gb_per_100m_keys: Option<f64>,
+        hashset_over_raw: Option<f64>,
+        python_wraps_as: String [Same],
+        python_bytes: Option<u64>,
+        python_table_bytes: Option<u64>,
+        python_key_object_bytes: Option<u64>,
+        python_bytes_per_key: Option<f64>,
+        python_mb: Option<f64>,
+        python_over_raw: Option<f64>,
+        python_gb_per_100m_keys: Option<f64>,
+        python_version: String [Same],
     }
+}
+
+/// How CPython wraps a key of this type, and whether it is measured there
+/// (not the 2 KiB blobs: 2 GB through a pipe for one row).
+fn python_kind(k: KeyType) -> Option<(PyKey, &'static str)> {
+    match k {
+        KeyType::U32 | KeyType::U64 => Some((PyKey::Int, "int")),
+        KeyType::Url100 | KeyType::Decimal => Some((PyKey::Str, "str")),
+        KeyType::Bytes16 => Some((PyKey::Bytes, "bytes")),
+        KeyType::Blob2k => None,
+    }
+}
+
+/// The same keys in a CPython set, when asked for and possible; `Err` when
+/// python3 is missing or fails (the row says so in `python_version`).
+fn python_set(p: &P, keys: &mut KeyGen) -> Result<Option<SetMemory>, String> {
+    let (Some((kind, _)), Some(width)) = (python_kind(p.keys), p.keys.key_len()) else {
+        return Ok(None);
+    };
+    if !p.measure_python {
+        return Ok(None);
+    }
+    if !python::installed() {
+        return Err("python3 not installed".into());
+    }
+    let mut buf = Vec::with_capacity(width * p.n as usize);
+    for id in 0..p.n {
+        buf.extend_from_slice(keys.key(id));
+    }
+    let m = python::set_memory(kind, width, &buf)?;
+    if m.len != p.n {
+        return Err(format!("python3's set holds {} of {} keys", m.len, p.n));
+    }
+    Ok(Some(m))
 }
 
 /// Builds the exact set of keys `0..n` the natural way for the key type and
@@ -72,6 +118,7 @@ fn hashset_bytes(keys: &mut KeyGen, n: u64) -> Option<u64> {
             n,
         ),
         KeyType::Blob2k => retained(|id| keys.key(id).to_vec(), n),
+        KeyType::Bytes16 => retained(|id| <[u8; 16]>::try_from(keys.key(id)).unwrap(), n),
     }
 }
 
@@ -111,6 +158,16 @@ impl Study for KeySize {
             None
         };
         let nf = n as f64;
+        let (py, python_version) = match python_set(p, &mut keys) {
+            Ok(Some(m)) => {
+                let v = m.version.clone();
+                (Some(m), v)
+            }
+            Ok(None) => (None, String::new()),
+            Err(e) => (None, format!("not measured: {e}")),
+        };
+        let raw = (key_bytes * n) as f64;
+        let py_bytes = py.as_ref().map(|m| m.traced_bytes);
         Ok(R {
             key_bytes,
             m,
@@ -131,6 +188,19 @@ impl Study for KeySize {
             hashset_over_filter: hs.map(|b| b as f64 / f.bytes() as f64),
             raw_gb_per_100m_keys: key_bytes as f64 * 1e8 / 1e9,
             hashset_gb_per_100m_keys: hs.map(|b| b as f64 / nf * 1e8 / 1e9),
+            hashset_over_raw: hs.map(|b| b as f64 / raw),
+            python_wraps_as: python_kind(p.keys)
+                .map(|k| k.1)
+                .unwrap_or_default()
+                .to_string(),
+            python_bytes: py_bytes,
+            python_table_bytes: py.as_ref().map(|m| m.table_bytes),
+            python_key_object_bytes: py.as_ref().map(|m| m.key_object_bytes),
+            python_bytes_per_key: py_bytes.map(|b| b as f64 / nf),
+            python_mb: py_bytes.map(|b| b as f64 / 1e6),
+            python_over_raw: py_bytes.map(|b| b as f64 / raw),
+            python_gb_per_100m_keys: py_bytes.map(|b| b as f64 / nf * 1e8 / 1e9),
+            python_version,
         })
     }
 
@@ -142,6 +212,12 @@ impl Study for KeySize {
             bloom_bytes(bloom_bits(p.n, p.p)),
             (n + p.queries as f64) * words,
         );
+        // the keys' buffer for python3 (the child's own memory is its own)
+        let filter = if p.measure_python && python_kind(p.keys).is_some() {
+            filter.plus(n * key_len(p.keys))
+        } else {
+            filter
+        };
         Some(if p.measure_hashset {
             let set = exact_set(n, p.keys);
             Footprint {
@@ -210,7 +286,12 @@ impl Study for KeySize {
                 "fpr_measured_hi",
                 "hashset_mb",
                 "hashset_bytes_per_key",
+                "hashset_over_raw",
                 "hashset_over_filter",
+                "python_wraps_as",
+                "python_mb",
+                "python_bytes_per_key",
+                "python_over_raw",
             ],
             |_| true,
         );
@@ -235,16 +316,50 @@ impl Study for KeySize {
                 ))
             })
             .collect();
+        let py: Vec<String> = t
+            .rows
+            .iter()
+            .filter_map(|r| {
+                Some(format!(
+                    "{} as {} {} MB ({}× the raw key bytes)",
+                    t.str(r, "keys"),
+                    t.str(r, "python_wraps_as"),
+                    sig(t.f64(r, "python_mb")?, 3),
+                    sig(t.f64(r, "python_over_raw")?, 3)
+                ))
+            })
+            .collect();
+        let version = t
+            .rows
+            .iter()
+            .map(|r| t.str(r, "python_version"))
+            .find(|v| !v.is_empty())
+            .unwrap_or_default();
         Section {
             table,
             reading: format!(
-                "Measured FPR ranges {}–{} across key sizes at the same bits per key; the filter is the same size for every key type, while the exact HashSet measures {}.",
+                "Measured FPR ranges {}–{} across key sizes at the same bits per key; the filter is the same size for every key type, while the exact HashSet measures {}. {}",
                 pct(lo, 3),
                 pct(hi, 3),
                 if hs.is_empty() {
                     "nothing (counting allocator not installed)".to_string()
                 } else {
                     hs.join(", ")
+                },
+                if py.is_empty() {
+                    format!(
+                        "CPython's set was not measured{}.",
+                        if version.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({version})")
+                        }
+                    )
+                } else {
+                    format!(
+                        "A real CPython {version} set of the same keys (tracemalloc: the table and every key object) holds {}; the 2 KiB blobs are not sent to it.",
+                        py.join(", ")
+                    )
                 }
             ),
         }
