@@ -93,7 +93,7 @@ print(len(s), traced, sys.getsizeof(s), sum(sys.getsizeof(k) for k in s), sys.ve
 /// bytes each, wrapped as `kind`) in a real `python3` and measures it with
 /// `tracemalloc` and `sys.getsizeof`.
 pub fn set_memory(kind: PyKey, width: usize, keys: &[u8]) -> Result<SetMemory, String> {
-    if width == 0 || keys.len() % width != 0 {
+    if width == 0 || !keys.len().is_multiple_of(width) {
         return Err(format!(
             "{} key bytes are not keys of {width} bytes",
             keys.len()
