@@ -29,6 +29,39 @@ basis = "counted"
 "#,
     ),
     (
+        "lsm.toml",
+        r#"name = "lsm"
+kind = "lsm_read_path"
+description = "d"
+seed = 31
+[grid]
+n = 5000
+runs = [3, 10]
+hit_rate = [0.0, 0.5, 1.0]
+lookups = 4000
+"#,
+    ),
+    (
+        "es.toml",
+        r#"name = "es"
+kind = "exact_state"
+description = "d"
+seed = 32
+[grid]
+universe_bits = [8, 12]
+"#,
+    ),
+    (
+        "hll_arithmetic.toml",
+        r#"name = "hll_arithmetic"
+kind = "hll_arithmetic"
+description = "d"
+seed = 47
+[grid]
+fact = ["averaging", "tenfold", "freak_register", "disjointness"]
+"#,
+    ),
+    (
         "b.toml",
         r#"name = "b"
 kind = "hit_rate"
@@ -138,8 +171,9 @@ description = "d"
 seed = 20
 [grid]
 n = 2000
-keys = ["u32", "url100"]
+keys = ["u32", "bytes16", "url100"]
 queries = 5000
+measure_python = true
 "#,
     ),
     (
@@ -570,7 +604,8 @@ fn a_different_seed_gives_different_rows() {
     let d = tempfile::tempdir().unwrap();
     let exp = d.path().join("exp");
     std::fs::create_dir(&exp).unwrap();
-    std::fs::write(exp.join("b.toml"), SPECS[1].1).unwrap();
+    let b = SPECS.iter().find(|s| s.0 == "b.toml").unwrap().1;
+    std::fs::write(exp.join("b.toml"), b).unwrap();
     let out1 = d.path().join("s1");
     reproduce(&exp, &out1, "2");
     let out2 = d.path().join("s2");

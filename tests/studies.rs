@@ -247,6 +247,98 @@ fn key_size_leaves_fpr_unchanged_and_hashsets_grow() {
     }
 }
 
+/// The LSM read path against its exact expectations: false positives per run
+/// checked at the run filter's FPR (Wilson, z = 4.5), the per-file hit rate at
+/// h / (h·(R + 1)/2 + (1 − h)·R), and no false negatives.
+#[test]
+fn lsm_read_path_counts_reads_as_the_read_path_predicts() {
+    let t = quick("lsm_read_path");
+    assert_eq!(t.rows.len(), 18);
+    for r in &t.rows {
+        let what = format!("runs {} h {}", f(&t, r, "runs"), f(&t, r, "hit_rate"));
+        let runs = f(&t, r, "runs");
+        assert_eq!(f(&t, r, "false_negatives"), 0.0, "{what}");
+        let absent = f(&t, r, "absent_lookups");
+        if absent > 0.0 {
+            // every run is checked for an absent key; each "maybe" is one read
+            assert_eq!(f(&t, r, "absent_reads_without"), runs, "{what}");
+            within(
+                f(&t, r, "absent_reads_with") * absent,
+                runs * absent,
+                f(&t, r, "run_fpr_theory"),
+                &what,
+            );
+        }
+        let present = f(&t, r, "present_lookups");
+        if present > 0.0 {
+            // the key's own run is always read; without filters the runs up to it
+            assert!(f(&t, r, "present_reads_with") >= 1.0, "{what}");
+            let mean = f(&t, r, "present_reads_without");
+            let sd = ((runs * runs - 1.0) / 12.0 / present).sqrt();
+            assert!((mean - (runs + 1.0) / 2.0).abs() < Z * sd, "{what}: {mean}");
+        }
+        within(
+            f(&t, r, "file_hit_rate_k"),
+            f(&t, r, "file_hit_rate_n"),
+            f(&t, r, "file_hit_rate_theory"),
+            &what,
+        );
+    }
+}
+
+/// Deleting genuine cuckoo members: every delete finds its fingerprint, no
+/// kept member vanishes, and the deleted keys test present at the FPR of the
+/// load left (Wilson, z = 4.5).
+#[test]
+fn cuckoo_deletes_keep_the_other_members() {
+    let t = quick("cuckoo_delete");
+    assert_eq!(t.rows.len(), 3);
+    for r in &t.rows {
+        let what = format!("f = {}", f(&t, r, "fingerprint_bits"));
+        let d = f(&t, r, "deleted");
+        assert!(d > 0.0, "{what}");
+        assert_eq!(f(&t, r, "delete_failures"), 0.0, "{what}");
+        assert_eq!(f(&t, r, "lost_members_k"), 0.0, "{what}");
+        assert_eq!(f(&t, r, "false_negatives"), 0.0, "{what}");
+        assert_eq!(f(&t, r, "deleted_still_present_n"), d, "{what}");
+        within(
+            f(&t, r, "deleted_still_present_k"),
+            d,
+            f(&t, r, "deleted_still_present_theory"),
+            &what,
+        );
+    }
+}
+
+/// Exact distinct counting's state grows with the universe and the values
+/// seen; the HyperLogLog's does not, and its estimate is within 4.5 standard
+/// errors; duplicates move no register.
+#[test]
+fn exact_state_grows_while_the_sketch_stays_put() {
+    let t = quick("exact_state");
+    let mut last_set = 0.0;
+    for r in &t.rows {
+        let u = f(&t, r, "universe");
+        let d = f(&t, r, "exact_distinct");
+        assert_eq!(f(&t, r, "bitmap_bytes"), u / 8.0);
+        // half as many uniform draws as values: E[distinct] = U(1 - e^-1/2)
+        let expected = u * (1.0 - (-0.5f64).exp());
+        assert!(
+            (d - expected).abs() < Z * u.sqrt(),
+            "{u}: {d} vs {expected}"
+        );
+        let set = f(&t, r, "hashset_bytes");
+        assert!(set >= 8.0 * d && set > last_set, "{u}: {set}");
+        last_set = set;
+        assert_eq!(f(&t, r, "hll_bytes"), 12288.0);
+        if d > 10_000.0 {
+            let se = 1.04 / 128.0;
+            assert!(f(&t, r, "hll_rel_err").abs() < Z * se, "{u}");
+        }
+        assert_eq!(f(&t, r, "registers_changed_by_duplicates"), 0.0);
+    }
+}
+
 /// The CPython set of the same keys, measured inside a real python3: what
 /// tracemalloc saw is the table plus every key object, and each object is the
 /// size CPython's layout gives (compact ASCII str = 49 + length, bytes = 33 +
@@ -275,7 +367,20 @@ fn key_size_measures_a_real_cpython_set_of_the_same_keys() {
             f(&t, r, "python_table_bytes"),
             f(&t, r, "python_key_object_bytes"),
         );
-        assert!((total - table - objects).abs() <= 0.01 * total, "{keys}");
+        // tracemalloc sees the table and the key objects: exactly for bytes
+        // and str; for ints, `int.from_bytes` allocates ceil(8w/30) 30-bit
+        // digits and normalises a smaller value without shrinking, so each key
+        // may hold one 4-byte digit more than `sys.getsizeof` reports
+        let extra = total - table - objects;
+        let slack = if keys.starts_with('u') {
+            4.0 * n(r)
+        } else {
+            0.0
+        };
+        assert!(
+            extra.abs() <= 1024.0 || (0.0..=slack).contains(&extra),
+            "{keys}: {extra}"
+        );
         // an open-addressing table of 16-byte entries, at most 60% full
         assert!(
             table >= 16.0 * n(r) / 0.6 && table <= 16.0 * 4.0 * n(r),

@@ -51,6 +51,9 @@ pub struct SetMemory {
     pub len: u64,
     /// Bytes `tracemalloc` saw allocated and still held after building the
     /// set: its hash table plus every key object (the keys' buffer excluded).
+    /// For ints this exceeds the `sys.getsizeof` sum by up to 4 bytes a key:
+    /// `int.from_bytes` allocates ceil(8·width/30) digits and does not shrink
+    /// a value that needs fewer.
     pub traced_bytes: u64,
     /// `sys.getsizeof(set)`: the table alone.
     pub table_bytes: u64,
@@ -146,9 +149,11 @@ mod tests {
             m.table_bytes >= 16 * 1024 && m.table_bytes <= 16 * 4096 + 1024,
             "{m:?}"
         );
-        // what tracemalloc saw is the table and the keys (within pymalloc's rounding)
-        let parts = (m.table_bytes + m.key_object_bytes) as f64;
-        assert!((m.traced_bytes as f64 - parts).abs() < 0.2 * parts, "{m:?}");
+        // what tracemalloc saw is the table and the keys, plus at most one
+        // 4-byte digit per int that `int.from_bytes` allocated and then
+        // normalised away (`sys.getsizeof` reports the normalised size)
+        let extra = m.traced_bytes as i64 - (m.table_bytes + m.key_object_bytes) as i64;
+        assert!((-1024..=4 * 1000 + 1024).contains(&extra), "{m:?}");
         let urls: Vec<u8> = (0..100u64)
             .flat_map(|i| format!("{i:0>100}").into_bytes())
             .collect();

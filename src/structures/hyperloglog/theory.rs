@@ -55,9 +55,55 @@ pub fn standard_error(m: usize) -> f64 {
     1.04 / (m as f64).sqrt()
 }
 
+/// The registers the formula 1.04/√m needs for a standard error `e`:
+/// (1.04/e)² (doc 002: "1% to 0.1% costs 100x").
+pub fn registers_for_error(e: f64) -> f64 {
+    (1.04 / e).powi(2)
+}
+
+/// The smallest precision p (m = 2^p registers) whose 1.04/√m is at most `e`:
+/// what a real sketch must use, registers coming in powers of two.
+pub fn precision_for_error(e: f64) -> u32 {
+    registers_for_error(e).log2().ceil().max(0.0) as u32
+}
+
+/// How much one freak register moves an estimate: `m` registers at `base`,
+/// one of them raised to `freak`. Returns the relative change of the
+/// harmonic-mean (raw HyperLogLog) estimate α·m²/Σ2^(−M) and of an
+/// arithmetic-mean estimate ∝ Σ2^M (doc 000: "the harmonic mean suppresses
+/// the influence of a single large outlier").
+pub fn freak_register_shift(m: usize, base: u8, freak: u8) -> (f64, f64) {
+    let mf = m as f64;
+    let (b, f) = (2f64.powi(base as i32), 2f64.powi(freak as i32));
+    let harmonic = raw_estimate(m, (mf - 1.0) / b + 1.0 / f) / raw_estimate(m, mf / b) - 1.0;
+    let arithmetic = ((mf - 1.0) * b + f) / (mf * b) - 1.0;
+    (harmonic, arithmetic)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tenfold_accuracy_and_the_freak_register() {
+        // 1% -> 0.1%: the formula's registers grow 100x; real sketches go
+        // from p = 14 to p = 21, 128x
+        let r = registers_for_error(0.001) / registers_for_error(0.01);
+        assert!((r - 100.0).abs() < 1e-9, "{r}");
+        assert_eq!(
+            (precision_for_error(0.01), precision_for_error(0.001)),
+            (14, 21)
+        );
+        // one register of 16,384 at 20 among registers at 6: the harmonic
+        // mean moves by (1 - 2^-14)/16,384 ~ 0.006%, the arithmetic one doubles
+        let (h, a) = freak_register_shift(16_384, 6, 20);
+        let expect_h = 1.0 / (1.0 - (1.0 - 2f64.powi(-14)) / 16_384.0) - 1.0;
+        assert!((h - expect_h).abs() < 1e-12, "{h} {expect_h}");
+        assert!(
+            (a - (2f64.powi(20) - 64.0) / (16_384.0 * 64.0)).abs() < 1e-12,
+            "{a}"
+        );
+    }
 
     #[test]
     fn documents_numbers() {

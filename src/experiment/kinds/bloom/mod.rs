@@ -7,3 +7,4 @@ pub mod doc_examples;
 pub mod double_hashing;
 pub mod hit_rate;
 pub mod key_size;
+pub mod lsm_read_path;

@@ -3,7 +3,10 @@
 //! * `load`: insert until the first failure; the load factor reached;
 //! * `fpr`: fill to a load, measure the FPR against 1 − (1 − 2^−f)^(2bα) and
 //!   the bits per item against a Bloom filter at the same measured FPR;
-//! * `bogus_deletes`: delete keys never inserted, count members that vanish.
+//! * `bogus_deletes`: delete keys never inserted, count members that vanish;
+//! * `deletes`: delete a fraction of the members, count the deletes that
+//!   found nothing, the members kept that vanish, and the deleted keys still
+//!   reported present (against the FPR at the load left).
 //!
 //! Every row also counts what a query reads: two buckets, and the 64-byte
 //! lines they span in a packed table.
@@ -26,13 +29,14 @@ pub struct CuckooStudy;
 
 crate::params! {
     pub struct P {
-        test: String = common::choice(&["load", "fpr", "bogus_deletes"], Def::Required, "what to measure (see the kind's doc)"),
+        test: String = common::choice(&["load", "fpr", "bogus_deletes", "deletes"], Def::Required, "what to measure (see the kind's doc)"),
         buckets_log2: u32 = common::int(1, 30, Def::Int(16), "log2 of the number of buckets"),
         bucket_size: usize = common::int(1, 64, Def::Int(4), "slots per bucket (b)"),
         fingerprint_bits: u32 = common::int(4, 32, Def::Int(12), "bits per fingerprint (f)"),
         load: f64 = common::rate(Def::Float(0.95), "fpr, bogus_deletes: fill to this fraction of the slots (or the first failure)"),
         max_kicks: u32 = common::int(0, 100_000, Def::Int(500), "evictions before an insert gives up"),
         bogus_deletes: u64 = common::int(0, 1_000_000_000, Def::Int(0), "bogus_deletes: never-inserted keys deleted"),
+        delete_fraction: f64 = common::rate(Def::Float(0.5), "deletes: the fraction of the members deleted"),
         queries: u64 = QUERIES,
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
@@ -67,8 +71,17 @@ crate::row! {
         fingerprint_bits_for_1pct: u32 [Same],
         buckets_per_query: u32 [Same],
         cache_lines_per_query: Interval,
+        /// Members denied after the deletes (`bogus_deletes`: of all;
+        /// `deletes`: of those kept).
         lost_members: Option<Proportion>,
         false_negatives: u64 [Max],
+        /// `deletes`: members deleted, and deletes that found no fingerprint.
+        deleted: Option<u64>,
+        delete_failures: Option<u64>,
+        /// `deletes`: deleted keys the filter still calls present.
+        deleted_still_present: Option<Proportion>,
+        /// The FPR at the load left after the deletes.
+        deleted_still_present_theory: Option<f64>,
     }
 }
 
@@ -153,6 +166,18 @@ impl Study for CuckooStudy {
                 let lost = (0..n).filter(|&id| !c.contains(keys.key(id))).count() as u64;
                 r.lost_members = Some(Proportion::new(lost, n));
             }
+            "deletes" => {
+                let d = (n as f64 * p.delete_fraction).round() as u64;
+                let failures = (0..d).filter(|&id| c.remove(keys.key(id)).is_err()).count();
+                let lost = (d..n).filter(|&id| !c.contains(keys.key(id))).count() as u64;
+                let still = (0..d).filter(|&id| c.contains(keys.key(id))).count() as u64;
+                r.items = c.items();
+                r.deleted = Some(d);
+                r.delete_failures = Some(failures as u64);
+                r.lost_members = Some(Proportion::new(lost, n - d));
+                r.deleted_still_present = Some(Proportion::new(still, d));
+                r.deleted_still_present_theory = Some(theory::fpr(f, b, c.load_factor()));
+            }
             _ => {}
         }
         Ok(r)
@@ -236,6 +261,28 @@ impl Study for CuckooStudy {
             .draw(c, t, &bogus);
             charts.push(c);
         }
+        let deletes: Vec<&Vec<Value>> = t.where_str("test", "deletes").collect();
+        if !deletes.is_empty() {
+            charts.push(
+                Chart::new(
+                    "cuckoo_deleted_keys_still_present",
+                    "Deleted members the filter still calls present, vs the FPR at the load left (95% Wilson)",
+                    "fingerprint bits (f)",
+                    "fraction of deleted keys reported present",
+                )
+                .log_y()
+                .series(Series::new(
+                    "FPR at the load left, 1-(1-1/(2^f-1))^(2bα)",
+                    Style::Line,
+                    common::points(t, &deletes, "fingerprint_bits", "deleted_still_present_theory"),
+                ))
+                .series(Series::new(
+                    "measured",
+                    Style::Points,
+                    common::points(t, &deletes, "fingerprint_bits", "deleted_still_present"),
+                )),
+            );
+        }
         charts
     }
 
@@ -276,6 +323,18 @@ impl Study for CuckooStudy {
                 ));
             }
         }
+        for row in r.where_str("test", "deletes") {
+            let g = |c: &str| r.f64(row, c).unwrap_or(f64::NAN);
+            parts.push(format!(
+                "f = {}: of {} members deleted, {} deletes found no fingerprint, {} of the kept members vanished, and {} of the deleted are still reported present (the FPR at the load left: {})",
+                r.str(row, "fingerprint_bits"),
+                sig(g("deleted"), 3),
+                sig(g("delete_failures"), 3),
+                r.str(row, "lost_members_k"),
+                pct(g("deleted_still_present"), 3),
+                pct(g("deleted_still_present_theory"), 3)
+            ));
+        }
         if let Some(row) = r.rows.first() {
             parts.push(format!(
                 "by the formulas cuckoo (b = {}) is smaller than Bloom below ε = {} (semi-sorted buckets: {}); a query reads 2 buckets spanning {} cache lines on average",
@@ -311,6 +370,9 @@ impl Study for CuckooStudy {
                     "bloom_bits_same_fpr",
                     "space_ratio",
                     "lost_members",
+                    "delete_failures",
+                    "deleted_still_present",
+                    "deleted_still_present_theory",
                 ],
                 |_| true,
             ),

@@ -1,5 +1,7 @@
 //! The HyperLogLog family's kinds.
 
+pub mod exact_state;
+pub mod hll_arithmetic;
 pub mod hll_intersection;
 pub mod hll_intuition;
 pub mod hll_merge;

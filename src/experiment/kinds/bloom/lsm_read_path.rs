@@ -1,0 +1,326 @@
+//! `lsm_read_path`: the read path of an LSM tree with a Bloom filter per
+//! sorted run. `runs` runs of equal size hold `n` keys between them, each key
+//! in exactly one run; a lookup checks the runs newest first and stops at the
+//! run that holds its key. Without filters every run checked costs a disk
+//! read; with filters a run is read only when its filter (in memory) says
+//! "maybe". Counted per lookup, next to the exact expectations:
+//! absent keys R·p vs R reads, present keys 1 + p·(R − 1)/2 vs (R + 1)/2, and
+//! the per-file hit rate (filter checks that land on the run holding the key)
+//! h / (h·(R + 1)/2 + (1 − h)·R).
+
+use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
+use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
+use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
+use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyId;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::stats::{self, Proportion};
+use crate::structures::bloom::{BloomFilter, theory};
+use crate::table::Interval;
+use crate::workload::{KeyGen, KeyType};
+use rand::RngExt;
+
+pub struct LsmReadPath;
+
+crate::params! {
+    pub struct P {
+        n: u64 = common::count(Def::Int(1_000_000), "keys in the tree, over all runs"),
+        runs: u32 = ParamDef::new("", PType::Int { min: 1, max: 1000 }, Def::Required, "sorted runs (SSTables) a lookup may check, equal in size"),
+        p: f64 = common::rate(Def::Float(0.01), "each run's filter's design false-positive rate"),
+        hit_rate: f64 = ParamDef::new("", FRACTION, Def::Required, "fraction of lookups for keys in the tree"),
+        lookups: u64 = common::count(Def::Int(1_000_000), "lookups simulated"),
+        hash: StrategyId = HASH,
+        hash_seed: HashSeed = HASH_SEED,
+        keys: KeyType = KEYS,
+    }
+}
+
+crate::row! {
+    pub struct R {
+        keys_per_run: u64 [Same],
+        run_fpr_theory: f64 [Same],
+        present_lookups: u64 [Sum],
+        absent_lookups: u64 [Sum],
+        false_negatives: u64 [Max],
+        /// Disk reads per lookup of a key in the tree, with a filter per run.
+        present_reads_with: Option<Interval>,
+        present_reads_with_theory: f64 [Same],
+        /// The same lookups without filters: every run checked is read.
+        present_reads_without: Option<Interval>,
+        present_reads_without_theory: f64 [Same],
+        absent_reads_with: Option<Interval>,
+        absent_reads_with_theory: f64 [Same],
+        absent_reads_without: Option<f64>,
+        absent_reads_without_theory: f64 [Same],
+        /// Over all lookups at this hit rate.
+        reads_with: Interval,
+        reads_without: Interval,
+        reads_saved_factor: f64,
+        /// Filter checks that land on the run holding the key.
+        file_hit_rate: Proportion,
+        file_hit_rate_theory: f64 [Same],
+    }
+}
+
+/// Mean and 95% normal interval of per-lookup counts from their sum and sum of squares.
+fn mean_interval(sum: f64, sum_sq: f64, count: u64) -> Option<Interval> {
+    if count == 0 {
+        return None;
+    }
+    let c = count as f64;
+    let mean = sum / c;
+    let var = if count > 1 {
+        ((sum_sq - c * mean * mean) / (c - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    let half = stats::z(stats::PLOT_CONFIDENCE) * (var / c).sqrt();
+    Some(Interval::new(mean, mean - half, mean + half))
+}
+
+/// Per-lookup read counts, summed: (sum, sum of squares, lookups).
+#[derive(Default)]
+struct Tally(f64, f64, u64);
+
+impl Tally {
+    fn add(&mut self, x: u32) {
+        let x = x as f64;
+        self.0 += x;
+        self.1 += x * x;
+        self.2 += 1;
+    }
+    fn interval(&self) -> Option<Interval> {
+        mean_interval(self.0, self.1, self.2)
+    }
+    fn plus(&self, o: &Tally) -> Tally {
+        Tally(self.0 + o.0, self.1 + o.1, self.2 + o.2)
+    }
+}
+
+impl Study for LsmReadPath {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "lsm_read_path";
+    const ABOUT: &'static str = "disk reads per lookup over sorted runs with and without a Bloom filter per run, and the per-file hit rate";
+
+    const THEORY: &'static [(&'static str, &'static str)] = &[
+        ("present_reads_with", "present_reads_with_theory"),
+        ("absent_reads_with", "absent_reads_with_theory"),
+        ("file_hit_rate", "file_hit_rate_theory"),
+    ];
+
+    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+        if p.n < p.runs as u64 {
+            return Err(("n", "must be >= runs (every run holds a key)".into()));
+        }
+        if p.n > 100_000_000 {
+            return Err(("n", "must be <= 100000000".into()));
+        }
+        Ok(())
+    }
+
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
+        let runs = p.runs as u64;
+        let per_run = p.n / runs;
+        let n = per_run * runs; // equal runs: the remainder is dropped
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        let mut filters = (0..runs)
+            .map(|_| BloomFilter::with_rate(per_run, p.p, p.hash_seed.hasher(p.hash, seeds)))
+            .collect::<Result<Vec<_>, _>>()?;
+        // key id lives in run id % runs; run 0 is the newest, checked first
+        for id in 0..n {
+            filters[(id % runs) as usize].insert(keys.key(id));
+        }
+        let mut rng = seeds.rng("lookups");
+        let (mut present_with, mut present_without) = (Tally::default(), Tally::default());
+        let (mut absent_with, mut absent_without) = (Tally::default(), Tally::default());
+        let (mut probes, mut probe_hits, mut fneg) = (0u64, 0u64, 0u64);
+        let mut next_absent = n;
+        for _ in 0..p.lookups {
+            let id = if rng.random_bool(p.hit_rate) {
+                rng.random_range(0..n)
+            } else {
+                next_absent += 1;
+                next_absent - 1
+            };
+            let home = (id < n).then_some(id % runs);
+            let key = keys.key(id);
+            let (mut with, mut without) = (0u32, 0u32);
+            for (r, f) in filters.iter().enumerate() {
+                let here = home == Some(r as u64);
+                probes += 1;
+                probe_hits += here as u64;
+                without += 1;
+                if f.contains(key) {
+                    with += 1;
+                } else if here {
+                    fneg += 1;
+                }
+                if here {
+                    break;
+                }
+            }
+            if home.is_some() {
+                present_with.add(with);
+                present_without.add(without);
+            } else {
+                absent_with.add(with);
+                absent_without.add(without);
+            }
+        }
+        let f0 = &filters[0];
+        let q = theory::fpr(per_run as f64, f0.m() as f64, f0.k() as f64);
+        let rf = runs as f64;
+        let h = p.hit_rate;
+        let all_with = present_with.plus(&absent_with);
+        let all_without = present_without.plus(&absent_without);
+        let (with_i, without_i) = (
+            all_with.interval().expect("lookups >= 1"),
+            all_without.interval().expect("lookups >= 1"),
+        );
+        Ok(R {
+            keys_per_run: per_run,
+            run_fpr_theory: q,
+            present_lookups: present_with.2,
+            absent_lookups: absent_with.2,
+            false_negatives: fneg,
+            present_reads_with: present_with.interval(),
+            present_reads_with_theory: 1.0 + q * (rf - 1.0) / 2.0,
+            present_reads_without: present_without.interval(),
+            present_reads_without_theory: (rf + 1.0) / 2.0,
+            absent_reads_with: absent_with.interval(),
+            absent_reads_with_theory: rf * q,
+            absent_reads_without: absent_without.interval().map(|i| i.value),
+            absent_reads_without_theory: rf,
+            reads_saved_factor: without_i.value / with_i.value,
+            reads_with: with_i,
+            reads_without: without_i,
+            file_hit_rate: Proportion::new(probe_hits, probes),
+            file_hit_rate_theory: h / (h * (rf + 1.0) / 2.0 + (1.0 - h) * rf),
+        })
+    }
+
+    fn footprint(&self, p: &P) -> Option<Footprint> {
+        let bytes = bloom_bytes(bloom_bits(p.n / p.runs as u64, p.p)) * p.runs as f64;
+        Some(Footprint::one(
+            bytes,
+            p.n as f64 + p.lookups as f64 * (p.runs as f64 + 1.0) / 2.0,
+        ))
+    }
+
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let mut runs: Vec<f64> = t.rows.iter().filter_map(|r| t.f64(r, "runs")).collect();
+        runs.sort_by(f64::total_cmp);
+        runs.dedup();
+        let mut chart = Chart::new(
+            "reads_per_lookup",
+            "Disk reads per lookup vs hit rate, with and without a filter per run",
+            "hit rate of the lookups",
+            "disk reads per lookup",
+        )
+        .log_y();
+        let mut hit = Chart::new(
+            "per_file_hit_rate",
+            "Per-file hit rate (filter checks landing on the key's run) vs the lookups' hit rate",
+            "hit rate of the lookups",
+            "per-file hit rate",
+        );
+        for rr in runs {
+            let rows: Vec<_> = t
+                .rows
+                .iter()
+                .filter(|r| t.f64(r, "runs") == Some(rr))
+                .collect();
+            for (metric, label, style) in [
+                ("reads_with", "with filters", Style::LinePoints),
+                ("reads_without", "without", Style::Line),
+            ] {
+                chart = chart.series(Series::new(
+                    format!("{} runs, {label}", sig(rr, 3)),
+                    style,
+                    common::points(t, &rows, "hit_rate", metric),
+                ));
+            }
+            hit = hit.series(Series::new(
+                format!("{} runs (measured)", sig(rr, 3)),
+                Style::Points,
+                common::points(t, &rows, "hit_rate", "file_hit_rate"),
+            ));
+            let theory: Vec<Point> = common::points(t, &rows, "hit_rate", "file_hit_rate_theory");
+            hit = hit.series(Series::new(
+                format!("{} runs (theory)", sig(rr, 3)),
+                Style::Line,
+                theory,
+            ));
+        }
+        vec![chart, hit]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "runs",
+                "hit_rate",
+                "present_reads_with",
+                "present_reads_without",
+                "absent_reads_with",
+                "absent_reads_without",
+                "reads_with",
+                "reads_without",
+                "reads_saved_factor",
+                "file_hit_rate",
+                "file_hit_rate_theory",
+            ],
+            |_| true,
+        );
+        let pick = |runs: f64, h: f64, c: &str| {
+            t.rows
+                .iter()
+                .find(|r| t.f64(r, "runs") == Some(runs) && t.f64(r, "hit_rate") == Some(h))
+                .and_then(|r| t.f64(r, c))
+        };
+        let fneg: f64 = t
+            .rows
+            .iter()
+            .filter_map(|r| t.f64(r, "false_negatives"))
+            .sum();
+        let num = |x: Option<f64>| x.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into());
+        let worst_file = t
+            .rows
+            .iter()
+            .filter_map(|r| {
+                Some((
+                    t.f64(r, "file_hit_rate")?,
+                    t.f64(r, "runs")?,
+                    t.f64(r, "hit_rate")?,
+                ))
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        Section {
+            table,
+            reading: format!(
+                "Ten runs: a lookup of a key in the tree reads {} runs with a filter per run and {} without (the key sits in a random run); a lookup of an absent key reads {} with filters and {} without. So \"one disk seek and ... ten\" is the absent key's (or the oldest run's) case; a present key averages (R + 1)/2 without filters. The per-file hit rate is a fraction of a percent only when the lookups' own hit rate is low: the highest measured is {} ({} runs, lookups' hit rate {}), because a lookup stops at its key's run. False negatives: {}.",
+                num(pick(10.0, 0.5, "present_reads_with")),
+                num(pick(10.0, 0.5, "present_reads_without")),
+                num(pick(10.0, 0.5, "absent_reads_with")),
+                num(pick(10.0, 0.5, "absent_reads_without")),
+                worst_file
+                    .map(|w| pct(w.0, 3))
+                    .unwrap_or_else(|| "—".into()),
+                worst_file
+                    .map(|w| sig(w.1, 3))
+                    .unwrap_or_else(|| "—".into()),
+                worst_file
+                    .map(|w| pct(w.2, 3))
+                    .unwrap_or_else(|| "—".into()),
+                fneg
+            ),
+        }
+    }
+}

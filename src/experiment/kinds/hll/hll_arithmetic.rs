@@ -1,0 +1,170 @@
+//! `hll_arithmetic`: the HyperLogLog arithmetic the documents do in their
+//! heads, computed exactly from the theory functions (no sampling):
+//! * `averaging`: √m for m = 16,384 registers — what averaging m independent
+//!   estimates divides the error by;
+//! * `tenfold`: the registers 1.04/√m needs for 0.1% over those for 1%, by
+//!   the formula and with m a power of two (what a real sketch must use);
+//! * `freak_register`: one register of m at 20 among registers at 6: how far
+//!   it moves the harmonic-mean estimate, and an arithmetic-mean one;
+//! * `disjointness`: a count off by `error` on an `n`-element union against
+//!   the difference of 1 between an intersection of 0 and one of 1.
+
+use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::common;
+use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::params::{Def, Seeds};
+use crate::export::markdown::sig;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::structures::hyperloglog::theory;
+
+pub struct HllArithmetic;
+
+const FACTS: &[&str] = &["averaging", "tenfold", "freak_register", "disjointness"];
+
+crate::params! {
+    pub struct P {
+        fact: String = common::choice(FACTS, Def::Required, "which piece of arithmetic (see the kind's doc)"),
+        p: u32 = common::int(4, 18, Def::Int(14), "precision: m = 2^p registers (averaging, freak_register)"),
+        error: f64 = common::rate(Def::Float(0.01), "relative error (tenfold: the starting error; disjointness: the count's standard error)"),
+        n: u64 = common::count(Def::Int(1_000_000_000), "union size (disjointness)"),
+    }
+}
+
+crate::row! {
+    pub struct R {
+        /// The fact's number (see the kind's doc).
+        value: f64,
+        /// A second reading where one exists: the power-of-two registers
+        /// (tenfold), the arithmetic mean's shift (freak_register), the
+        /// count's standard error in elements (disjointness).
+        alternative: Option<f64>,
+        what: String,
+    }
+}
+
+impl Study for HllArithmetic {
+    type P = P;
+    type R = R;
+    const NAME: &'static str = "hll_arithmetic";
+    const ABOUT: &'static str =
+        "the documents' HyperLogLog arithmetic, computed exactly from the theory functions";
+
+    fn run(&self, p: &P, _seeds: Seeds) -> anyhow::Result<R> {
+        let m = 1usize << p.p;
+        Ok(match p.fact.as_str() {
+            "averaging" => R {
+                value: (m as f64).sqrt(),
+                alternative: Some(theory::standard_error(1) / theory::standard_error(m)),
+                what: format!("√{m}; the formula's error ratio for 1 vs {m} registers"),
+            },
+            "tenfold" => {
+                let (a, b) = (p.error, p.error / 10.0);
+                R {
+                    value: theory::registers_for_error(b) / theory::registers_for_error(a),
+                    alternative: Some(2f64.powi(
+                        theory::precision_for_error(b) as i32
+                            - theory::precision_for_error(a) as i32,
+                    )),
+                    what: format!(
+                        "registers for {} ÷ for {} by (1.04/e)²; with m a power of two, p = {} vs {}",
+                        sig(b, 3),
+                        sig(a, 3),
+                        theory::precision_for_error(b),
+                        theory::precision_for_error(a)
+                    ),
+                }
+            }
+            "freak_register" => {
+                let (h, a) = theory::freak_register_shift(m, 6, 20);
+                R {
+                    value: h,
+                    alternative: Some(a),
+                    what: format!(
+                        "relative shift of the harmonic-mean estimate (alternative: arithmetic mean) when one of {m} registers at 6 reads 20"
+                    ),
+                }
+            }
+            "disjointness" => {
+                let sd = p.error * p.n as f64;
+                R {
+                    value: 1.0 / sd,
+                    alternative: Some(sd),
+                    what: format!(
+                        "the difference of one element in standard errors of a count off by {} on {} elements (alternative: the standard error in elements)",
+                        sig(p.error, 3),
+                        sig(p.n as f64, 3)
+                    ),
+                }
+            }
+            other => anyhow::bail!("unknown fact {other}"),
+        })
+    }
+
+    fn footprint(&self, _p: &P) -> Option<Footprint> {
+        Some(Footprint::one(0.0, 1.0))
+    }
+
+    /// The registers an error target costs, by the formula and rounded up to
+    /// a power of two, over 10% to 0.05%, with the tenfold row's two targets
+    /// marked.
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let errors: Vec<f64> = (0..=33)
+            .map(|i| 0.1 * 10f64.powf(-i as f64 / 10.0))
+            .collect();
+        let formula = errors
+            .iter()
+            .map(|&e| Point::new(e, theory::registers_for_error(e)))
+            .collect();
+        let pow2 = errors
+            .iter()
+            .map(|&e| Point::new(e, 2f64.powi(theory::precision_for_error(e) as i32)))
+            .collect();
+        let mut chart = Chart::new(
+            "registers_for_error",
+            "Registers a HyperLogLog needs for a standard error: (1.04/e)² vs a power of two",
+            "standard error e (relative)",
+            "registers m",
+        )
+        .log_x()
+        .log_y()
+        .series(Series::new("(1.04/e)²", Style::Line, formula))
+        .series(Series::new(
+            "2^p, the smallest with 1.04/√m ≤ e",
+            Style::LinePoints,
+            pow2,
+        ));
+        for r in t.rows.iter().filter(|r| t.str(r, "fact") == "tenfold") {
+            let e = t.f64(r, "error").unwrap_or(0.01);
+            chart = chart.vline(e, sig(e, 3)).vline(e / 10.0, sig(e / 10.0, 3));
+        }
+        vec![chart]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(&["fact", "value", "alternative", "what"], |_| true);
+        let get = |f: &str, c: &str| {
+            t.rows
+                .iter()
+                .find(|r| t.str(r, "fact") == f)
+                .and_then(|r| t.f64(r, c))
+                .map(|x| sig(x, 4))
+                .unwrap_or_else(|| "—".into())
+        };
+        Section {
+            table,
+            reading: format!(
+                "Averaging 16,384 registers divides the error by {}. A tenfold accuracy gain costs {}× the registers by the formula and {}× in a real sketch, whose m is a power of two. One freak register moves the harmonic-mean estimate by {} (relative) and an arithmetic mean by {}. A 1% count of a billion-element union has a standard error of {} elements, so one element is {} standard errors: no test tells an intersection of 0 from 1.",
+                get("averaging", "value"),
+                get("tenfold", "value"),
+                get("tenfold", "alternative"),
+                get("freak_register", "value"),
+                get("freak_register", "alternative"),
+                get("disjointness", "alternative"),
+                get("disjointness", "value"),
+            ),
+        }
+    }
+}
