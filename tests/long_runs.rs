@@ -112,6 +112,16 @@ fn kill_and_resume(threads: &str) {
     let again = run(&spec, &out, threads, &["--resume"]);
     assert!(again.status.success());
     assert!(std::fs::read(out.join("slow/results.csv")).unwrap() == reference);
+    // rows written before the kind gained a column: --resume reruns the study
+    let text = String::from_utf8(reference.clone()).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let older = format!("{}\n{rest}", &head[..head.rfind(',').unwrap()]);
+    std::fs::write(out.join("slow/results.csv"), older).unwrap();
+    assert!(run(&spec, &out, threads, &["--resume"]).status.success());
+    assert!(
+        std::fs::read(out.join("slow/results.csv")).unwrap() == reference,
+        "results with another kind's columns were kept"
+    );
 }
 
 #[test]

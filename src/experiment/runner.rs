@@ -7,6 +7,7 @@
 
 use super::grid::{self, Trial};
 use super::journal::{self, Header, Record};
+use super::kinds::Kind;
 use super::params::Seeds;
 use super::shard::{self, Shard};
 use super::spec::Spec;
@@ -154,19 +155,25 @@ fn resumed_records(
     Ok((contents, done))
 }
 
-/// A complete, matching result from an earlier run (`--resume` keeps it).
-fn already_complete(dir: &Path, want: &Header) -> bool {
+/// A complete, matching result from an earlier run (`--resume` keeps it):
+/// the same spec, seed, size and trials, and a results.csv whose header is
+/// the kind's columns today (a kind that gained a column reruns the study
+/// rather than leave rows the report cannot read).
+fn already_complete(dir: &Path, want: &Header, kind: &dyn Kind) -> bool {
     let Ok(bytes) = std::fs::read(dir.join("manifest.json")) else {
         return false;
     };
     let Ok(m) = Manifest::from_bytes(&bytes) else {
         return false;
     };
+    let header: Vec<String> = kind.columns().into_iter().map(|c| c.name).collect();
+    let current = std::fs::read(dir.join("results.csv"))
+        .is_ok_and(|b| b.split(|&c| c == b'\n').next() == Some(header.join(",").as_bytes()));
     m.spec_xxh3_64 == want.spec_xxh3_64
         && m.seed == want.seed
         && m.quick == want.quick
         && m.trials == want.trials
-        && dir.join("results.csv").is_file()
+        && current
 }
 
 /// Runs a study (or one shard of it) and writes its rows.
@@ -204,7 +211,7 @@ pub fn run_study(
         rows_file,
         reused,
     };
-    if opts.resume && !exists && opts.shard.is_none() && already_complete(&dir, &want) {
+    if opts.resume && !exists && opts.shard.is_none() && already_complete(&dir, &want, kind) {
         progress.inc(count as u64);
         return Ok(finished(count, true, dir.join("results.csv")));
     }
