@@ -310,6 +310,62 @@ fn cuckoo_deletes_keep_the_other_members() {
     }
 }
 
+/// Cuckoo tables from 2^10 to 2^20 buckets at 90%: every member found, the
+/// FPR at 1 − (1 − 1/(2^f − 1))^(2bα) (Wilson, z = 4.5), two buckets per
+/// query, and fewer evictions than inserts at every size.
+#[test]
+fn cuckoo_scale_keeps_its_cost_per_operation() {
+    let t = quick("cuckoo_scale");
+    assert_eq!(t.rows.len(), 6);
+    for r in &t.rows {
+        let what = format!("2^{} buckets", f(&t, r, "buckets_log2"));
+        assert_eq!(f(&t, r, "false_negatives"), 0.0, "{what}");
+        assert_eq!(f(&t, r, "buckets_per_query"), 2.0, "{what}");
+        let capacity = f(&t, r, "capacity");
+        assert_eq!(f(&t, r, "items"), (0.9 * capacity).round(), "{what}");
+        let kicks = f(&t, r, "kicks_per_insert");
+        assert!(kicks > 0.0 && kicks < 1.0, "{what}: {kicks}");
+        within(
+            f(&t, r, "fpr_measured_k"),
+            f(&t, r, "fpr_measured_n"),
+            f(&t, r, "fpr_theory"),
+            &what,
+        );
+    }
+}
+
+/// Count-Min at d = 1 … 6: with independent rows the share of keys beyond
+/// εN is (per-row share)^d (Wilson, z = 4.5, at every d); double-hashed rows
+/// agree at d = 1 (one row) and keep a floor of keys that share every row
+/// with a heavy hitter, so at d = 6 they exceed what independence allows.
+#[test]
+fn count_min_depth_independent_rows_multiply_and_double_rows_floor() {
+    let t = quick("count_min_depth");
+    let alls: Vec<_> = t.where_str("bin", "all").collect();
+    assert_eq!(alls.len(), 2 * 6 * 2);
+    for r in alls {
+        let (rows, d) = (t.str(r, "rows"), f(&t, r, "d"));
+        let what = format!("{rows} rows, d = {d}");
+        assert_eq!(f(&t, r, "underestimates"), 0.0, "{what}");
+        let (k, n) = (f(&t, r, "over_eps_n_k"), f(&t, r, "over_eps_n_n"));
+        let independent = f(&t, r, "all_rows_if_independent");
+        if d == 1.0 {
+            assert_eq!(f(&t, r, "all_rows_vs_independent"), 1.0, "{what}");
+        }
+        match rows.as_str() {
+            "independent" => within(k, n, independent, &what),
+            "double" if d == 6.0 => {
+                let (lo, _) = wilson(k as u64, n as u64, Z);
+                assert!(
+                    lo > 100.0 * independent,
+                    "{what}: {k} of {n} vs {independent}"
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Exact distinct counting's state grows with the universe and the values
 /// seen; the HyperLogLog's does not, and its estimate is within 4.5 standard
 /// errors; duplicates move no register.

@@ -520,7 +520,8 @@ fn key_value(
 
 /// A claim's row selector: `param = value` or `param = [values]` (any of
 /// them). Each value is checked against the parameter's declaration, so a
-/// misspelt name or value is an error, never an empty selection.
+/// misspelt name or value is an error, never an empty selection. `replicate`
+/// (a results.csv column, 0-based) selects one replicate's trial.
 fn selector(
     path: &Path,
     kind: &'static dyn Kind,
@@ -535,6 +536,36 @@ fn selector(
             .fields()
             .into_iter()
             .find(|f| f.name == k && f.agg == super::row::Agg::Key);
+        if k == "replicate" {
+            let items: Vec<&toml::Value> = match v {
+                toml::Value::Array(a) => a.iter().collect(),
+                other => vec![other],
+            };
+            let mut values = Vec::new();
+            for item in items {
+                match item.as_integer() {
+                    Some(r) if r >= 0 => values.push(Value::Int(r)),
+                    _ => {
+                        return Err(Error::field(
+                            path,
+                            &format!("{field}.replicate"),
+                            &item.to_string(),
+                            "must be a replicate number (0, 1, …)",
+                        ));
+                    }
+                }
+            }
+            if values.is_empty() {
+                return Err(Error::field(
+                    path,
+                    &format!("{field}.replicate"),
+                    "[]",
+                    "must not be empty",
+                ));
+            }
+            out.push((k.clone(), values));
+            continue;
+        }
         if def.is_none() && key_field.is_none() {
             return Err(Error::file(
                 path,

@@ -19,7 +19,13 @@
 //! One hash per key gives two 64-bit halves (h1, h2); row i uses column
 //! (h1 + i·s) mod w with step s = 1 + (h2 mod (w − 1)), never ≡ 0 mod w, so the
 //! rows cannot collapse onto one column (a plain h2 with h2 ≡ 0 mod w would
-//! make every row the same: tested).
+//! make every row the same: tested). This is [`Rows::Double`], the default:
+//! two keys that agree in (h1 mod w, s) share every row, which happens to a
+//! pair with probability 1/(w(w − 1)), whatever d is. [`Rows::Independent`]
+//! makes row i a different function of the 128-bit hash (splitmix64 of h1
+//! mixed with h2 + i), so two keys share each row independently, as the
+//! textbook's "each row has its own hash function" assumes (the
+//! count_min_depth study measures the difference).
 //!
 //! # Usage
 //! ```
@@ -85,6 +91,17 @@ pub struct CountMin<C: Counter, H> {
     total: u64,
     /// Whether any update reached a saturated cell (estimates may then be low).
     saturated: bool,
+    rows: Rows,
+}
+
+/// How the d row columns derive from the key's one 128-bit hash.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rows {
+    /// (h1 + i·s) mod w, s = 1 + (h2 mod (w − 1)).
+    #[default]
+    Double,
+    /// splitmix64(h1 ⊕ splitmix64(h2 + i)) mod w.
+    Independent,
 }
 
 /// The probe that tells two hashers apart without comparing their types.
@@ -110,7 +127,19 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
             hasher,
             total: 0,
             saturated: false,
+            rows: Rows::Double,
         })
+    }
+
+    /// The same sketch with its row columns derived as `rows` says (set it
+    /// before the first update: the cells hold the old rows' counts).
+    pub fn with_rows(mut self, rows: Rows) -> Self {
+        self.rows = rows;
+        self
+    }
+
+    pub fn rows(&self) -> Rows {
+        self.rows
     }
 
     /// w = ⌈e/ε⌉, d = ⌈ln(1/δ)⌉, ε and δ in (0, 1).
@@ -149,7 +178,7 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     #[inline]
     pub fn columns(&self, key: &[u8]) -> impl Iterator<Item = usize> + use<C, H> {
         let (h1, h2) = self.hasher.hash128(key);
-        row_columns(h1, h2, self.w, self.d)
+        row_columns_with(self.rows, h1, h2, self.w, self.d)
     }
 
     /// Every cell, row after row.
@@ -184,7 +213,7 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
         let w = self.w as usize;
         // one hash; the columns are walked twice (no allocation)
         let (h1, h2) = self.hasher.hash128(key);
-        let min = row_columns(h1, h2, self.w, self.d)
+        let min = row_columns_with(self.rows, h1, h2, self.w, self.d)
             .enumerate()
             .map(|(i, c)| self.cells[i * w + c].get())
             .min()
@@ -194,7 +223,7 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
             self.saturated = true;
         }
         let t = C::from_u64_saturating(target);
-        for (i, c) in row_columns(h1, h2, self.w, self.d).enumerate() {
+        for (i, c) in row_columns_with(self.rows, h1, h2, self.w, self.d).enumerate() {
             let cell = &mut self.cells[i * w + c];
             *cell = (*cell).max(t);
         }
@@ -216,27 +245,72 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
 /// Computed incrementally: both terms are below w, so one conditional
 /// subtraction per row replaces a division.
 #[inline]
-pub fn row_columns(h1: u64, h2: u64, w: u64, d: u64) -> impl Iterator<Item = usize> {
-    let step = if w > 1 { 1 + h2 % (w - 1) } else { 0 };
-    let mut col = h1 % w;
-    (0..d).map(move |_| {
-        let out = col;
-        col += step;
-        if col >= w {
-            col -= w;
+pub fn row_columns(h1: u64, h2: u64, w: u64, d: u64) -> RowColumns {
+    row_columns_with(Rows::Double, h1, h2, w, d)
+}
+
+/// The d columns of a key whose 128-bit hash is (h1, h2), as `rows` derives them.
+#[inline]
+pub fn row_columns_with(rows: Rows, h1: u64, h2: u64, w: u64, d: u64) -> RowColumns {
+    RowColumns {
+        rows,
+        h1,
+        h2,
+        w,
+        step: if w > 1 { 1 + h2 % (w - 1) } else { 0 },
+        col: h1 % w,
+        i: 0,
+        d,
+    }
+}
+
+/// The iterator [`row_columns_with`] returns.
+pub struct RowColumns {
+    rows: Rows,
+    h1: u64,
+    h2: u64,
+    w: u64,
+    step: u64,
+    col: u64,
+    i: u64,
+    d: u64,
+}
+
+impl Iterator for RowColumns {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.i == self.d {
+            return None;
         }
-        out as usize
-    })
+        let out = match self.rows {
+            Rows::Double => {
+                let out = self.col;
+                self.col += self.step;
+                if self.col >= self.w {
+                    self.col -= self.w;
+                }
+                out
+            }
+            Rows::Independent => {
+                use crate::hashing::splitmix64;
+                splitmix64(self.h1 ^ splitmix64(self.h2.wrapping_add(self.i))) % self.w
+            }
+        };
+        self.i += 1;
+        Some(out as usize)
+    }
 }
 
 impl<C: Counter, H: KeyHasher> Mergeable for CountMin<C, H> {
     /// Cell-wise sum: exactly the sketch of the concatenated streams
     /// (saturating like an update).
     fn merge(&mut self, other: &Self) -> Result<(), MergeError> {
-        if (self.w, self.d) != (other.w, other.d) {
+        if (self.w, self.d, self.rows) != (other.w, other.d, other.rows) {
             return Err(MergeError::Shape(format!(
-                "{} × {} vs {} × {}",
-                self.d, self.w, other.d, other.w
+                "{} × {} ({:?} rows) vs {} × {} ({:?} rows)",
+                self.d, self.w, self.rows, other.d, other.w, other.rows
             )));
         }
         if self.fingerprint() != other.fingerprint() {
@@ -290,6 +364,38 @@ mod tests {
                 .collect();
             assert_eq!(row_columns(h1, h2, w, d).collect::<Vec<_>>(), want);
         }
+    }
+
+    #[test]
+    fn independent_rows_do_not_share_every_row_when_they_share_two() {
+        // keys whose (h1, h2) agree mod w and mod (w - 1) share every double
+        // row; independent rows separate them after the first coincidence
+        let (w, d) = (101u64, 6u64);
+        let a = (5u64, 7u64);
+        let b = (5 + w * (w - 1) * 3, 7 + w * (w - 1) * 5);
+        let double = |(h1, h2): (u64, u64)| row_columns(h1, h2, w, d).collect::<Vec<_>>();
+        assert_eq!(double(a), double(b));
+        let ind = |(h1, h2): (u64, u64)| {
+            row_columns_with(Rows::Independent, h1, h2, w, d).collect::<Vec<_>>()
+        };
+        let shared = ind(a).iter().zip(ind(b)).filter(|(x, y)| **x == *y).count();
+        assert!(shared < d as usize, "{:?} {:?}", ind(a), ind(b));
+        // and each independent row is spread over the columns: 10^5 keys'
+        // row-3 columns pass a chi-square test at 4.5 sigma
+        let mut counts = vec![0f64; w as usize];
+        for x in 0..100_000u64 {
+            let (h1, h2) = (
+                crate::hashing::splitmix64(x),
+                crate::hashing::splitmix64(!x),
+            );
+            counts[row_columns_with(Rows::Independent, h1, h2, w, d)
+                .nth(3)
+                .unwrap()] += 1.0;
+        }
+        let e = 100_000.0 / w as f64;
+        let chi2: f64 = counts.iter().map(|c| (c - e) * (c - e) / e).sum();
+        let df = (w - 1) as f64;
+        assert!((chi2 - df).abs() < 4.5 * (2.0 * df).sqrt(), "{chi2}");
     }
 
     #[test]

@@ -15,8 +15,8 @@ use crate::hashing::{KeyHasher, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
-use crate::structures::count_min::{CountMin, Counter, theory};
-use crate::table::Value;
+use crate::structures::count_min::{CountMin, Counter, Rows, theory};
+use crate::table::{Interval, Value};
 use crate::workload::zipf::ZipfStream;
 use crate::workload::{KeyGen, KeyType};
 use datasketches::countmin::CountMinSketch;
@@ -31,6 +31,7 @@ crate::params! {
         s: f64 = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
         eps: f64 = common::rate(Def::Float(0.001), "w = ceil(e/eps) counters per row"),
         depth: u64 = common::int(1, 64, Def::Int(4), "d rows (delta = e^-d)"),
+        rows: String = common::choice(&["double", "independent"], Def::Str("double"), "row columns from one 128-bit hash: (h1 + i·s) mod w, or a different function of it per row"),
         counter: String = common::choice(&["u32", "u64"], Def::Str("u32"), "counter width (saturating)"),
         conservative: bool = ParamDef::new("", PType::Bool, Def::Bool(false), "conservative update instead of plain"),
         weight: u64 = common::count(Def::Int(1), "count added by each update (N = updates x weight)"),
@@ -65,6 +66,12 @@ crate::row! {
         row_overshoot: Option<f64>,
         /// "all" only: (key, row) pairs whose cell exceeds εN (Markov: ≤ 1/e).
         row_exceeds: Option<Proportion>,
+        /// "all" only: the share beyond εN if the d rows were independent,
+        /// (row_exceeds)^d.
+        all_rows_if_independent: Option<f64>,
+        /// "all" only: over_eps_n ÷ all_rows_if_independent, with over_eps_n's
+        /// Wilson interval (1 when the rows act as independent hashes).
+        all_rows_vs_independent: Option<Interval>,
         /// "all" only: no key beyond εN ("every frequency").
         every_within: Option<bool> [Mean],
         saturated: Option<bool> [Mean],
@@ -111,7 +118,12 @@ impl CountMinStudy {
     ) -> anyhow::Result<Vec<R>> {
         let w = theory::width(p.eps);
         let cm_hasher = h.clone();
-        let mut cm = CountMin::<C, H>::new(w, p.depth, h)?;
+        let rows = if p.rows == "independent" {
+            Rows::Independent
+        } else {
+            Rows::Double
+        };
+        let mut cm = CountMin::<C, H>::new(w, p.depth, h)?.with_rows(rows);
         let with_peer = p.counter == "u64" && !p.conservative;
         let mut peer = with_peer
             .then(|| {
@@ -125,8 +137,8 @@ impl CountMinStudy {
         let mut halves = (!p.conservative)
             .then(|| -> anyhow::Result<_> {
                 Ok([
-                    CountMin::<C, H>::new(w, p.depth, cm_hasher.clone())?,
-                    CountMin::<C, H>::new(w, p.depth, cm_hasher.clone())?,
+                    CountMin::<C, H>::new(w, p.depth, cm_hasher.clone())?.with_rows(rows),
+                    CountMin::<C, H>::new(w, p.depth, cm_hasher.clone())?.with_rows(rows),
                 ])
             })
             .transpose()?;
@@ -189,6 +201,7 @@ impl CountMinStudy {
                 }
             }
         }
+        let independent = (row_exceed as f64 / (p.universe * p.depth) as f64).powi(p.depth as i32);
         let row = |bin: String, a: &Acc, is_all: bool| R {
             bin,
             w,
@@ -206,6 +219,11 @@ impl CountMinStudy {
             max_overshoot: a.max,
             row_overshoot: is_all.then(|| row_sum / (p.universe * p.depth) as f64),
             row_exceeds: is_all.then(|| Proportion::new(row_exceed, p.universe * p.depth)),
+            all_rows_if_independent: is_all.then_some(independent),
+            all_rows_vs_independent: (is_all && independent > 0.0).then(|| {
+                let o = Proportion::new(a.over, a.keys);
+                Interval::new(o.rate / independent, o.lo / independent, o.hi / independent)
+            }),
             every_within: is_all.then_some(a.over == 0),
             saturated: is_all.then_some(cm.saturated()),
             merge_exact: merge_exact.filter(|_| is_all),
@@ -252,6 +270,9 @@ impl Study for CountMinStudy {
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let s = t.summary();
+        if common::levels(s, "depth").len() > 1 {
+            return vec![depth_chart(s)];
+        }
         let bin_x = |b: &str| -> Option<f64> {
             match b {
                 "all" => None,
@@ -361,6 +382,7 @@ impl Study for CountMinStudy {
                 "counter",
                 "conservative",
                 "weight",
+                "rows",
                 "replicates",
                 "w",
                 "d",
@@ -374,6 +396,7 @@ impl Study for CountMinStudy {
                 "row_overshoot",
                 "n_over_w",
                 "row_exceeds",
+                "all_rows_if_independent",
                 "every_within",
                 "saturated",
                 "merge_exact",
@@ -402,6 +425,24 @@ impl Study for CountMinStudy {
             .iter()
             .filter_map(|r| Some((s.f64(r, "over_eps_n")?, s.f64(r, "delta")?)))
             .fold((0.0f64, 0.0f64), |a, b| if b.0 > a.0 { b } else { a });
+        let by_depth: Vec<String> = alls
+            .iter()
+            .filter(|_| common::levels(s, "depth").len() > 1)
+            .filter_map(|r| {
+                Some(format!(
+                    "{} rows, d = {}: {} (independent rows would give {})",
+                    s.str(r, "rows"),
+                    s.str(r, "d"),
+                    sig(s.f64(r, "over_eps_n")?, 3),
+                    sig(s.f64(r, "all_rows_if_independent")?, 3)
+                ))
+            })
+            .collect();
+        let by_depth = if by_depth.is_empty() {
+            String::new()
+        } else {
+            format!(" Share beyond εN by depth: {}.", by_depth.join("; "))
+        };
         Section {
             table,
             reading: format!(
@@ -414,7 +455,44 @@ impl Study for CountMinStudy {
                 alls.len(),
                 sig(ratios.iter().copied().fold(f64::INFINITY, f64::min), 4),
                 sig(ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max), 4)
-            ),
+            ) + &by_depth,
         }
     }
+}
+
+/// The share of keys beyond εN against the depth d, per way of deriving the
+/// rows, beside (per-row share)^d and δ = e^−d.
+fn depth_chart(s: &crate::table::Table) -> Chart {
+    let alls: Vec<&Vec<Value>> = s.where_str("bin", "all").collect();
+    let mut c = Chart::new(
+        "share_beyond_eps_n_vs_depth",
+        "Share of keys beyond εN vs rows d (95% Wilson): double-hashed vs independent rows",
+        "rows d",
+        "share of keys",
+    )
+    .log_y();
+    for rows in common::names(s, "rows") {
+        let mine: Vec<&Vec<Value>> = alls
+            .iter()
+            .copied()
+            .filter(|r| s.str(r, "rows") == rows)
+            .collect();
+        c = c
+            .series(Series::new(
+                format!("{rows} rows, measured"),
+                Style::Points,
+                common::points(s, &mine, "d", "over_eps_n"),
+            ))
+            .series(Series::new(
+                format!("{rows} rows: (per-row share)^d"),
+                Style::Line,
+                common::points(s, &mine, "d", "all_rows_if_independent"),
+            ));
+    }
+    let all: Vec<&Vec<Value>> = alls.to_vec();
+    c.series(Series::new(
+        "δ = e^−d",
+        Style::Line,
+        common::points(s, &all, "d", "delta"),
+    ))
 }
