@@ -466,7 +466,7 @@ fn depth_chart(s: &crate::table::Table) -> Chart {
     let alls: Vec<&Vec<Value>> = s.where_str("bin", "all").collect();
     let mut c = Chart::new(
         "share_beyond_eps_n_vs_depth",
-        "Share of keys beyond εN vs rows d (95% Wilson): double-hashed vs independent rows",
+        "Share of keys beyond εN vs rows d (mean of the replicates, 95% t-interval): double-hashed vs independent rows",
         "rows d",
         "share of keys",
     )
