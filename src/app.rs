@@ -22,7 +22,7 @@ pub fn run(cli: Cli) -> Result<()> {
             .unwrap_or(1)
     });
     let opts = RunOptions {
-        out: cli.out.clone(),
+        out: cli.out_dir(),
         quick: cli.quick,
         threads,
         seed: cli.seed,
@@ -117,23 +117,26 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Merge { dirs } => {
-            let rebuilt = crate::experiment::merge::merge(dirs, &cli.out, threads)?;
+            let rebuilt = crate::experiment::merge::merge(dirs, &cli.out_dir(), threads)?;
             if !cli.quiet {
                 println!(
                     "merged {} studies from {} folders into {}",
                     rebuilt.run.studies.len(),
                     dirs.len(),
-                    cli.out.display()
+                    cli.out_dir().display()
                 );
-                print_counts(&rebuilt.ledger, &cli.out, rebuilt.run.seconds);
+                print_counts(&rebuilt.ledger, &cli.out_dir(), rebuilt.run.seconds);
             }
             Ok(())
         }
         Command::Reproduce => reproduce(&cli.experiments, &opts, cli.quiet),
         Command::Claims { verdict, document } => {
-            let table =
-                crate::report::print::run_ledger(&cli.out, verdict.as_deref(), document.as_deref())
-                    .map_err(Error::Input)?;
+            let table = crate::report::print::run_ledger(
+                &cli.out_dir(),
+                verdict.as_deref(),
+                document.as_deref(),
+            )
+            .map_err(Error::Input)?;
             print!("{table}");
             Ok(())
         }

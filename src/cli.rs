@@ -18,9 +18,10 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub quick: bool,
 
-    /// Output directory
-    #[arg(long, global = true, value_name = "DIR", default_value = "reports")]
-    pub out: PathBuf,
+    /// Output directory [default: reports, or reports/quick with --quick, so a
+    /// quick run never overwrites the committed full report]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Worker threads (default: all cores)
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -178,4 +179,17 @@ pub enum EstimateWhat {
         #[arg(long)]
         hex: bool,
     },
+}
+
+impl Cli {
+    /// `--out`, or its default: `reports/quick` with `--quick`, else `reports`.
+    pub fn out_dir(&self) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| {
+            if self.quick {
+                PathBuf::from("reports/quick")
+            } else {
+                PathBuf::from("reports")
+            }
+        })
+    }
 }

@@ -1513,6 +1513,107 @@ fn claims_prints_the_ledger_filtered_by_verdict_and_document() {
     assert_eq!(missing.status.code(), Some(2));
 }
 
+/// index.html is one self-contained page: every claim of claims.csv is a row
+/// carrying its verdict and document, every study a section with its charts
+/// inlined as SVG, and nothing is fetched (no src, href or url() outside
+/// the page and the run's own files).
+#[test]
+fn index_html_carries_the_ledger_and_every_chart_inline() {
+    let d = quick_out();
+    let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+    let claims = std::fs::read_to_string(d.join("claims.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(claims.as_bytes());
+    let mut n = 0;
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        n += 1;
+        let row = format!(
+            "<tr data-verdict=\"{}\" data-document=\"{}\" id=\"claim-{}\">",
+            &rec[7], &rec[1], &rec[0]
+        );
+        assert!(html.contains(&row), "no ledger row {row}");
+    }
+    assert_eq!(html.matches("<tr data-verdict=").count(), n);
+    for heading in [
+        "Document 000",
+        "Document 002",
+        "14.2 Bloom Filters",
+        "The five questions",
+    ] {
+        assert!(html.contains(heading), "{heading}");
+    }
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("run.json")).unwrap()).unwrap();
+    for study in run["studies"].as_array().unwrap() {
+        let name = study.as_str().unwrap();
+        assert!(
+            html.contains(&format!("<h3 id=\"study-{name}\">")),
+            "{name}"
+        );
+        let svgs = std::fs::read_dir(d.join(name))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "svg")
+            })
+            .count();
+        let section = html
+            .split(&format!("<h3 id=\"study-{name}\">"))
+            .nth(1)
+            .unwrap();
+        let section = section.split("<h3 id=\"study-").next().unwrap();
+        assert_eq!(
+            section.matches("<svg").count(),
+            svgs,
+            "{name}: charts inlined"
+        );
+    }
+    for attr in [
+        "src=\"http",
+        "href=\"http",
+        "url(http",
+        "src=\"//",
+        "href=\"//",
+        "@import",
+    ] {
+        assert!(!html.contains(attr), "index.html fetches something: {attr}");
+    }
+}
+
+/// The page in a real browser: scripts/check-report.sh loads a copy of the
+/// quick run's index.html in headless Chromium and fails on a console
+/// message, a network request, or a rendered page without ledger rows and
+/// charts (skipped without chromium, except under CI).
+#[test]
+fn index_html_renders_in_headless_chromium() {
+    let have = std::process::Command::new("sh")
+        .args(["-c", "command -v chromium"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "under CI chromium must be installed (.ci/run installs it)"
+        );
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    std::fs::copy(quick_out().join("index.html"), d.path().join("index.html")).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg("scripts/check-report.sh")
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("no console errors, no requests"), "{said}");
+    assert!(d.path().join("index.png").metadata().unwrap().len() > 10_000);
+}
+
 /// `sketchlab report` rebuilds every summary, plot, manifest, claims.csv and
 /// REPORT.md from results.csv, spec.toml, manifest.json and run.json alone,
 /// byte for byte.

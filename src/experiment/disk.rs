@@ -1,6 +1,7 @@
 //! Everything after the trials, from the files alone: a study's summary.csv
 //! and plots from its results.csv and spec.toml, and the whole report
-//! (claims.csv, REPORT.md) from `OUT/run.json` and the study folders.
+//! (claims.csv, REPORT.md, index.html) from `OUT/run.json` and the study
+//! folders.
 //! `reproduce`, `report` and `merge` all end here, so a report rebuilt from
 //! disk is byte-identical to the one the run wrote.
 
@@ -218,5 +219,8 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
     };
     let md = report::render(&results, &rows, &info, out);
     export::write_atomic(&out.join("REPORT.md"), md.as_bytes())?;
+    let html = report::html::render(&results, &rows, &info)
+        .with_context(|| format!("reading the charts under {}", out.display()))?;
+    export::write_atomic(&out.join("index.html"), html.as_bytes())?;
     Ok(Rebuilt { ledger: rows, run })
 }

@@ -1,6 +1,7 @@
 //! The claims ledger and REPORT.md, both computed from result tables.
 
 pub mod documents;
+pub mod html;
 pub mod ledger;
 pub mod print;
 pub mod references;

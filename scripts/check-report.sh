@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Loads a report's index.html in headless Chromium (Debian's `chromium`) and
+# fails when the page writes to the console (an error or anything else), makes any network request, or
+# lacks the ledger table or the charts after its script ran. Writes a
+# screenshot beside the page (index.png, not committed) to look at.
+#
+#   scripts/check-report.sh [OUT]      (default: reports)
+set -euo pipefail
+out="${1:-reports}"
+page="$(cd "$out" && pwd)/index.html"
+[ -f "$page" ] || { echo "check-report: no $page" >&2; exit 2; }
+browser="$(command -v chromium || command -v chromium-browser || true)"
+[ -n "$browser" ] || { echo "check-report: chromium is not installed" >&2; exit 2; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# the flags keep Chromium's own background services quiet on a closed network
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+       --disable-background-networking --disable-component-update --disable-sync
+       --disable-default-apps --disable-extensions --enable-logging=stderr --v=0
+       --window-size=1400,1800)
+"$browser" "${flags[@]}" --user-data-dir="$work/p1" --log-net-log="$work/net.json" \
+    --screenshot="$out/index.png" "file://$page" >"$work/shot.out" 2>"$work/shot.err"
+"$browser" "${flags[@]}" --user-data-dir="$work/p2" --dump-dom "file://$page" \
+    >"$work/dom.html" 2>"$work/dom.err"
+python3 - "$work" "$out/index.png" <<'PY'
+import json, re, sys, os
+work, shot = sys.argv[1], sys.argv[2]
+problems = []
+# the page writes nothing to the console: Chromium logs every message at INFO,
+# so an uncaught error and console.error/warn/log all count
+for name in ("shot.err", "dom.err"):
+    for line in open(os.path.join(work, name), errors="replace"):
+        if ":CONSOLE" in line:
+            problems.append("console: " + line.strip())
+# every request the page started (Chromium's own services have no initiator origin)
+text = open(os.path.join(work, "net.json")).read().rstrip()
+if not text.endswith("}"):
+    text = text.rstrip(",") + "]}"
+log = json.loads(text)
+names = {v: k for k, v in log["constants"]["logEventTypes"].items()}
+for e in log.get("events", []):
+    if names.get(e["type"]) != "URL_REQUEST_START_JOB":
+        continue
+    p = e.get("params", {})
+    if p.get("initiator", "not an origin") != "not an origin":
+        problems.append("request: %s (from %s)" % (p.get("url"), p.get("initiator")))
+dom = open(os.path.join(work, "dom.html"), errors="replace").read()
+rows = len(re.findall(r"<tr data-verdict=", dom))
+charts = dom.count("<svg")
+if rows == 0:
+    problems.append("no ledger rows in the rendered page")
+if charts == 0:
+    problems.append("no charts in the rendered page")
+if "claims shown" not in dom:
+    problems.append("the ledger filter did not run")
+if not os.path.exists(shot) or os.path.getsize(shot) < 10_000:
+    problems.append("no screenshot")
+for p in problems:
+    print("check-report:", p, file=sys.stderr)
+if problems:
+    sys.exit(1)
+print("check-report: %d ledger rows, %d charts, no console errors, no requests; screenshot %s" % (rows, charts, shot))
+PY

@@ -1,0 +1,250 @@
+//! `OUT/index.html`: the report as one self-contained page a reader opens in
+//! a browser. Everything is inline (CSS, the charts as SVG, a small script
+//! that filters the ledger by verdict and document), so the page makes no
+//! request; without JavaScript every row simply stays visible. It carries
+//! what REPORT.md carries, from the same rows: the ledger by document
+//! section with counts per verdict, "What the seed buys you", and each
+//! study's charts, regenerated table and reading.
+
+use super::ledger::{self, LedgerRow};
+use super::print::VERDICTS;
+use super::{RunInfo, StudyResult, documents, num, verdict_counts};
+use crate::export::markdown::sig;
+use crate::table::{Table, Value};
+use std::path::Path;
+
+/// `&`, `<`, `>` and `"` escaped for text and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:80em;padding:0 1em;color:#222}\
+table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.85em}\
+th,td{border:1px solid #ccc;padding:0.2em 0.45em;vertical-align:top;text-align:left}\
+th{background:#f3f3f3}\
+.v-holds{background:#d9f2d9}.v-approximately{background:#eef7d4}.v-does-not-hold{background:#f8d0d0}\
+.v-inconclusive{background:#fbeac0}.v-not-measured{background:#e8e8e8}\
+td.note{color:#555;font-size:0.9em}\
+figure{margin:1em 0}figure svg{max-width:100%;height:auto}\
+nav a{margin-right:0.6em}.filter{position:sticky;top:0;background:#fff;padding:0.4em 0;border-bottom:1px solid #ddd}";
+
+const SCRIPT: &str = "(function(){var v=document.getElementById('f-verdict'),d=document.getElementById('f-document');\
+function apply(){var rows=document.querySelectorAll('tr[data-verdict]');var shown=0;\
+for(var i=0;i<rows.length;i++){var r=rows[i];var ok=(!v.value||r.dataset.verdict===v.value)&&(!d.value||r.dataset.document===d.value);\
+r.style.display=ok?'':'none';if(ok)shown++;}document.getElementById('f-count').textContent=shown+' of '+rows.length+' claims shown';}\
+v.addEventListener('change',apply);d.addEventListener('change',apply);apply();})();";
+
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Float(x) => sig(*x, 4),
+        other => other.to_string(),
+    }
+}
+
+/// A regenerated table as HTML.
+fn table(t: &Table) -> String {
+    let mut s = String::from("<table><thead><tr>");
+    for c in t.names() {
+        s += &format!("<th>{}</th>", escape(c));
+    }
+    s += "</tr></thead><tbody>\n";
+    for r in &t.rows {
+        s += "<tr>";
+        for v in r {
+            s += &format!("<td>{}</td>", escape(&cell(v)));
+        }
+        s += "</tr>\n";
+    }
+    s + "</tbody></table>\n"
+}
+
+fn ledger_row(r: &LedgerRow) -> String {
+    let v = r.verdict.as_str();
+    format!(
+        "<tr data-verdict=\"{v}\" data-document=\"{}\" id=\"claim-{id}\"><td><code>{id}</code></td><td>“{}”</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"v-{v}\">{v}</td><td>{}</td><td class=\"note\">{}</td></tr>\n",
+        escape(&r.document),
+        escape(&r.quote),
+        escape(&r.documented),
+        num(r.theory),
+        num(r.measured),
+        r.interval
+            .map(|(a, b)| format!("[{}, {}]", sig(a, 4), sig(b, 4)))
+            .unwrap_or_default(),
+        escape(r.basis.as_str()),
+        escape(&r.unit),
+        if r.study.is_empty() {
+            String::new()
+        } else {
+            format!("<a href=\"#study-{0}\">{0}</a>", escape(&r.study))
+        },
+        escape(&r.note),
+        id = escape(&r.claim_id),
+    )
+}
+
+/// The ledger, one table per document section in the documents' order.
+fn ledger_tables(rows: &[LedgerRow]) -> String {
+    let head = format!(
+        "<table><thead><tr><th>claim</th><th>quote</th><th>documented</th><th>theory</th><th>value</th><th>{}% interval</th><th>basis</th><th>unit</th><th>verdict</th><th>study</th><th>note</th></tr></thead><tbody>\n",
+        sig(100.0 * ledger::VERDICT_CONFIDENCE, 4)
+    );
+    let mut s = String::new();
+    for d in &documents::DOCUMENTS {
+        let mine: Vec<&LedgerRow> = rows.iter().filter(|r| r.document == d.id).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        s += &format!(
+            "<h3>Document {}: {}</h3>\n<p>{} claims: {}.</p>\n",
+            escape(d.id),
+            escape(d.title),
+            mine.len(),
+            verdict_counts(mine.iter().copied())
+        );
+        let mut headings: Vec<&str> = d.headings.to_vec();
+        headings.push("");
+        for h in headings {
+            let section: Vec<&LedgerRow> =
+                mine.iter().copied().filter(|r| r.section == h).collect();
+            if section.is_empty() {
+                continue;
+            }
+            s += &format!(
+                "<h4>{} · {}</h4>\n<p>{} claims: {}.</p>\n{head}",
+                escape(d.id),
+                escape(if h.is_empty() { "(quote not found)" } else { h }),
+                section.len(),
+                verdict_counts(section.iter().copied())
+            );
+            for r in section {
+                s += &ledger_row(r);
+            }
+            s += "</tbody></table>\n";
+        }
+    }
+    s
+}
+
+/// A chart file's SVG, ready to inline (its XML prolog dropped).
+fn inline_svg(path: &Path) -> std::io::Result<String> {
+    let text = std::fs::read_to_string(path)?;
+    let body = match text.find("<svg") {
+        Some(i) => &text[i..],
+        None => text.as_str(),
+    };
+    Ok(body.trim().to_string())
+}
+
+/// index.html from the same rows as REPORT.md (the charts read from their SVG files).
+pub fn render(
+    studies: &[StudyResult<'_>],
+    rows: &[LedgerRow],
+    info: &RunInfo,
+) -> std::io::Result<String> {
+    let mut s = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>sketchlab report</title><style>{STYLE}</style></head><body>\n<h1>sketchlab report</h1>\n"
+    );
+    s += &format!(
+        "<p>Generated by <code>sketchlab reproduce{}</code> on {} with {} threads{}. Every number below was measured or computed by that run; the same ledger is in <a href=\"claims.csv\">claims.csv</a> and <a href=\"REPORT.md\">REPORT.md</a>.</p>\n",
+        if info.quick { " --quick" } else { "" },
+        escape(&info.finished_utc),
+        info.threads,
+        info.git_revision
+            .as_deref()
+            .map(|r| format!(" at git revision <code>{}</code>", escape(r)))
+            .unwrap_or_default()
+    );
+    if info.quick {
+        s += "<p><strong>Quick mode</strong>: sizes are reduced; intervals are wider than in a full run.</p>\n";
+    }
+    s += "<nav><a href=\"#ledger\">Claims ledger</a><a href=\"#seed\">What the seed buys you</a><a href=\"#studies\">Studies</a></nav>\n";
+    s += &format!(
+        "<h2 id=\"ledger\">Claims ledger</h2>\n<p>{} claims: {}.</p>\n",
+        rows.len(),
+        verdict_counts(rows)
+    );
+    s += "<div class=\"filter\"><label>verdict <select id=\"f-verdict\"><option value=\"\">all</option>";
+    for v in VERDICTS {
+        s += &format!("<option value=\"{v}\">{v}</option>");
+    }
+    s += "</select></label> <label>document <select id=\"f-document\"><option value=\"\">all</option>";
+    for d in &documents::DOCUMENTS {
+        s += &format!(
+            "<option value=\"{}\">{} ({})</option>",
+            escape(d.id),
+            escape(d.id),
+            escape(d.title)
+        );
+    }
+    s += "</select></label> <span id=\"f-count\"></span></div>\n";
+    s += &ledger_tables(rows);
+    let seed: Vec<_> = studies
+        .iter()
+        .flat_map(|st| st.seed_rows.iter().map(move |r| (st.name, r)))
+        .collect();
+    if !seed.is_empty() {
+        s += "<h2 id=\"seed\">What the seed buys you</h2>\n<table><thead><tr><th>structure</th><th>attack</th><th>designed</th><th>constant seed</th><th>random seed, non-cryptographic</th><th>keyed PRF (SipHash-1-3)</th><th>study</th></tr></thead><tbody>\n";
+        for (study, r) in seed {
+            s += &format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><a href=\"#study-{study}\">{study}</a></td></tr>\n",
+                escape(&r.structure),
+                escape(&r.attack),
+                escape(&r.designed),
+                escape(&r.constant_seed),
+                escape(&r.random_seed),
+                escape(&r.keyed)
+            );
+        }
+        s += "</tbody></table>\n";
+    }
+    s += "<h2 id=\"studies\">Studies</h2>\n<nav>";
+    for st in studies {
+        s += &format!("<a href=\"#study-{0}\">{0}</a>", escape(st.name));
+    }
+    s += "</nav>\n";
+    for st in studies {
+        s += &format!(
+            "<h3 id=\"study-{0}\">{0}</h3>\n<p>{1}</p>\n<p>Kind <code>{2}</code>, {3} trials; data: <a href=\"{0}/results.csv\">{0}/results.csv</a>.</p>\n<p><strong>Reading.</strong> {4}</p>\n",
+            escape(st.name),
+            escape(st.description.trim()),
+            escape(st.kind),
+            st.trials,
+            escape(&st.section.reading)
+        );
+        for p in st
+            .plots
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+        {
+            s += &format!("<figure>{}</figure>\n", inline_svg(p)?);
+        }
+        if !st.section.table.rows.is_empty() {
+            s += &table(&st.section.table);
+        }
+    }
+    s += &format!("<script>{SCRIPT}</script>\n</body></html>\n");
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_for_html() {
+        assert_eq!(
+            escape("a < b & \"c\" > d"),
+            "a &lt; b &amp; &quot;c&quot; &gt; d"
+        );
+    }
+}
