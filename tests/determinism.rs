@@ -595,7 +595,7 @@ fn results_are_byte_identical_across_thread_counts() {
     let report = std::fs::read_to_string(one.join("REPORT.md")).unwrap();
     assert!(
         report.contains("## Claims ledger")
-            && report.contains("![fpr_vs_bits_per_key](a/fpr_vs_bits_per_key.png)")
+            && report.contains("![fpr_vs_bits_per_key](a/fpr_vs_bits_per_key.svg)")
     );
 }
 

@@ -1570,6 +1570,18 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
             svgs,
             "{name}: charts inlined"
         );
+        let heatmaps = std::fs::read_dir(d.join(name))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "png") && !p.with_extension("svg").exists()
+            })
+            .count();
+        assert_eq!(
+            section.matches("src=\"data:image/png;base64,").count(),
+            heatmaps,
+            "{name}: heatmaps inlined"
+        );
     }
     for attr in [
         "src=\"http",

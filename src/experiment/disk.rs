@@ -208,6 +208,7 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             plots: &st.plots,
             seconds: st.manifest.seconds,
             seed_rows: st.spec.kind.seed_rows(&st.tables),
+            reconstructs: st.spec.kind.reconstructs(),
         })
         .collect();
     let info = report::RunInfo {

@@ -167,7 +167,7 @@ pub fn render(
     if info.quick {
         s += "<p><strong>Quick mode</strong>: sizes are reduced; intervals are wider than in a full run.</p>\n";
     }
-    s += "<nav><a href=\"#ledger\">Claims ledger</a><a href=\"#seed\">What the seed buys you</a><a href=\"#studies\">Studies</a></nav>\n";
+    s += "<nav><a href=\"#ledger\">Claims ledger</a><a href=\"#seed\">What the seed buys you</a><a href=\"#lost\">The essay's lost tables</a><a href=\"#studies\">Studies</a></nav>\n";
     s += &format!(
         "<h2 id=\"ledger\">Claims ledger</h2>\n<p>{} claims: {}.</p>\n",
         rows.len(),
@@ -207,6 +207,21 @@ pub fn render(
         }
         s += "</tbody></table>\n";
     }
+    let lost: Vec<&StudyResult<'_>> = studies
+        .iter()
+        .filter(|st| st.reconstructs.is_some())
+        .collect();
+    if !lost.is_empty() {
+        s += "<h2 id=\"lost\">The essay's lost tables, reconstructed</h2>\n<p>The essay refers to tables that did not survive; each is regenerated from this run's rows (the study's section has its charts and reading).</p>\n";
+        for st in lost {
+            s += &format!(
+                "<h3>{}</h3>\n<p>From <a href=\"#study-{name}\">{name}</a>.</p>\n{}",
+                escape(st.reconstructs.unwrap_or_default()),
+                table(&st.section.table),
+                name = escape(st.name)
+            );
+        }
+    }
     s += "<h2 id=\"studies\">Studies</h2>\n<nav>";
     for st in studies {
         s += &format!("<a href=\"#study-{0}\">{0}</a>", escape(st.name));
@@ -221,12 +236,24 @@ pub fn render(
             st.trials,
             escape(&st.section.reading)
         );
-        for p in st
-            .plots
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "svg"))
-        {
-            s += &format!("<figure>{}</figure>\n", inline_svg(p)?);
+        for p in st.plots {
+            match p.extension().and_then(|e| e.to_str()) {
+                Some("svg") => s += &format!("<figure>{}</figure>\n", inline_svg(p)?),
+                // a heatmap has no SVG: its PNG goes in as a data URI (no request)
+                Some("png") if !p.with_extension("svg").exists() => {
+                    use base64::Engine;
+                    let data = base64::engine::general_purpose::STANDARD.encode(std::fs::read(p)?);
+                    let alt = p
+                        .file_stem()
+                        .map(|x| x.to_string_lossy())
+                        .unwrap_or_default();
+                    s += &format!(
+                        "<figure><img alt=\"{}\" src=\"data:image/png;base64,{data}\"></figure>\n",
+                        escape(&alt)
+                    );
+                }
+                _ => {}
+            }
         }
         if !st.section.table.rows.is_empty() {
             s += &table(&st.section.table);

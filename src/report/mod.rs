@@ -46,6 +46,8 @@ pub struct StudyResult<'a> {
     pub plots: &'a [PathBuf],
     pub seconds: f64,
     pub seed_rows: Vec<SeedRow>,
+    /// The essay's lost table the study's table reconstructs, if any.
+    pub reconstructs: Option<&'a str>,
 }
 
 /// Header facts for the report.
@@ -287,6 +289,22 @@ pub fn render(
             );
         }
     }
+    let lost: Vec<&StudyResult<'_>> = studies
+        .iter()
+        .filter(|st| st.reconstructs.is_some())
+        .collect();
+    if !lost.is_empty() {
+        s += "\n## The essay's lost tables, reconstructed\n\n";
+        s += "The essay refers to tables that did not survive; each is regenerated here from this run's rows (the study's section has its charts and reading).\n\n";
+        for st in lost {
+            s += &format!(
+                "**{}** (from [{name}](#{name}))\n\n{}\n",
+                st.reconstructs.unwrap_or_default(),
+                markdown::table(&st.section.table),
+                name = st.name
+            );
+        }
+    }
     s += "\n## Studies\n\n";
     for st in studies {
         let sec = &st.section;
@@ -308,11 +326,11 @@ pub fn render(
             name = st.name
         );
         s += &format!("**Reading.** {}\n\n", sec.reading);
-        for p in st
-            .plots
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        {
+        for p in st.plots.iter().filter(|p| {
+            // each chart as SVG; a heatmap, which has no SVG, as its PNG
+            let ext = p.extension().and_then(|e| e.to_str());
+            ext == Some("svg") || (ext == Some("png") && !p.with_extension("svg").exists())
+        }) {
             let stem = p
                 .file_stem()
                 .map(|x| x.to_string_lossy().into_owned())

@@ -60,6 +60,9 @@ pub trait Study: Sync + 'static {
     /// outside the measured interval is reported in the reading, never left
     /// in a table.
     const THEORY: &'static [(&'static str, &'static str)] = &[];
+    /// The essay's lost table this kind's regenerated table reconstructs
+    /// (its title in the report's "The essay's lost tables"), if any.
+    const RECONSTRUCTS: Option<&'static str> = None;
     /// Runs one trial. All randomness must derive from `seeds`.
     fn run(&self, _p: &Self::P, _seeds: Seeds) -> anyhow::Result<Self::R> {
         anyhow::bail!(
@@ -117,6 +120,7 @@ pub trait Kind: Sync {
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow>;
     fn theory_pairs(&self) -> &'static [(&'static str, &'static str)];
+    fn reconstructs(&self) -> Option<&'static str>;
     fn min_replicates(&self) -> u32;
 
     /// The report section: the kind's reading, then every row where theory
@@ -215,6 +219,9 @@ impl<S: Study> Kind for S {
     }
     fn theory_pairs(&self) -> &'static [(&'static str, &'static str)] {
         S::THEORY
+    }
+    fn reconstructs(&self) -> Option<&'static str> {
+        S::RECONSTRUCTS
     }
     fn min_replicates(&self) -> u32 {
         S::MIN_REPLICATES

@@ -64,6 +64,8 @@ impl Study for BloomOverfill {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_overfill";
+    const RECONSTRUCTS: Option<&'static str> =
+        Some("The overfill: a 1M-key, 1% filter filled to 3M keys");
     const ABOUT: &'static str =
         "a filter sized for one capacity filled past it: FPR and the store load it lets through";
 

@@ -60,6 +60,8 @@ impl Study for BloomSizing {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_sizing";
+    const RECONSTRUCTS: Option<&'static str> =
+        Some("Sizing for a million keys: bits, bytes, k and the FPR measured, p = 10% … 0.001%");
     const ABOUT: &'static str = "Bloom sizing by the chapter's formulas for a target p, and the FPR a filter built that way measures";
 
     const THEORY: &'static [(&'static str, &'static str)] = &[

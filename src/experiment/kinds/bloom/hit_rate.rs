@@ -67,6 +67,8 @@ impl Study for HitRate {
     type P = P;
     type R = R;
     const NAME: &'static str = "hit_rate";
+    const RECONSTRUCTS: Option<&'static str> =
+        Some("The hit-rate economics: store lookups per 10,000 requests behind a 1% filter");
     const ABOUT: &'static str =
         "store lookups behind a filter at a given hit rate, next to h + (1-h)p";
 

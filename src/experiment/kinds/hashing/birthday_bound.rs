@@ -40,6 +40,7 @@ impl Study for BirthdayBound {
     type P = P;
     type R = R;
     const NAME: &'static str = "birthday_bound";
+    const RECONSTRUCTS: Option<&'static str> = Some("The birthday bound by hash width");
     const ABOUT: &'static str =
         "the birthday bound by hash width: items for 1-in-a-million, 50%, one expected collision";
 
