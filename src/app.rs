@@ -1,5 +1,7 @@
 //! The whole pipeline behind the CLI; `main` only prints the error.
 
+mod design;
+
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::experiment::Spec;
@@ -130,6 +132,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Reproduce => reproduce(&cli.experiments, &opts, cli.quiet),
+        Command::Design(d) => design::design(d, cli.out.as_deref(), cli.quiet),
         Command::Claims { verdict, document } => {
             let table = crate::report::print::run_ledger(
                 &cli.out_dir(),

@@ -114,6 +114,9 @@ pub enum Command {
         #[arg(long, value_parser = ["000", "002"])]
         document: Option<String>,
     },
+    /// A design review: the essay's five questions answered for your own numbers
+    #[command(subcommand)]
+    Design(Design),
     /// What a study will need before it runs: trials, memory against the machine, and time
     #[command(
         after_help = "Examples:\n  sketchlab plan bloom_fpr\n  sketchlab plan experiments/hll_range.toml --quick --threads 2\n  sketchlab plan key_size --json\n\nMemory is estimated from the parameters alone; the time from one run of the study's cheapest trial. `run` and `reproduce` print the same plan first (without the calibration) and refuse, exit 2, a run that does not fit in the memory available."
@@ -192,4 +195,42 @@ impl Cli {
             }
         })
     }
+}
+
+/// What `sketchlab design` reviews.
+#[derive(clap::Subcommand, Debug)]
+pub enum Design {
+    /// A Bloom-filter-style filter in front of an authoritative store
+    #[command(
+        after_help = "Examples:\n  sketchlab design filter --n-expected 1e6 --n-max 3e6 --fpr 0.01 --hit-rate 0.02 --qps 10000\n  sketchlab design filter --n-expected 1e6 --n-max 3e6 --fpr 0.01 --hit-rate 0.02 --qps 10000 --format json\n\nWrites OUT/filter.md (or .html, .json) and its charts; OUT defaults to reports/design. The attack results come from --reference (default reports/claims.csv, the committed full run)."
+    )]
+    Filter {
+        /// Keys the filter is sized for
+        #[arg(long, value_name = "N")]
+        n_expected: f64,
+        /// The most keys it will ever hold
+        #[arg(long, value_name = "N")]
+        n_max: f64,
+        /// Target false-positive rate, in (0, 1)
+        #[arg(long, value_name = "P")]
+        fpr: f64,
+        /// Share of lookups whose key is present, in [0, 1]
+        #[arg(long, value_name = "H")]
+        hit_rate: f64,
+        /// Lookups per second
+        #[arg(long, value_name = "Q")]
+        qps: f64,
+        /// Bytes per key (for the exact hash set beside the filters)
+        #[arg(long, value_name = "B", default_value_t = 100)]
+        key_bytes: u64,
+        /// Where the hash's seed comes from
+        #[arg(long, default_value = "fixed", value_parser = ["fixed", "random", "keyed"])]
+        seed_policy: String,
+        /// Output format
+        #[arg(long, default_value = "md", value_parser = ["md", "html", "json"])]
+        format: String,
+        /// A reference run's claims.csv, for the attack results
+        #[arg(long, value_name = "FILE", default_value = "reports/claims.csv")]
+        reference: PathBuf,
+    },
 }

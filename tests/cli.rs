@@ -744,3 +744,67 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
         assert!(!out.exists(), "{args:?} created {}", out.display());
     }
 }
+
+/// `sketchlab design filter`: the essay's case in JSON (298 lookups per
+/// second at design size, ~4,470 at 3M keys where the FPR is 43.6%), and
+/// every invalid input refused with exit 2, one line, nothing written.
+#[test]
+fn design_filter_answers_the_essays_case_and_refuses_bad_input() {
+    let d = tempfile::tempdir().unwrap();
+    let base = [
+        "design",
+        "filter",
+        "--n-expected",
+        "1e6",
+        "--n-max",
+        "3e6",
+        "--fpr",
+        "0.01",
+        "--hit-rate",
+        "0.02",
+        "--qps",
+        "10000",
+    ];
+    let out = d.path().join("ok");
+    let ok = Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(base)
+        .args(["--format", "json", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(ok.status.success(), "{ok:?}");
+    let j: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+    assert_eq!(
+        j["traffic"]["with_filter_per_s"].as_f64().unwrap().round(),
+        298.0
+    );
+    assert!((j["max_n"]["fpr_at_max"].as_f64().unwrap() - 0.436).abs() < 0.0005);
+    assert!((j["max_n"]["traffic_at_max_per_s"].as_f64().unwrap() - 4470.0).abs() < 10.0);
+    assert!(out.join("filter.json").is_file() && out.join("overfill.svg").is_file());
+    for (flag, value) in [
+        ("--fpr", "0"),
+        ("--fpr", "1.5"),
+        ("--fpr", "NaN"),
+        ("--n-max", "5e5"),
+        ("--hit-rate", "1.2"),
+        ("--hit-rate", "-0.1"),
+        ("--qps", "-5"),
+        ("--n-expected", "NaN"),
+    ] {
+        let bad = d.path().join(format!("bad{flag}{value}"));
+        let mut args: Vec<&str> = base.to_vec();
+        let at = args.iter().position(|a| *a == flag).unwrap();
+        args[at + 1] = value;
+        let o = Command::cargo_bin("sketchlab")
+            .unwrap()
+            .args(&args)
+            .arg("--out")
+            .arg(&bad)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr).trim().lines().count(), 1);
+        assert!(!bad.exists(), "{flag} {value}: something was written");
+    }
+}

@@ -1,5 +1,6 @@
 //! The claims ledger and REPORT.md, both computed from result tables.
 
+pub mod design;
 pub mod documents;
 pub mod html;
 pub mod ledger;
