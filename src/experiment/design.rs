@@ -335,11 +335,11 @@ pub fn write_filter(
             ("filter.json", j.clone().into_bytes(), Some(j))
         }
         "html" => {
-            let inline: Vec<String> = svgs
+            let inline = svgs
                 .iter()
-                .map(|p| std::fs::read_to_string(p).unwrap_or_default())
-                .map(|t| t.find("<svg").map(|at| t[at..].to_string()).unwrap_or(t))
-                .collect();
+                .map(|p| crate::report::html::inline_svg(p))
+                .collect::<std::io::Result<Vec<String>>>()
+                .map_err(|e| Error::file(out, format!("reading a chart: {e}")))?;
             let page = crate::report::design::filter_html(&review, &inline);
             ("filter.html", page.into_bytes(), None)
         }

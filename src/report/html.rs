@@ -136,7 +136,7 @@ fn ledger_tables(rows: &[LedgerRow]) -> String {
 }
 
 /// A chart file's SVG, ready to inline (its XML prolog dropped).
-fn inline_svg(path: &Path) -> std::io::Result<String> {
+pub fn inline_svg(path: &Path) -> std::io::Result<String> {
     let text = std::fs::read_to_string(path)?;
     let body = match text.find("<svg") {
         Some(i) => &text[i..],
