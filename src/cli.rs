@@ -223,14 +223,64 @@ pub enum Design {
         /// Bytes per key (for the exact hash set beside the filters)
         #[arg(long, value_name = "B", default_value_t = 100)]
         key_bytes: u64,
-        /// Where the hash's seed comes from
-        #[arg(long, default_value = "fixed", value_parser = ["fixed", "random", "keyed"])]
-        seed_policy: String,
-        /// Output format
-        #[arg(long, default_value = "md", value_parser = ["md", "html", "json"])]
-        format: String,
-        /// A reference run's claims.csv, for the attack results
-        #[arg(long, value_name = "FILE", default_value = "reports/claims.csv")]
-        reference: PathBuf,
+        #[command(flatten)]
+        common: ReviewArgs,
     },
+    /// HyperLogLog distinct counts: registers, memory, error, merging across nodes
+    #[command(
+        after_help = "Examples:\n  sketchlab design cardinality --error 0.01\n  sketchlab design cardinality --error 0.01 --groups 1e5 --merge-nodes 200 --distinct 1e6 --format json\n\nWrites OUT/cardinality.md (or .html, .json) and its chart; OUT defaults to reports/design."
+    )]
+    Cardinality {
+        /// Target relative standard error, in (0, 1)
+        #[arg(long, value_name = "E")]
+        error: f64,
+        /// Sketches kept side by side (one per day, country, campaign, ...)
+        #[arg(long, value_name = "G", default_value_t = 1.0)]
+        groups: f64,
+        /// Nodes whose sketches a coordinator merges (1: no merging)
+        #[arg(long, value_name = "N", default_value_t = 1.0)]
+        merge_nodes: f64,
+        /// Distinct items per group, when known (for the exact set beside the sketch)
+        #[arg(long, value_name = "D")]
+        distinct: Option<f64>,
+        #[command(flatten)]
+        common: ReviewArgs,
+    },
+    /// Count-Min frequencies: width, depth, memory, εN, counter width for the stream
+    #[command(
+        after_help = "Examples:\n  sketchlab design frequency --epsilon 0.001 --delta 0.01 --stream-length 1e9\n  sketchlab design frequency --epsilon 0.001 --delta 0.01 --stream-length 1e10 --merge-nodes 200 --format json\n\nWrites OUT/frequency.md (or .html, .json) and its charts; OUT defaults to reports/design."
+    )]
+    Frequency {
+        /// Additive error as a share of the stream's total, in (0, 1)
+        #[arg(long, value_name = "EPS")]
+        epsilon: f64,
+        /// Chance a query exceeds εN, in (0, 1)
+        #[arg(long, value_name = "DELTA")]
+        delta: f64,
+        /// Total updates the sketch will count (N)
+        #[arg(long, value_name = "N")]
+        stream_length: f64,
+        /// Nodes whose sketches a coordinator sums (1: no merging)
+        #[arg(long, value_name = "N", default_value_t = 1.0)]
+        merge_nodes: f64,
+        /// Zipf exponent of the stream simulated to measure the overshoot
+        #[arg(long, value_name = "S", default_value_t = 1.1)]
+        zipf_s: f64,
+        #[command(flatten)]
+        common: ReviewArgs,
+    },
+}
+
+/// What every design review takes besides its own numbers.
+#[derive(clap::Args, Debug)]
+pub struct ReviewArgs {
+    /// Where the hash's seed comes from
+    #[arg(long, default_value = "fixed", value_parser = ["fixed", "random", "keyed"])]
+    pub seed_policy: String,
+    /// Output format
+    #[arg(long, default_value = "md", value_parser = ["md", "html", "json"])]
+    pub format: String,
+    /// A reference run's claims.csv, for the attack results
+    #[arg(long, value_name = "FILE", default_value = "reports/claims.csv")]
+    pub reference: PathBuf,
 }

@@ -808,3 +808,133 @@ fn design_filter_answers_the_essays_case_and_refuses_bad_input() {
         assert!(!bad.exists(), "{flag} {value}: something was written");
     }
 }
+
+/// Runs `sketchlab design KIND ARGS --format json --out OUT` and returns its JSON.
+fn design_json(args: &[&str], out: &std::path::Path) -> serde_json::Value {
+    let o = Command::cargo_bin("sketchlab")
+        .unwrap()
+        .arg("design")
+        .args(args)
+        .args(["--format", "json", "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// Each (flag, value) replacing its flag in `base` (or appended) exits 2 with
+/// one line on stderr and writes nothing.
+fn design_refuses(base: &[&str], bad: &[(&str, &str)]) {
+    let d = tempfile::tempdir().unwrap();
+    for (flag, value) in bad {
+        let out = d.path().join(format!("bad{flag}{value}"));
+        let mut args: Vec<&str> = base.to_vec();
+        match args.iter().position(|a| a == flag) {
+            Some(at) => args[at + 1] = value,
+            None => args.extend([*flag, *value]),
+        }
+        let o = Command::cargo_bin("sketchlab")
+            .unwrap()
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}: {o:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).trim().lines().count(),
+            1,
+            "{flag} {value}"
+        );
+        assert!(!out.exists(), "{flag} {value}: something was written");
+    }
+}
+
+/// `sketchlab design cardinality`: 1% is p = 14, 12,288 bytes, Redis's
+/// choice (HIP alone would need p = 13); 200 nodes and 10^5 groups send
+/// 200 × 10^5 × 12,288 bytes; the merge equals the union; 0.1% is 100×
+/// by the formula, 128× in powers of two. Bad input exits 2.
+#[test]
+fn design_cardinality_sizes_merges_and_refuses_bad_input() {
+    let d = tempfile::tempdir().unwrap();
+    let base = [
+        "design",
+        "cardinality",
+        "--error",
+        "0.01",
+        "--groups",
+        "1e5",
+        "--merge-nodes",
+        "200",
+    ];
+    let out = d.path().join("ok");
+    let j = design_json(&base[1..], &out);
+    let z = &j["sizing"];
+    assert_eq!(z["p"], 14);
+    assert_eq!(z["bytes_per_sketch"].as_f64(), Some(12_288.0));
+    assert_eq!(z["p_hip"], 13);
+    assert!((z["standard_error"].as_f64().unwrap() - 0.008125).abs() < 1e-9);
+    assert_eq!(
+        j["merge"]["bytes_to_coordinator"].as_f64(),
+        Some(200.0 * 1e5 * 12_288.0)
+    );
+    assert_eq!(j["merge"]["merge_equals_union"], true);
+    let rows = j["next_digit"].as_array().unwrap();
+    assert_eq!(rows.last().unwrap()["ratio"].as_f64(), Some(128.0));
+    assert!(out.join("cardinality.json").is_file() && out.join("memory_vs_error.svg").is_file());
+    design_refuses(
+        &base,
+        &[
+            ("--error", "0"),
+            ("--error", "1"),
+            ("--error", "NaN"),
+            ("--groups", "0"),
+            ("--merge-nodes", "-3"),
+            ("--distinct", "NaN"),
+            ("--distinct", "0"),
+        ],
+    );
+}
+
+/// `sketchlab design frequency`: ε = 0.1%, δ = 1%, N = 10^9 gives w = 2,719,
+/// d = 5, εN = 10^6, u32 counters (30 bits); N = 10^10 needs u64. The
+/// simulated stream never underestimates. Bad input exits 2.
+#[test]
+fn design_frequency_shapes_counters_and_refuses_bad_input() {
+    let d = tempfile::tempdir().unwrap();
+    let base = [
+        "design",
+        "frequency",
+        "--epsilon",
+        "0.001",
+        "--delta",
+        "0.01",
+        "--stream-length",
+        "1e9",
+    ];
+    let j = design_json(&base[1..], &d.path().join("ok"));
+    let x = &j["shape"];
+    assert_eq!((x["w"].as_u64(), x["d"].as_u64()), (Some(2719), Some(5)));
+    assert_eq!(x["counter"], "u32");
+    assert_eq!(x["bytes"].as_f64(), Some(2719.0 * 5.0 * 4.0));
+    assert!((x["eps_n"].as_f64().unwrap() - 1e6).abs() < 1e-6);
+    assert_eq!(j["measured"]["underestimates"], 0);
+    let mut long = base.to_vec();
+    long[7] = "1e10";
+    let j = design_json(&long[1..], &d.path().join("long"));
+    assert_eq!(j["shape"]["counter"], "u64");
+    assert_eq!(j["shape"]["counter_bits_needed"], 34);
+    design_refuses(
+        &base,
+        &[
+            ("--epsilon", "0"),
+            ("--epsilon", "1.5"),
+            ("--delta", "0"),
+            ("--delta", "NaN"),
+            ("--stream-length", "-1"),
+            ("--stream-length", "inf"),
+            ("--merge-nodes", "0"),
+        ],
+    );
+}

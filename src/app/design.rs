@@ -1,35 +1,76 @@
 //! `sketchlab design`: the CLI's side of a design review (the figures are
 //! `experiment::design`'s, the rendering `report::design`'s).
 
+use crate::cli::Design;
 use crate::error::Result;
+use crate::experiment::design as review;
+use crate::report::design::{CardinalityInputs, FilterInputs, FrequencyInputs};
 use std::path::Path;
 
 /// `sketchlab design …`: write the review; print its path (JSON: the review).
-pub(super) fn design(d: &crate::cli::Design, out: Option<&Path>, quiet: bool) -> Result<()> {
-    let crate::cli::Design::Filter {
-        n_expected,
-        n_max,
-        fpr,
-        hit_rate,
-        qps,
-        key_bytes,
-        seed_policy,
-        format,
-        reference,
-    } = d;
-    let inputs = crate::report::design::FilterInputs {
-        n_expected: *n_expected,
-        n_max: *n_max,
-        fpr: *fpr,
-        hit_rate: *hit_rate,
-        qps: *qps,
-        key_bytes: *key_bytes,
-        seed_policy: seed_policy.clone(),
-    };
+pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> {
     let out = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| "reports/design".into());
-    let (path, json) = crate::experiment::design::write_filter(&inputs, format, &out, reference)?;
+    let (path, json) = match d {
+        Design::Filter {
+            n_expected,
+            n_max,
+            fpr,
+            hit_rate,
+            qps,
+            key_bytes,
+            common,
+        } => {
+            let inputs = FilterInputs {
+                n_expected: *n_expected,
+                n_max: *n_max,
+                fpr: *fpr,
+                hit_rate: *hit_rate,
+                qps: *qps,
+                key_bytes: *key_bytes,
+                seed_policy: common.seed_policy.clone(),
+            };
+            let r = review::filter::filter(&inputs, &common.reference)?;
+            review::write(r, &common.format, &out)?
+        }
+        Design::Cardinality {
+            error,
+            groups,
+            merge_nodes,
+            distinct,
+            common,
+        } => {
+            let inputs = CardinalityInputs {
+                error: *error,
+                groups: *groups,
+                merge_nodes: *merge_nodes,
+                distinct: *distinct,
+                seed_policy: common.seed_policy.clone(),
+            };
+            let r = review::cardinality::cardinality(&inputs, &common.reference)?;
+            review::write(r, &common.format, &out)?
+        }
+        Design::Frequency {
+            epsilon,
+            delta,
+            stream_length,
+            merge_nodes,
+            zipf_s,
+            common,
+        } => {
+            let inputs = FrequencyInputs {
+                epsilon: *epsilon,
+                delta: *delta,
+                stream_length: *stream_length,
+                merge_nodes: *merge_nodes,
+                zipf_s: *zipf_s,
+                seed_policy: common.seed_policy.clone(),
+            };
+            let r = review::frequency::frequency(&inputs, &common.reference)?;
+            review::write(r, &common.format, &out)?
+        }
+    };
     match json {
         Some(j) => print!("{j}"),
         None if !quiet => println!("design review -> {}", path.display()),

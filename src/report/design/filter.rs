@@ -1,10 +1,7 @@
-//! Design reviews: the essay's five questions answered for a user's own
-//! numbers. The figures are computed in `experiment::design` (the theory
-//! functions the studies test, a hash set measured on this machine, the
-//! attack studies' results from a reference run); this module only renders
-//! them, as Markdown, HTML or JSON.
+//! The filter review: the five questions for a filter in front of an
+//! authoritative store.
 
-use super::html::escape;
+use super::{SeedAdvice, bytes, count, seed_and_charts};
 use crate::export::markdown::{pct, sig};
 use serde::Serialize;
 
@@ -63,16 +60,6 @@ pub struct MemoryRow {
     pub source: String,
 }
 
-/// Question 5: what the seed policy means, with the attack studies' numbers.
-#[derive(Clone, Debug, Serialize)]
-pub struct SeedAdvice {
-    pub policy: String,
-    pub meaning: String,
-    pub verdict: String,
-    /// (what, measured value, where from) from the reference run's ledger.
-    pub attacks: Vec<(String, String, String)>,
-}
-
 /// A filter design review.
 #[derive(Clone, Debug, Serialize)]
 pub struct FilterReview {
@@ -87,22 +74,6 @@ pub struct FilterReview {
     pub charts: Vec<String>,
     /// Which figures were measured on this machine and which are formulas.
     pub provenance: String,
-}
-
-fn count(x: f64) -> String {
-    sig(x, 4)
-}
-
-fn bytes(b: f64) -> String {
-    if b >= 1e9 {
-        format!("{} GB", sig(b / 1e9, 3))
-    } else if b >= 1e6 {
-        format!("{} MB", sig(b / 1e6, 3))
-    } else if b >= 1e3 {
-        format!("{} KB", sig(b / 1e3, 3))
-    } else {
-        format!("{} B", sig(b, 3))
-    }
 }
 
 /// The review as Markdown (charts referenced by file name).
@@ -166,66 +137,7 @@ pub fn filter_markdown(r: &FilterReview) -> String {
             m.source
         );
     }
-    s += &format!(
-        "\n## 5. Where does the seed come from, and is it per-process?\n\nPolicy `{}`: {} **{}**\n\n",
-        r.seed.policy, r.seed.meaning, r.seed.verdict
-    );
-    if !r.seed.attacks.is_empty() {
-        s += "| attack result | value | from |\n|---|---|---|\n";
-        for (what, v, from) in &r.seed.attacks {
-            s += &format!("| {what} | {v} | {from} |\n");
-        }
-        s += "\n";
-    }
-    for c in &r.charts {
-        s += &format!("![{c}]({c})\n\n");
-    }
+    s.push('\n');
+    s += &seed_and_charts(&r.seed, &r.charts);
     s
-}
-
-/// The review as one self-contained HTML page (the charts' SVG inlined).
-pub fn filter_html(r: &FilterReview, svgs: &[String]) -> String {
-    let md = filter_markdown(r);
-    let mut body = String::new();
-    let mut in_table = false;
-    for line in md.lines() {
-        if line.starts_with('|') {
-            if line.starts_with("|---") {
-                continue;
-            }
-            if !in_table {
-                body += "<table>";
-                in_table = true;
-            }
-            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
-            body += "<tr>";
-            for c in cells {
-                body += &format!("<td>{}</td>", escape(c));
-            }
-            body += "</tr>\n";
-            continue;
-        }
-        if in_table {
-            body += "</table>\n";
-            in_table = false;
-        }
-        if let Some(h) = line.strip_prefix("## ") {
-            body += &format!("<h2>{}</h2>\n", escape(h));
-        } else if let Some(h) = line.strip_prefix("# ") {
-            body += &format!("<h1>{}</h1>\n", escape(h));
-        } else if line.starts_with("![") {
-            continue;
-        } else if !line.is_empty() {
-            body += &format!("<p>{}</p>\n", escape(&line.replace("**", "")));
-        }
-    }
-    if in_table {
-        body += "</table>\n";
-    }
-    for svg in svgs {
-        body += &format!("<figure>{svg}</figure>\n");
-    }
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Filter design review</title><style>body{{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}table{{border-collapse:collapse}}td{{border:1px solid #ccc;padding:0.2em 0.5em}}figure svg{{max-width:100%;height:auto}}</style></head><body>\n{body}</body></html>\n"
-    )
 }

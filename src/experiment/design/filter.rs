@@ -1,17 +1,16 @@
 //! `sketchlab design filter`: the figures of a filter design review, from
 //! the theory functions the studies test (`bloom::theory`,
 //! `cuckoo::theory`), an exact hash set measured here with the counting
-//! allocator, and the attack studies' results read from a reference run's
-//! claims.csv. `report::design` renders them; this module validates the
-//! input (bad input: exit 2, nothing written), computes, and writes.
+//! allocator, and the attack studies' results from a reference run.
 
-use crate::error::{Error, Result};
+use super::{Review, bad, check_policy, finite, open_unit, retained, seed_advice, within};
+use crate::error::Result;
 use crate::plot::{Chart, Point, Series, Style};
-use crate::report::design::{FilterInputs, FilterReview, MaxN, MemoryRow, SeedAdvice, Traffic};
+use crate::report::design::{FilterInputs, FilterReview, MaxN, MemoryRow, Traffic};
 use crate::structures::bloom::theory as bloom;
 use crate::structures::cuckoo::theory as cuckoo;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Keys measured in the exact hash set (the figure is scaled to n-max).
 const MEASURED_KEYS: u64 = 1_000_000;
@@ -21,65 +20,46 @@ const CUCKOO_LOAD: f64 = 0.95;
 
 /// The inputs, checked: one line naming the first bad one.
 pub fn check(i: &FilterInputs) -> Result<()> {
-    let bad = |what: &str, why: &str| Err(Error::Input(format!("design filter: {what} {why}")));
-    let finite = [
-        ("--n-expected", i.n_expected),
-        ("--n-max", i.n_max),
-        ("--fpr", i.fpr),
-        ("--hit-rate", i.hit_rate),
-        ("--qps", i.qps),
-    ];
-    for (name, v) in finite {
-        if !v.is_finite() {
-            return bad(name, &format!("= {v}: must be a finite number"));
-        }
-    }
-    if i.n_expected < 1.0 || i.n_expected > 1e15 {
-        return bad(
-            "--n-expected",
-            &format!("= {}: must be in [1, 1e15]", i.n_expected),
-        );
-    }
+    const KIND: &str = "filter:";
+    finite(
+        KIND,
+        &[
+            ("--n-expected", i.n_expected),
+            ("--n-max", i.n_max),
+            ("--fpr", i.fpr),
+            ("--hit-rate", i.hit_rate),
+            ("--qps", i.qps),
+        ],
+    )?;
+    within(KIND, "--n-expected", i.n_expected, 1.0, 1e15)?;
     if i.n_max < i.n_expected || i.n_max > 1e15 {
         return bad(
-            "--n-max",
-            &format!(
-                "= {}: must be at least --n-expected ({}) and at most 1e15",
+            KIND,
+            format!(
+                "--n-max = {}: must be at least --n-expected ({}) and at most 1e15",
                 i.n_max, i.n_expected
             ),
         );
     }
-    if !(i.fpr > 0.0 && i.fpr < 1.0) {
-        return bad("--fpr", &format!("= {}: must be in (0, 1)", i.fpr));
-    }
-    if !(0.0..=1.0).contains(&i.hit_rate) {
-        return bad(
-            "--hit-rate",
-            &format!("= {}: must be in [0, 1]", i.hit_rate),
-        );
-    }
+    open_unit(KIND, "--fpr", i.fpr)?;
+    within(KIND, "--hit-rate", i.hit_rate, 0.0, 1.0)?;
     if i.qps < 0.0 {
-        return bad("--qps", &format!("= {}: must not be negative", i.qps));
+        return bad(KIND, format!("--qps = {}: must not be negative", i.qps));
     }
-    if i.key_bytes == 0 || i.key_bytes > 1 << 20 {
-        return bad(
-            "--key-bytes",
-            &format!("= {}: must be in [1, 2^20]", i.key_bytes),
-        );
-    }
-    if !["fixed", "random", "keyed"].contains(&i.seed_policy.as_str()) {
-        return bad("--seed-policy", "must be fixed, random or keyed");
-    }
-    Ok(())
+    within(
+        KIND,
+        "--key-bytes",
+        i.key_bytes as f64,
+        1.0,
+        (1u64 << 20) as f64,
+    )?;
+    check_policy(KIND, &i.seed_policy)
 }
 
 /// Bytes a `HashSet<Vec<u8>>` of `n` distinct `width`-byte keys retains
 /// (counting allocator; `None` when it is not the global allocator).
 fn hash_set_bytes(n: u64, width: usize) -> Option<u64> {
-    if !crate::metrics::alloc::is_installed() {
-        return None;
-    }
-    let (set, bytes) = crate::metrics::alloc::measure_retained(|| {
+    retained(|| {
         (0..n)
             .map(|id| {
                 let mut k = id.to_le_bytes().to_vec();
@@ -88,9 +68,7 @@ fn hash_set_bytes(n: u64, width: usize) -> Option<u64> {
                 k
             })
             .collect::<HashSet<Vec<u8>>>()
-    });
-    drop(set);
-    bytes
+    })
 }
 
 /// The smallest m (bits) at which a blocked Bloom filter of 512-bit blocks
@@ -105,59 +83,6 @@ fn blocked_bits(n: f64, p: f64) -> u64 {
         m *= 1.005;
     }
     m.ceil() as u64
-}
-
-/// One claim's measured value from a reference run's claims.csv.
-fn reference_value(claims: &str, id: &str) -> Option<String> {
-    let mut rdr = csv::Reader::from_reader(claims.as_bytes());
-    rdr.records()
-        .filter_map(|r| r.ok())
-        .find(|r| &r[0] == id)
-        .map(|r| r[5].to_string())
-}
-
-fn seed_advice(policy: &str, reference: &Path) -> SeedAdvice {
-    let (meaning, verdict) = match policy {
-        "fixed" => (
-            "a constant seed is part of your code or your dependency's; anyone who reads it can craft keys offline that every instance accepts, and the bounds above then do not apply to keys a user chooses.",
-            "With user-chosen keys a keyed hash is required.",
-        ),
-        "random" => (
-            "a per-process random seed of a non-cryptographic hash stops accidental clustering and untargeted flooding, but MurmurHash3's seed-independent multicollisions and seed recovery from one output defeat it.",
-            "With user-chosen keys a keyed hash is required.",
-        ),
-        _ => (
-            "a keyed PRF (SipHash-1-3) with a per-process key the attacker never sees: crafted keys are random keys to the filter.",
-            "The designed FPR holds against chosen keys.",
-        ),
-    };
-    let claims = std::fs::read_to_string(reference).unwrap_or_default();
-    let from = reference.display().to_string();
-    let attacks = [
-        (
-            "crafted queries that test positive, constant seed (mmh3 seed 0)",
-            "attacker_decides_the_fpr",
-        ),
-        (
-            "members' twins that test positive, murmur3_x64_128 with a random seed",
-            "random_seed_murmur_twins",
-        ),
-        (
-            "honest FPR after the same pollution, SipHash-1-3 keyed",
-            "keyed_filter_keeps_design_rate",
-        ),
-    ]
-    .iter()
-    .filter_map(|(what, id)| {
-        reference_value(&claims, id).map(|v| (what.to_string(), v, format!("{from}: {id}")))
-    })
-    .collect();
-    SeedAdvice {
-        policy: policy.to_string(),
-        meaning: meaning.to_string(),
-        verdict: verdict.to_string(),
-        attacks,
-    }
 }
 
 /// Computes the review (no file is written).
@@ -253,7 +178,24 @@ pub fn filter(i: &FilterInputs, reference: &Path) -> Result<FilterReview> {
         },
         bits_per_key_per_decade: bloom::bits_per_decade(),
         next_digit: rows,
-        seed: seed_advice(&i.seed_policy, reference),
+        seed: seed_advice(
+            &i.seed_policy,
+            reference,
+            &[
+                (
+                    "crafted queries that test positive, constant seed (mmh3 seed 0)",
+                    "attacker_decides_the_fpr",
+                ),
+                (
+                    "members' twins that test positive, murmur3_x64_128 with a random seed",
+                    "random_seed_murmur_twins",
+                ),
+                (
+                    "honest FPR after the same pollution, SipHash-1-3 keyed",
+                    "keyed_filter_keeps_design_rate",
+                ),
+            ],
+        ),
         charts: Vec::new(),
         provenance,
     })
@@ -261,7 +203,7 @@ pub fn filter(i: &FilterInputs, reference: &Path) -> Result<FilterReview> {
 
 /// The review's two charts: store traffic vs hit rate (the user's h marked)
 /// and the overfill curve of the filter sized for n-expected.
-fn charts(r: &FilterReview) -> Vec<Chart> {
+fn filter_charts(r: &FilterReview) -> Vec<Chart> {
     let i = &r.inputs;
     let fp = r.max_n.fpr_at_expected;
     let traffic: Vec<Point> = (0..=100)
@@ -308,50 +250,18 @@ fn charts(r: &FilterReview) -> Vec<Chart> {
     ]
 }
 
-/// Computes the review and writes `filter.<format>` (and the charts) under
-/// `out`; returns the file written and, for JSON, the text to print.
-pub fn write_filter(
-    i: &FilterInputs,
-    format: &str,
-    out: &Path,
-    reference: &Path,
-) -> Result<(PathBuf, Option<String>)> {
-    let mut review = filter(i, reference)?;
-    std::fs::create_dir_all(out).map_err(|e| Error::file(out, format!("cannot create: {e}")))?;
-    let charts = charts(&review);
-    let files = crate::plot::render_all(&charts, &[], out)?;
-    let svgs: Vec<&PathBuf> = files
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "svg"))
-        .collect();
-    review.charts = svgs
-        .iter()
-        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
-    let (name, bytes, print) = match format {
-        "json" => {
-            let mut j = serde_json::to_string_pretty(&review).map_err(anyhow::Error::from)?;
-            j.push('\n');
-            ("filter.json", j.clone().into_bytes(), Some(j))
-        }
-        "html" => {
-            let inline = svgs
-                .iter()
-                .map(|p| crate::report::html::inline_svg(p))
-                .collect::<std::io::Result<Vec<String>>>()
-                .map_err(|e| Error::file(out, format!("reading a chart: {e}")))?;
-            let page = crate::report::design::filter_html(&review, &inline);
-            ("filter.html", page.into_bytes(), None)
-        }
-        _ => (
-            "filter.md",
-            crate::report::design::filter_markdown(&review).into_bytes(),
-            None,
-        ),
-    };
-    let path = out.join(name);
-    crate::export::write_atomic(&path, &bytes)?;
-    Ok((path, print))
+impl Review for FilterReview {
+    const NAME: &'static str = "filter";
+    const TITLE: &'static str = "Filter design review";
+    fn markdown(&self) -> String {
+        crate::report::design::filter::filter_markdown(self)
+    }
+    fn charts(&self) -> Vec<Chart> {
+        filter_charts(self)
+    }
+    fn set_charts(&mut self, files: Vec<String>) {
+        self.charts = files;
+    }
 }
 
 #[cfg(test)]
@@ -423,7 +333,10 @@ mod tests {
         for set in cases {
             let mut i = essay();
             set(&mut i);
-            assert!(matches!(check(&i), Err(Error::Input(_))), "{i:?}");
+            assert!(
+                matches!(check(&i), Err(crate::error::Error::Input(_))),
+                "{i:?}"
+            );
         }
         assert!(check(&essay()).is_ok());
     }

@@ -1,0 +1,168 @@
+//! `sketchlab design`: the figures of a design review, computed from the
+//! theory functions the studies test and from what is measured here (an
+//! exact set through the counting allocator, a simulated sketch), with the
+//! attack studies' results read from a reference run's claims.csv.
+//! `report::design` renders them; this module validates the input (bad
+//! input: exit 2, nothing written), computes, and writes.
+//!
+//! * [`filter`]: a filter in front of an authoritative store.
+//! * [`cardinality`]: HyperLogLog distinct counts, per group, merged across nodes.
+//! * [`frequency`]: a Count-Min sketch over a stream of a given length.
+
+pub mod cardinality;
+pub mod filter;
+pub mod frequency;
+
+use crate::error::{Error, Result};
+use crate::plot::Chart;
+use crate::report::design::SeedAdvice;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// A computed review: what `write` needs to render and store it.
+pub trait Review: Serialize {
+    /// The file stem: `filter`, `cardinality`, `frequency`.
+    const NAME: &'static str;
+    /// The HTML page's title.
+    const TITLE: &'static str;
+    fn markdown(&self) -> String;
+    fn charts(&self) -> Vec<Chart>;
+    /// The chart files written beside the review (SVG names).
+    fn set_charts(&mut self, files: Vec<String>);
+}
+
+/// An input error, one line: `design KIND: --flag = value: why`.
+fn bad<T>(what: &str, why: String) -> Result<T> {
+    Err(Error::Input(format!("design {what} {why}")))
+}
+
+/// Every value finite, else the first that is not.
+fn finite(kind: &str, values: &[(&str, f64)]) -> Result<()> {
+    for (name, v) in values {
+        if !v.is_finite() {
+            return bad(kind, format!("{name} = {v}: must be a finite number"));
+        }
+    }
+    Ok(())
+}
+
+/// `v` within `[lo, hi]`, else one line naming the flag.
+fn within(kind: &str, name: &str, v: f64, lo: f64, hi: f64) -> Result<()> {
+    if v < lo || v > hi {
+        return bad(kind, format!("{name} = {v}: must be in [{lo}, {hi}]"));
+    }
+    Ok(())
+}
+
+/// `v` strictly inside (0, 1), else one line naming the flag.
+fn open_unit(kind: &str, name: &str, v: f64) -> Result<()> {
+    if !(v > 0.0 && v < 1.0) {
+        return bad(kind, format!("{name} = {v}: must be in (0, 1)"));
+    }
+    Ok(())
+}
+
+fn check_policy(kind: &str, policy: &str) -> Result<()> {
+    if !["fixed", "random", "keyed"].contains(&policy) {
+        return bad(kind, "--seed-policy: must be fixed, random or keyed".into());
+    }
+    Ok(())
+}
+
+/// One claim's measured value from a reference run's claims.csv.
+fn reference_value(claims: &str, id: &str) -> Option<String> {
+    let mut rdr = csv::Reader::from_reader(claims.as_bytes());
+    rdr.records()
+        .filter_map(|r| r.ok())
+        .find(|r| &r[0] == id)
+        .map(|r| r[5].to_string())
+}
+
+/// What a seed policy means for a structure fed chosen keys, with the
+/// attack studies' results (`attacks`: what, claim id) from `reference`.
+fn seed_advice(policy: &str, reference: &Path, attacks: &[(&str, &str)]) -> SeedAdvice {
+    let (meaning, verdict) = match policy {
+        "fixed" => (
+            "a constant seed is part of your code or your dependency's; anyone who reads it can craft keys offline that every instance accepts, and the bounds above then do not apply to keys a user chooses.",
+            "With user-chosen keys a keyed hash is required.",
+        ),
+        "random" => (
+            "a per-process random seed of a non-cryptographic hash stops accidental clustering and untargeted flooding, but such a seed is recovered from one observed output, and MurmurHash3's seed-independent multicollisions need no seed at all.",
+            "With user-chosen keys a keyed hash is required.",
+        ),
+        _ => (
+            "a keyed PRF (SipHash-1-3) with a per-process key the attacker never sees: crafted keys are random keys to the structure.",
+            "The designed error holds against chosen keys.",
+        ),
+    };
+    let claims = std::fs::read_to_string(reference).unwrap_or_default();
+    let from = reference.display().to_string();
+    let shared = [(
+        "share of secret seeds recovered from one observed output (MurmurHash3_x86_32, MurmurHash64A, XXH64, XXH3-64)",
+        "noncrypto_seed_recoverable",
+    )];
+    let attacks = attacks
+        .iter()
+        .chain(&shared)
+        .filter_map(|(what, id)| {
+            reference_value(&claims, id).map(|v| (what.to_string(), v, format!("{from}: {id}")))
+        })
+        .collect();
+    SeedAdvice {
+        policy: policy.to_string(),
+        meaning: meaning.to_string(),
+        verdict: verdict.to_string(),
+        attacks,
+    }
+}
+
+/// Writes `review` as `NAME.<format>` (and its charts) under `out`; returns
+/// the file written and, for JSON, the text to print.
+pub fn write<R: Review>(
+    mut review: R,
+    format: &str,
+    out: &Path,
+) -> Result<(PathBuf, Option<String>)> {
+    std::fs::create_dir_all(out).map_err(|e| Error::file(out, format!("cannot create: {e}")))?;
+    let files = crate::plot::render_all(&review.charts(), &[], out)?;
+    let svgs: Vec<&PathBuf> = files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+        .collect();
+    review.set_charts(
+        svgs.iter()
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect(),
+    );
+    let (ext, bytes, print) = match format {
+        "json" => {
+            let mut j = serde_json::to_string_pretty(&review).map_err(anyhow::Error::from)?;
+            j.push('\n');
+            ("json", j.clone().into_bytes(), Some(j))
+        }
+        "html" => {
+            let inline = svgs
+                .iter()
+                .map(|p| crate::report::html::inline_svg(p))
+                .collect::<std::io::Result<Vec<String>>>()
+                .map_err(|e| Error::file(out, format!("reading a chart: {e}")))?;
+            let page = crate::report::design::page_html(R::TITLE, &review.markdown(), &inline);
+            ("html", page.into_bytes(), None)
+        }
+        _ => ("md", review.markdown().into_bytes(), None),
+    };
+    let path = out.join(format!("{}.{ext}", R::NAME));
+    crate::export::write_atomic(&path, &bytes)?;
+    Ok((path, print))
+}
+
+/// Bytes the global allocator retains for the value `build` returns
+/// (`None` when the counting allocator is not installed).
+fn retained<T>(build: impl FnOnce() -> T) -> Option<u64> {
+    if !crate::metrics::alloc::is_installed() {
+        return None;
+    }
+    let (v, bytes) = crate::metrics::alloc::measure_retained(build);
+    drop(v);
+    bytes
+}

@@ -1,0 +1,238 @@
+//! The cardinality review: the five questions for HyperLogLog distinct
+//! counts, kept per group and merged across nodes.
+
+use super::{SeedAdvice, bytes, count, seed_and_charts};
+use crate::export::markdown::{pct, sig};
+use serde::Serialize;
+
+/// What the user gave `sketchlab design cardinality`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CardinalityInputs {
+    /// Target relative standard error.
+    pub error: f64,
+    pub groups: f64,
+    pub merge_nodes: f64,
+    /// Distinct items per group, when known.
+    pub distinct: Option<f64>,
+    pub seed_policy: String,
+}
+
+/// The sketch the target error needs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sizing {
+    /// (1.04/e)²: what the formula asks for.
+    pub registers_formula: f64,
+    /// The smallest p with 1.04/√(2^p) ≤ e (registers come in powers of two).
+    pub p: u32,
+    pub m: u64,
+    /// 1.04/√m: the error of any estimate from the registers alone (merged or not).
+    pub standard_error: f64,
+    /// 0.833/√m: HIP's error, for a sketch that is never merged.
+    pub hip_standard_error: f64,
+    /// The smallest p whose HIP error is ≤ e (single-node use only).
+    pub p_hip: u32,
+    /// 6-bit registers: 6m/8 bytes.
+    pub bytes_per_sketch: f64,
+    /// groups × bytes_per_sketch.
+    pub bytes_all_groups: f64,
+}
+
+/// Question 2: the exact state against the sketch.
+#[derive(Clone, Debug, Serialize)]
+pub struct Exact {
+    /// Bytes per distinct u64 item in a `HashSet<u64>`, measured here
+    /// (None without the counting allocator).
+    pub bytes_per_item: Option<f64>,
+    pub measured_items: u64,
+    /// Distinct items per group above which the sketch is the smaller.
+    pub crossover_distinct: Option<f64>,
+    /// distinct × bytes_per_item × groups, when --distinct is given.
+    pub bytes_all_groups: Option<f64>,
+}
+
+/// Merging the nodes' sketches at a coordinator.
+#[derive(Clone, Debug, Serialize)]
+pub struct Merge {
+    pub nodes: f64,
+    /// nodes × groups × bytes_per_sketch: what the coordinator receives.
+    pub bytes_to_coordinator: f64,
+    /// nodes × groups × m register maxima.
+    pub register_maxima: f64,
+    /// Node sketches merged in the measurement (≤ 200).
+    pub nodes_measured: u64,
+    /// Whether the merged registers equal a sketch of the union, register for register.
+    pub merge_equals_union: Option<bool>,
+    /// Median time to merge one node's sketch, this machine.
+    pub ns_per_merge: Option<f64>,
+}
+
+/// The error measured on simulated sketches at the review's p.
+#[derive(Clone, Debug, Serialize)]
+pub struct Accuracy {
+    pub distinct: u64,
+    pub sketches: u64,
+    /// RSE of the Ertl estimate (what a merged sketch reports), with its 95% interval.
+    pub rse_registers: f64,
+    pub rse_registers_lo: f64,
+    pub rse_registers_hi: f64,
+    /// RSE of HIP on the same, unmerged sketches.
+    pub rse_hip: f64,
+    pub rse_hip_lo: f64,
+    pub rse_hip_hi: f64,
+}
+
+/// One row of question 4: the sketch for another target error.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorRow {
+    pub target_error: f64,
+    pub registers_formula: f64,
+    pub p: u32,
+    pub bytes_per_sketch: f64,
+    /// bytes ÷ the bytes at the user's target, formula and powers of two.
+    pub formula_ratio: f64,
+    pub ratio: f64,
+}
+
+/// A cardinality design review.
+#[derive(Clone, Debug, Serialize)]
+pub struct CardinalityReview {
+    pub inputs: CardinalityInputs,
+    pub direction: String,
+    pub sizing: Sizing,
+    pub exact: Exact,
+    /// Question 3, from the reference run: (what, value, where from).
+    pub range: Vec<(String, String, String)>,
+    pub merge: Merge,
+    /// None when p is beyond sketchlab's sketch (p > 18).
+    pub accuracy: Option<Accuracy>,
+    pub next_digit: Vec<ErrorRow>,
+    pub seed: SeedAdvice,
+    pub charts: Vec<String>,
+    pub provenance: String,
+}
+
+/// The review as Markdown (charts referenced by file name).
+pub fn cardinality_markdown(r: &CardinalityReview) -> String {
+    let i = &r.inputs;
+    let z = &r.sizing;
+    let mut s = format!(
+        "# Cardinality design review\n\nFor a relative standard error of {}, {} group(s), merged across {} node(s){}, seed policy `{}`.\n\n{}\n\n",
+        pct(i.error, 3),
+        count(i.groups),
+        count(i.merge_nodes),
+        i.distinct
+            .map(|d| format!(", {} distinct items per group", count(d)))
+            .unwrap_or_default(),
+        i.seed_policy,
+        r.provenance
+    );
+    s += &format!(
+        "## 1. Which direction can it be wrong in, and who catches it?\n\n{}\n\n",
+        r.direction
+    );
+    s += &format!(
+        "**The sketch:** the formula asks for (1.04/e)² = {} registers; registers come in powers of two, so p = {}, m = {} registers of 6 bits: **{} per sketch**, {} for {} group(s). Its standard error is {} (1.04/√m); HIP on a sketch that is never merged gives {} (0.833/√m), and would reach your target at p = {}.\n\n",
+        count(z.registers_formula),
+        z.p,
+        count(z.m as f64),
+        bytes(z.bytes_per_sketch),
+        bytes(z.bytes_all_groups),
+        count(i.groups),
+        pct(z.standard_error, 3),
+        pct(z.hip_standard_error, 3),
+        z.p_hip
+    );
+    if let Some(a) = &r.accuracy {
+        s += &format!(
+            "Measured here on {} simulated sketches of {} distinct items at p = {}: RSE **{}** [{}, {}] from the registers (what a merged sketch reports, Ertl's estimator), **{}** [{}, {}] from HIP.\n\n",
+            a.sketches,
+            count(a.distinct as f64),
+            z.p,
+            pct(a.rse_registers, 3),
+            pct(a.rse_registers_lo, 3),
+            pct(a.rse_registers_hi, 3),
+            pct(a.rse_hip, 3),
+            pct(a.rse_hip_lo, 3),
+            pct(a.rse_hip_hi, 3)
+        );
+    } else {
+        s += &format!(
+            "Not measured: p = {} is beyond sketchlab's sketch (p ≤ 18); the figures above are the formulas'.\n\n",
+            z.p
+        );
+    }
+    let e = &r.exact;
+    s += "## 2. Does it pay? The exact state against the sketch\n\n";
+    match (e.bytes_per_item, e.crossover_distinct) {
+        (Some(b), Some(x)) => {
+            s += &format!(
+                "An exact set of u64 ids (`HashSet<u64>`, measured here at {} items) costs {} bytes per distinct item, so the sketch is the smaller above **{} distinct items per group**{}.",
+                count(e.measured_items as f64),
+                sig(b, 3),
+                count(x),
+                e.bytes_all_groups
+                    .map(|t| format!(
+                        "; at your {} per group the exact state is {} against the sketches' {}",
+                        count(i.distinct.unwrap_or(0.0)),
+                        bytes(t),
+                        bytes(z.bytes_all_groups)
+                    ))
+                    .unwrap_or_default()
+            );
+            s += " Exact counting in one pass needs Ω(n) bits whatever the algorithm (the exact_state study); the sketch's size does not grow with n.\n\n";
+        }
+        _ => s += "Not measured: the counting allocator is not installed.\n\n",
+    }
+    s += "## 3. What is the maximum n, not the expected one?\n\nThe relative error does not depend on n until the 64-bit hash runs out of distinct words; below 2.5m the estimators switch to linear counting, and a naive raw estimator is wrong there. From the reference run:\n\n";
+    if r.range.is_empty() {
+        s += "(no reference run's claims.csv was found)\n\n";
+    } else {
+        s += "| what | value | from |\n|---|---|---|\n";
+        for (what, v, from) in &r.range {
+            s += &format!("| {what} | {v} | {from} |\n");
+        }
+        s += "\n";
+    }
+    let g = &r.merge;
+    s += &format!(
+        "**Merging:** each of {} node(s) sends {} per group; the coordinator receives {} and takes {} register maxima per round. Merging is exact: the union's sketch is the register-wise maximum{}{}. A merged sketch loses HIP: across nodes the error is the registers' {}, not HIP's {}.\n\n",
+        count(g.nodes),
+        bytes(z.bytes_per_sketch),
+        bytes(g.bytes_to_coordinator),
+        count(g.register_maxima),
+        match g.merge_equals_union {
+            Some(true) => format!(
+                " (checked here: {} node sketches merged equal the union's sketch)",
+                g.nodes_measured
+            ),
+            Some(false) => format!(
+                " (checked here: {} node sketches merged do NOT equal the union's sketch)",
+                g.nodes_measured
+            ),
+            None => String::new(),
+        },
+        g.ns_per_merge
+            .map(|ns| format!(
+                "; one merge takes {} µs on this machine (median)",
+                sig(ns / 1e3, 3)
+            ))
+            .unwrap_or_default(),
+        pct(z.standard_error, 3),
+        pct(z.hip_standard_error, 3)
+    );
+    s += "## 4. What does the next digit of accuracy cost?\n\nFour times the memory per halving of the error; a tenth of the error costs 100× by the formula and more in powers of two:\n\n| target error | (1.04/e)² | p | memory per sketch | × formula | × real |\n|---|---|---|---|---|---|\n";
+    for row in &r.next_digit {
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            pct(row.target_error, 3),
+            count(row.registers_formula),
+            row.p,
+            bytes(row.bytes_per_sketch),
+            sig(row.formula_ratio, 3),
+            sig(row.ratio, 3)
+        );
+    }
+    s.push('\n');
+    s += &seed_and_charts(&r.seed, &r.charts);
+    s
+}
