@@ -61,7 +61,8 @@ fn main() {
             let st = cmd.status().expect("running sketchlab");
             assert!(st.success(), "sketchlab run {spec} failed: {st}");
             let (secs, trials) = seconds(&out, &study);
-            let csv = std::fs::read(out.join(&study).join("results.csv")).expect("results.csv");
+            let csv = sketchlab::export::read_output_at(&out.join(&study).join("results.csv"))
+                .expect("results.csv");
             let identical = match &reference {
                 None => {
                     reference = Some(csv);

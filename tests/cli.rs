@@ -146,7 +146,9 @@ fn run_a_spec_file_writes_csv_manifest_and_plots() {
         .success()
         .stdout(predicate::str::contains("claim fpr10"));
     let dir = out.join("tiny");
-    let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let csv = sketchlab::export::read_output_at(&dir.join("results.csv"))
+        .map(|b| String::from_utf8(b).unwrap())
+        .unwrap();
     let header = csv.lines().next().unwrap();
     assert!(
         header
@@ -531,7 +533,10 @@ fn a_random_hash_seed_differs_between_processes_and_is_recorded() {
             .as_str()
             .expect("the key is recorded")
             .to_string();
-        (key, std::fs::read(out.join("tiny/results.csv")).unwrap())
+        (
+            key,
+            sketchlab::export::read_output_at(&out.join("tiny/results.csv")).unwrap(),
+        )
     };
     let (k1, r1) = run("a");
     let (k2, r2) = run("b");

@@ -553,8 +553,8 @@ fn results_are_byte_identical_across_thread_counts() {
     reproduce(&exp, &one, "1");
     reproduce(&exp, &two, "2");
     for study in studies() {
-        let a = std::fs::read(one.join(study).join("results.csv")).unwrap();
-        let b = std::fs::read(two.join(study).join("results.csv")).unwrap();
+        let a = sketchlab::export::read_output_at(&one.join(study).join("results.csv")).unwrap();
+        let b = sketchlab::export::read_output_at(&two.join(study).join("results.csv")).unwrap();
         assert!(!a.is_empty());
         assert!(
             a == b,
@@ -564,20 +564,20 @@ fn results_are_byte_identical_across_thread_counts() {
     // the crafted keys too
     for study in ["za", "zb", "zc", "zd", "ze", "zf", "zg", "zh", "zi"] {
         assert_eq!(
-            std::fs::read(one.join(study).join("keys.txt")).unwrap(),
-            std::fs::read(two.join(study).join("keys.txt")).unwrap(),
+            sketchlab::export::read_output_at(&one.join(study).join("keys.txt")).unwrap(),
+            sketchlab::export::read_output_at(&two.join(study).join("keys.txt")).unwrap(),
             "{study}/keys.txt"
         );
     }
     // the replicate summary too
     assert_eq!(
-        std::fs::read(one.join("d/summary.csv")).unwrap(),
-        std::fs::read(two.join("d/summary.csv")).unwrap()
+        sketchlab::export::read_output_at(&one.join("d/summary.csv")).unwrap(),
+        sketchlab::export::read_output_at(&two.join("d/summary.csv")).unwrap()
     );
     // a kind with several rows per trial (checkpoints along one stream)
     assert_eq!(
-        std::fs::read(one.join("r/summary.csv")).unwrap(),
-        std::fs::read(two.join("r/summary.csv")).unwrap()
+        sketchlab::export::read_output_at(&one.join("r/summary.csv")).unwrap(),
+        sketchlab::export::read_output_at(&two.join("r/summary.csv")).unwrap()
     );
     assert_eq!(
         std::fs::read(one.join("claims.csv")).unwrap(),
@@ -618,8 +618,8 @@ fn a_different_seed_gives_different_rows() {
         .assert()
         .success();
     assert_ne!(
-        std::fs::read(out1.join("b/results.csv")).unwrap(),
-        std::fs::read(out2.join("b/results.csv")).unwrap()
+        sketchlab::export::read_output_at(&out1.join("b/results.csv")).unwrap(),
+        sketchlab::export::read_output_at(&out2.join("b/results.csv")).unwrap()
     );
 }
 
@@ -662,7 +662,9 @@ fn adding_a_grid_value_keeps_every_other_row() {
         .unwrap();
         let out = d.path().join(format!("{dir}-out"));
         reproduce(&exp, &out, "2");
-        std::fs::read_to_string(out.join("s/results.csv")).unwrap()
+        sketchlab::export::read_output_at(&out.join("s/results.csv"))
+            .map(|b| String::from_utf8(b).unwrap())
+            .unwrap()
     };
     let small = write("small", "[6, 10]", 2);
     let large = write("large", "[4, 6, 8, 10, 12]", 3);

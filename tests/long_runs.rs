@@ -78,7 +78,7 @@ fn kill_and_resume(threads: &str) {
     let spec = spec(d.path());
     let whole = d.path().join("whole");
     assert!(run(&spec, &whole, threads, &[]).status.success());
-    let reference = std::fs::read(whole.join("slow/results.csv")).unwrap();
+    let reference = sketchlab::export::read_output_at(&whole.join("slow/results.csv")).unwrap();
 
     let out = d.path().join("killed");
     let mut child = start_and_wait(&spec, &out, threads, 4);
@@ -87,7 +87,7 @@ fn kill_and_resume(threads: &str) {
     let journal = out.join("slow/journal");
     let kept = records(&journal);
     assert!((4..48).contains(&kept), "{kept} records");
-    assert!(!out.join("slow/results.csv").exists());
+    assert!(sketchlab::export::output_path(&out.join("slow"), "results.csv").is_none());
     // a kill in the middle of a write leaves a torn last record: append one
     let text = std::fs::read_to_string(&journal).unwrap();
     let last = text.lines().last().unwrap();
@@ -98,7 +98,7 @@ fn kill_and_resume(threads: &str) {
     let resumed = run(&spec, &out, threads, &["--resume"]);
     assert!(resumed.status.success(), "{resumed:?}");
     assert!(
-        std::fs::read(out.join("slow/results.csv")).unwrap() == reference,
+        sketchlab::export::read_output_at(&out.join("slow/results.csv")).unwrap() == reference,
         "resumed results.csv differs (threads {threads})"
     );
     assert!(
@@ -111,7 +111,7 @@ fn kill_and_resume(threads: &str) {
     // --resume on a complete study keeps it and runs nothing
     let again = run(&spec, &out, threads, &["--resume"]);
     assert!(again.status.success());
-    assert!(std::fs::read(out.join("slow/results.csv")).unwrap() == reference);
+    assert!(sketchlab::export::read_output_at(&out.join("slow/results.csv")).unwrap() == reference);
     // rows written before the kind gained a column: --resume reruns the study
     let text = String::from_utf8(reference.clone()).unwrap();
     let (head, rest) = text.split_once('\n').unwrap();
@@ -119,7 +119,7 @@ fn kill_and_resume(threads: &str) {
     std::fs::write(out.join("slow/results.csv"), older).unwrap();
     assert!(run(&spec, &out, threads, &["--resume"]).status.success());
     assert!(
-        std::fs::read(out.join("slow/results.csv")).unwrap() == reference,
+        sketchlab::export::read_output_at(&out.join("slow/results.csv")).unwrap() == reference,
         "results with another kind's columns were kept"
     );
 }
@@ -165,13 +165,13 @@ fn ctrl_c_stops_cleanly_keeps_the_journal_and_prints_the_resume_command() {
         msg.contains("seed 5 vs 6") && msg.lines().count() == 1,
         "{msg}"
     );
-    assert!(!out.join("slow/results.csv").exists());
+    assert!(sketchlab::export::output_path(&out.join("slow"), "results.csv").is_none());
     assert!(run(&spec, &out, "2", &["--resume"]).status.success());
     let whole = d.path().join("whole");
     assert!(run(&spec, &whole, "1", &[]).status.success());
     assert!(
-        std::fs::read(out.join("slow/results.csv")).unwrap()
-            == std::fs::read(whole.join("slow/results.csv")).unwrap()
+        sketchlab::export::read_output_at(&out.join("slow/results.csv")).unwrap()
+            == sketchlab::export::read_output_at(&whole.join("slow/results.csv")).unwrap()
     );
 }
 
@@ -204,8 +204,8 @@ fn reproduce(exp: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
 fn assert_same_results(a: &Path, b: &Path, studies: &[&str]) {
     for s in studies {
         for f in ["results.csv", "summary.csv"] {
-            let x = std::fs::read(a.join(s).join(f));
-            let y = std::fs::read(b.join(s).join(f));
+            let x = sketchlab::export::read_output_at(&a.join(s).join(f));
+            let y = sketchlab::export::read_output_at(&b.join(s).join(f));
             assert_eq!(x.is_ok(), y.is_ok(), "{s}/{f}");
             assert!(x.ok() == y.ok(), "{s}/{f} differs");
         }

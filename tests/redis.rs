@@ -130,7 +130,9 @@ fn redis_hll_study_uses_the_given_server_or_says_none_is_reachable() {
     };
     let url = format!("redis://127.0.0.1:{}", server.port);
     run(&["--redis-url", &url], "given", None).success();
-    let rows = std::fs::read_to_string(d.path().join("given/redis_hll/results.csv")).unwrap();
+    let rows = sketchlab::export::read_output_at(&d.path().join("given/redis_hll/results.csv"))
+        .map(|b| String::from_utf8(b).unwrap())
+        .unwrap();
     assert!(
         rows.lines()
             .skip(1)
@@ -139,14 +141,18 @@ fn redis_hll_study_uses_the_given_server_or_says_none_is_reachable() {
     drop(server);
     // nothing listens there now
     run(&["--redis-url", &url], "gone", None).success();
-    let rows = std::fs::read_to_string(d.path().join("gone/redis_hll/results.csv")).unwrap();
+    let rows = sketchlab::export::read_output_at(&d.path().join("gone/redis_hll/results.csv"))
+        .map(|b| String::from_utf8(b).unwrap())
+        .unwrap();
     assert!(
         rows.lines().skip(1).all(|l| l.contains("none reachable")),
         "{rows}"
     );
     // no redis-server on PATH
     run(&[], "none", Some("")).success();
-    let rows = std::fs::read_to_string(d.path().join("none/redis_hll/results.csv")).unwrap();
+    let rows = sketchlab::export::read_output_at(&d.path().join("none/redis_hll/results.csv"))
+        .map(|b| String::from_utf8(b).unwrap())
+        .unwrap();
     assert!(rows.contains("no redis-server on PATH"), "{rows}");
     run(&["--redis-url", "redis://nohost"], "bad", None).code(2);
 }

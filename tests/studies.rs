@@ -41,7 +41,8 @@ fn spec(name: &str) -> Spec {
 
 /// A study's results.csv from the shared quick run, parsed by its declared columns.
 fn quick(name: &str) -> Table {
-    let bytes = std::fs::read(quick_out().join(name).join("results.csv")).unwrap();
+    let bytes =
+        sketchlab::export::read_output_at(&quick_out().join(name).join("results.csv")).unwrap();
     sketchlab::export::csv::parse(&bytes, &spec(name).kind.columns()).unwrap()
 }
 
@@ -851,9 +852,10 @@ fn no_committed_chart_is_empty() {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let s = spec(&name);
         let results = quick(&name);
-        let summary = std::fs::read(quick_out().join(&name).join("summary.csv"))
-            .ok()
-            .map(|b| sketchlab::export::csv::parse(&b, &s.kind.summary_columns()).unwrap());
+        let summary =
+            sketchlab::export::read_output_at(&quick_out().join(&name).join("summary.csv"))
+                .ok()
+                .map(|b| sketchlab::export::csv::parse(&b, &s.kind.summary_columns()).unwrap());
         let tables = sketchlab::table::Tables { results, summary };
         let charts = s.kind.charts(&tables);
         assert!(
@@ -1095,7 +1097,8 @@ fn merged_hll_sketches_are_the_sketch_of_the_union() {
 
 /// The summary of a multi-row study from the shared quick run.
 fn quick_summary(name: &str) -> Table {
-    let bytes = std::fs::read(quick_out().join(name).join("summary.csv")).unwrap();
+    let bytes =
+        sketchlab::export::read_output_at(&quick_out().join(name).join("summary.csv")).unwrap();
     sketchlab::export::csv::parse(&bytes, &spec(name).kind.summary_columns()).unwrap()
 }
 
@@ -1638,6 +1641,7 @@ fn report_rebuilds_everything_from_disk_byte_identically() {
     let kept = |p: &Path| {
         let name = p.file_name().unwrap().to_string_lossy();
         name == "results.csv"
+            || name == "results.csv.gz"
             || name == "spec.toml"
             || name == "manifest.json"
             || name == "run.json"
@@ -1714,8 +1718,8 @@ fn slurm_array_shards_and_merge_equal_the_unsharded_quick_run() {
             continue;
         }
         for f in ["results.csv", "summary.csv"] {
-            let a = std::fs::read(quick_out().join(&s.name).join(f)).ok();
-            let b = std::fs::read(merged.join(&s.name).join(f)).ok();
+            let a = sketchlab::export::read_output(&quick_out().join(&s.name), f).ok();
+            let b = sketchlab::export::read_output(&merged.join(&s.name), f).ok();
             assert!(
                 a == b,
                 "{}/{f} differs between the shards' merge and the unsharded run",
@@ -1739,7 +1743,9 @@ fn slurm_array_shards_and_merge_equal_the_unsharded_quick_run() {
 /// keys.txt groups: (the `# trial` line, the keys as bytes).
 fn keys_txt(study: &str) -> Vec<(String, Vec<Vec<u8>>)> {
     let path = quick_out().join(study).join("keys.txt");
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = sketchlab::export::read_output_at(&path)
+        .map(|b| String::from_utf8(b).unwrap())
+        .unwrap();
     assert!(
         text.len() <= 1 << 20,
         "{study}/keys.txt is {} bytes",

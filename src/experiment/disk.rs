@@ -77,10 +77,18 @@ pub fn render_study(dir: &Path) -> Result<Study> {
     // messages and the report name the spec where the run found it
     let spec = Spec::parse(Path::new(&manifest.spec_path), &source)?;
     let kind = spec.kind;
-    let results = export::csv::parse(&read(&dir.join("results.csv"))?, &kind.columns())
-        .map_err(|e| Error::file(&dir.join("results.csv"), format!("{e:#}")))?;
-    let mut files = vec!["results.csv".to_string(), "spec.toml".to_string()];
-    let summary_path = dir.join("summary.csv");
+    let mut rows_path = export::output_path(dir, "results.csv").unwrap_or(dir.join("results.csv"));
+    let rows = export::read_output(dir, "results.csv")
+        .map_err(|e| Error::file(&rows_path, format!("cannot read: {e}")))?;
+    let results = export::csv::parse(&rows, &kind.columns())
+        .map_err(|e| Error::file(&rows_path, format!("{e:#}")))?;
+    // rows written before outputs were packed (or by hand) take the form
+    // `export::write_output` gives their size
+    let packed = rows_path.extension().is_some_and(|e| e == "gz");
+    if packed != (rows.len() > export::PACK_FROM_BYTES) {
+        rows_path = export::write_output(dir, "results.csv", &rows)?;
+    }
+    let mut files = vec![export::file_name(&rows_path), "spec.toml".to_string()];
     let summary = if spec.replicates(manifest.quick) > 1 {
         let s = super::summary::summarise(
             &results,
@@ -89,20 +97,23 @@ pub fn render_study(dir: &Path) -> Result<Study> {
             stats::PLOT_CONFIDENCE,
         )?;
         let bytes = export::csv::to_bytes(&s)?;
-        export::write_atomic(&summary_path, &bytes)?;
-        files.push("summary.csv".into());
+        files.push(export::file_name(&export::write_output(
+            dir,
+            "summary.csv",
+            &bytes,
+        )?));
         Some(export::csv::parse(&bytes, &kind.summary_columns())?)
     } else {
         // a stale summary from an earlier run with replicates must not stay beside new rows
-        if summary_path.exists() {
-            std::fs::remove_file(&summary_path)
-                .with_context(|| format!("removing stale {}", summary_path.display()))?;
+        while let Some(stale) = export::output_path(dir, "summary.csv") {
+            std::fs::remove_file(&stale)
+                .with_context(|| format!("removing stale {}", stale.display()))?;
         }
         None
     };
     let tables = Tables { results, summary };
-    if write_keys(&spec, &manifest, dir)? {
-        files.push("keys.txt".into());
+    if let Some(keys) = write_keys(&spec, &manifest, dir)? {
+        files.push(export::file_name(&keys));
     }
     let plots = crate::plot::render_all(&kind.charts(&tables), &kind.heatmaps(&tables), dir)?;
     files.push("manifest.json".into());
@@ -125,9 +136,11 @@ pub fn render_study(dir: &Path) -> Result<Study> {
     })
 }
 
-/// `keys.txt` for a kind with crafted keys: per trial with keys a `# trial ID
-/// PARAMS` line, then one key per line as hex; regenerated from the trials' seeds.
-fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<bool> {
+/// `keys.txt` (or `keys.txt.gz`, see [`export::write_output`]) for a kind
+/// with crafted keys: per trial with keys a `# trial ID PARAMS` line, then
+/// one key per line as hex; regenerated from the trials' seeds. Returns the
+/// file written, `None` for a kind without crafted keys.
+fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<Option<PathBuf>> {
     let opts = super::runner::RunOptions {
         out: PathBuf::new(),
         quick: manifest.quick,
@@ -143,7 +156,7 @@ fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<bool> {
             .keys(&t.params, super::params::Seeds(t.seed))
             .map_err(|e| Error::Other(e.context(format!("{}: crafting keys", spec.name))))?
         else {
-            return Ok(false);
+            return Ok(None);
         };
         if keys.is_empty() {
             continue; // a defended or control trial: nothing crafted
@@ -158,8 +171,11 @@ fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<bool> {
             text.push('\n');
         }
     }
-    export::write_atomic(&dir.join("keys.txt"), text.as_bytes())?;
-    Ok(true)
+    Ok(Some(export::write_output(
+        dir,
+        "keys.txt",
+        text.as_bytes(),
+    )?))
 }
 
 /// What [`rebuild`] wrote.
@@ -203,7 +219,13 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             kind: st.spec.kind.name(),
             spec_path: &st.spec.path,
             trials: st.manifest.trials,
-            has_summary: st.tables.summary.is_some(),
+            data: st
+                .manifest
+                .files
+                .iter()
+                .filter(|f| f.starts_with("results.csv") || f.starts_with("summary.csv"))
+                .map(String::as_str)
+                .collect(),
             section: st.spec.kind.report_section(&st.tables),
             plots: &st.plots,
             seconds: st.manifest.seconds,

@@ -225,9 +225,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
         let dir = out.join(&m.spec.name);
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let table = runner::to_table(&m.spec, &m.records)?;
-        export::write_atomic(&dir.join("results.csv"), &export::csv::to_bytes(&table)?)?;
+        let rows = export::write_output(&dir, "results.csv", &export::csv::to_bytes(&table)?)?;
         export::write_atomic(&dir.join("spec.toml"), m.spec.source.as_bytes())?;
-        let manifest = runner::manifest(
+        let mut manifest = runner::manifest(
             &m.spec,
             &m.opts,
             &table,
@@ -235,6 +235,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
             m.seconds,
             started,
         );
+        manifest.files[0] = export::file_name(&rows);
         export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     }
     RunRecord {

@@ -167,7 +167,7 @@ fn already_complete(dir: &Path, want: &Header, kind: &dyn Kind) -> bool {
         return false;
     };
     let header: Vec<String> = kind.columns().into_iter().map(|c| c.name).collect();
-    let current = std::fs::read(dir.join("results.csv"))
+    let current = export::read_output(dir, "results.csv")
         .is_ok_and(|b| b.split(|&c| c == b'\n').next() == Some(header.join(",").as_bytes()));
     m.spec_xxh3_64 == want.spec_xxh3_64
         && m.seed == want.seed
@@ -213,7 +213,8 @@ pub fn run_study(
     };
     if opts.resume && !exists && opts.shard.is_none() && already_complete(&dir, &want, kind) {
         progress.inc(count as u64);
-        return Ok(finished(count, true, dir.join("results.csv")));
+        let rows = export::output_path(&dir, "results.csv").unwrap_or(dir.join("results.csv"));
+        return Ok(finished(count, true, rows));
     }
     let (writer, done) = if opts.resume && exists {
         let (contents, done) = resumed_records(&path, &want, &all, &mine)?;
@@ -270,10 +271,18 @@ pub fn run_study(
     }
     drop(writer);
     let csv = export::csv::to_bytes(&table)?;
-    export::write_atomic(&dir.join("results.csv"), &csv)?;
+    let rows = export::write_output(&dir, "results.csv", &csv)?;
     export::write_atomic(&dir.join("spec.toml"), spec.source.as_bytes())?;
-    let run = finished(resumed, false, dir.join("results.csv"));
-    let manifest = manifest(spec, opts, &table, resumed, run.seconds, started);
+    let mut manifest = manifest(
+        spec,
+        opts,
+        &table,
+        resumed,
+        clock.elapsed().as_secs_f64(),
+        started,
+    );
+    manifest.files[0] = export::file_name(&rows);
+    let run = finished(resumed, false, rows);
     export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
     Ok(run)

@@ -24,6 +24,75 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
 }
 
+/// Outputs (results.csv, summary.csv, keys.txt) larger than this are
+/// written gzipped as `NAME.gz`: the committed reference run's largest
+/// tables shrink five-fold, and every reader takes either form
+/// ([`read_output`]; pandas and `zcat` read them as they are).
+pub const PACK_FROM_BYTES: usize = 64 * 1024;
+
+/// Writes output `name` into `dir`: plain, or gzipped as `name.gz` when
+/// larger than [`PACK_FROM_BYTES`] (deterministic: no timestamp, the same
+/// bytes for the same content); the other form, left by an earlier run, is
+/// removed. Returns the path written.
+pub fn write_output(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    let plain = dir.join(name);
+    let packed = dir.join(format!("{name}.gz"));
+    let (path, stale) = if bytes.len() > PACK_FROM_BYTES {
+        let mut gz = flate2::GzBuilder::new()
+            .mtime(0)
+            .write(Vec::new(), flate2::Compression::best());
+        gz.write_all(bytes)?;
+        write_atomic(&packed, &gz.finish()?)?;
+        (packed, plain)
+    } else {
+        write_atomic(&plain, bytes)?;
+        (plain, packed)
+    };
+    if stale.exists() {
+        std::fs::remove_file(&stale).with_context(|| format!("removing {}", stale.display()))?;
+    }
+    Ok(path)
+}
+
+/// The path output `name` has in `dir`: `name`, else `name.gz`, else `None`.
+pub fn output_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    [dir.join(name), dir.join(format!("{name}.gz"))]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+/// Reads output `name` from `dir`, plain or gzipped (see [`write_output`]).
+pub fn read_output(dir: &Path, name: &str) -> std::io::Result<Vec<u8>> {
+    let Some(path) = output_path(dir, name) else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("neither {name} nor {name}.gz in {}", dir.display()),
+        ));
+    };
+    let bytes = std::fs::read(&path)?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut out)?;
+        Ok(out)
+    } else {
+        Ok(bytes)
+    }
+}
+
+/// [`read_output`] by path: `dir/name` or `dir/name.gz`.
+pub fn read_output_at(path: &Path) -> std::io::Result<Vec<u8>> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    read_output(dir, name)
+}
+
+/// The file name of a path (for a manifest's list).
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// `dir/.name.tmp-PID.ext`: hidden, unique per process, same extension
 /// (plotters picks the image format from it).
 pub fn tmp_path(path: &Path) -> PathBuf {
@@ -137,6 +206,36 @@ pub fn utc(t: SystemTime) -> String {
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+#[cfg(test)]
+mod pack_tests {
+    use super::*;
+
+    #[test]
+    fn large_outputs_are_gzipped_deterministically_and_read_back() {
+        let d = tempfile::tempdir().unwrap();
+        let small = b"a,b\n1,2\n".to_vec();
+        let large: Vec<u8> = (0..PACK_FROM_BYTES + 1)
+            .map(|i| b'0' + (i % 10) as u8)
+            .collect();
+        let p = write_output(d.path(), "results.csv", &large).unwrap();
+        assert_eq!(file_name(&p), "results.csv.gz");
+        let first = std::fs::read(&p).unwrap();
+        assert!(first.len() < large.len() / 10);
+        assert_eq!(read_output(d.path(), "results.csv").unwrap(), large);
+        // the same content gives the same bytes
+        write_output(d.path(), "results.csv", &large).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), first);
+        // a small rewrite replaces the packed file, and the reverse
+        let p = write_output(d.path(), "results.csv", &small).unwrap();
+        assert_eq!(file_name(&p), "results.csv");
+        assert!(!d.path().join("results.csv.gz").exists());
+        assert_eq!(read_output(d.path(), "results.csv").unwrap(), small);
+        write_output(d.path(), "results.csv", &large).unwrap();
+        assert!(!d.path().join("results.csv").exists());
+        assert!(read_output(d.path(), "keys.txt").is_err());
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! font (data/fonts/DejaVuSans.ttf), so no system font library is needed.
 
 mod heatmap;
+pub mod svg;
 mod xy;
 
 pub use heatmap::Heatmap;

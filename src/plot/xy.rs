@@ -21,7 +21,7 @@ pub fn svg(c: &Chart) -> anyhow::Result<String> {
         draw(&root, c)?;
         root.present().map_err(err)?;
     }
-    Ok(s)
+    Ok(super::svg::slim(&s))
 }
 
 pub fn png(c: &Chart, path: &Path) -> anyhow::Result<()> {

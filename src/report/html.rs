@@ -229,12 +229,21 @@ pub fn render(
     s += "</nav>\n";
     for st in studies {
         s += &format!(
-            "<h3 id=\"study-{0}\">{0}</h3>\n<p>{1}</p>\n<p>Kind <code>{2}</code>, {3} trials; data: <a href=\"{0}/results.csv\">{0}/results.csv</a>.</p>\n<p><strong>Reading.</strong> {4}</p>\n",
+            "<h3 id=\"study-{0}\">{0}</h3>\n<p>{1}</p>\n<p>Kind <code>{2}</code>, {3} trials; data: {5}.</p>\n<p><strong>Reading.</strong> {4}</p>\n",
             escape(st.name),
             escape(st.description.trim()),
             escape(st.kind),
             st.trials,
-            escape(&st.section.reading)
+            escape(&st.section.reading),
+            st.data
+                .iter()
+                .map(|f| format!(
+                    "<a href=\"{0}/{1}\">{0}/{1}</a>",
+                    escape(st.name),
+                    escape(f)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         for p in st.plots {
             match p.extension().and_then(|e| e.to_str()) {

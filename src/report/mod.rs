@@ -42,7 +42,8 @@ pub struct StudyResult<'a> {
     pub kind: &'a str,
     pub spec_path: &'a Path,
     pub trials: usize,
-    pub has_summary: bool,
+    /// The study's data files (results.csv and summary.csv, or their .gz).
+    pub data: Vec<&'a str>,
     pub section: Section,
     pub plots: &'a [PathBuf],
     pub seconds: f64,
@@ -311,20 +312,16 @@ pub fn render(
         let sec = &st.section;
         s += &format!("### {}\n\n{}\n\n", st.name, st.description.trim());
         s += &format!(
-            "Kind `{}`, {} trials in {:.1} s; data: [`{name}/results.csv`]({name}/results.csv){}, spec: `{}`.\n\n",
+            "Kind `{}`, {} trials in {:.1} s; data: {}, spec: `{}`.\n\n",
             st.kind,
             st.trials,
             st.seconds,
-            if st.has_summary {
-                format!(
-                    ", [`{name}/summary.csv`]({name}/summary.csv)",
-                    name = st.name
-                )
-            } else {
-                String::new()
-            },
+            st.data
+                .iter()
+                .map(|f| format!("[`{name}/{f}`]({name}/{f})", name = st.name))
+                .collect::<Vec<_>>()
+                .join(", "),
             st.spec_path.display(),
-            name = st.name
         );
         s += &format!("**Reading.** {}\n\n", sec.reading);
         for p in st.plots.iter().filter(|p| {
