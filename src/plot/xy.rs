@@ -93,15 +93,21 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> anyhow:
         .chain(c.hlines.iter().map(|h| h.0));
     let (x0, x1) = range(xs, c.x_log);
     let (y0, y1) = range(ys, c.y_log);
+    // a linear axis's tick at "zero" can come out as 3e-18 (the sum of
+    // float steps): below a billionth of the span it is 0
+    let zero = |log: bool, lo: f64, hi: f64| if log { 0.0 } else { (hi - lo).abs() * 1e-9 };
+    let zeros = (zero(c.x_log, x0, x1), zero(c.y_log, y0, y1));
     match (c.x_log, c.y_log) {
-        (false, false) => draw_on(root, c, x0..x1, y0..y1),
-        (true, false) => draw_on(root, c, (x0..x1).log_scale(), y0..y1),
-        (false, true) => draw_on(root, c, x0..x1, (y0..y1).log_scale()),
-        (true, true) => draw_on(root, c, (x0..x1).log_scale(), (y0..y1).log_scale()),
+        (false, false) => draw_on(root, c, x0..x1, y0..y1, zeros),
+        (true, false) => draw_on(root, c, (x0..x1).log_scale(), y0..y1, zeros),
+        (false, true) => draw_on(root, c, x0..x1, (y0..y1).log_scale(), zeros),
+        (true, true) => draw_on(root, c, (x0..x1).log_scale(), (y0..y1).log_scale(), zeros),
     }
 }
 
-fn fmt_tick(v: f64) -> String {
+/// A tick label; values within `zero` of 0 are "0".
+fn fmt_tick(v: f64, zero: f64) -> String {
+    let v = if v.abs() <= zero { 0.0 } else { v };
     if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e6) {
         format!("{v:.0e}")
     } else {
@@ -109,7 +115,13 @@ fn fmt_tick(v: f64) -> String {
     }
 }
 
-fn draw_on<DB, X, Y>(root: &DrawingArea<DB, Shift>, c: &Chart, x: X, y: Y) -> anyhow::Result<()>
+fn draw_on<DB, X, Y>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Chart,
+    x: X,
+    y: Y,
+    (x_zero, y_zero): (f64, f64),
+) -> anyhow::Result<()>
 where
     DB: DrawingBackend,
     X: AsRangedCoord<Value = f64>,
@@ -128,8 +140,8 @@ where
         .configure_mesh()
         .x_desc(c.x_label.as_str())
         .y_desc(c.y_label.as_str())
-        .x_label_formatter(&|v| fmt_tick(*v))
-        .y_label_formatter(&|v| fmt_tick(*v))
+        .x_label_formatter(&|v| fmt_tick(*v, x_zero))
+        .y_label_formatter(&|v| fmt_tick(*v, y_zero))
         .label_style(("sans-serif", 14))
         .light_line_style(RGBColor(235, 235, 235))
         .draw()

@@ -411,11 +411,20 @@ impl Study for CountMinStudy {
             .filter(|r| s.str(r, "saturated") != "1")
             .filter_map(|r| s.f64(r, "underestimates"))
             .sum();
-        let sat_unders: f64 = alls
+        let u32_unders: Vec<f64> = alls
             .iter()
             .filter(|r| s.str(r, "counter") == "u32")
             .filter_map(|r| s.f64(r, "underestimates"))
-            .sum();
+            .collect();
+        // (an empty f64 sum is −0: the sentence is left out without u32 rows)
+        let saturation = if u32_unders.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " With u32 counters and N = updates × weight beyond 2^32, saturated cells give {} underestimates in all: \"a stream of any length\" needs counters as wide as the stream.",
+                u32_unders.iter().sum::<f64>()
+            )
+        };
         let ratios: Vec<f64> = alls
             .iter()
             .filter(|r| s.str(r, "conservative") == "false" && s.f64(r, "saturated") == Some(0.0))
@@ -446,7 +455,7 @@ impl Study for CountMinStudy {
         Section {
             table,
             reading: format!(
-                "Underestimates without saturation: {unders}. With u32 counters and N = updates × weight beyond 2^32, saturated cells give {sat_unders} underestimates in all: \"a stream of any length\" needs counters as wide as the stream. The largest share of keys beyond εN is {} (δ = {}); every key stayed within εN in {} of {} settings. A row's mean overshoot ÷ N/w, plain update without saturation: {} … {}.",
+                "Underestimates without saturation: {unders}.{saturation} The largest share of keys beyond εN is {} (δ = {}); every key stayed within εN in {} of {} settings. A row's mean overshoot ÷ N/w, plain update without saturation: {} … {}.",
                 pct(worst.0, 3),
                 sig(worst.1, 3),
                 alls.iter()
