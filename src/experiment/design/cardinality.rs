@@ -5,9 +5,7 @@
 //! against the union's sketch and timed, and an exact `HashSet<u64>`
 //! measured with the counting allocator.
 
-use super::{
-    Review, bad, check_policy, finite, open_unit, reference_value, retained, seed_advice, within,
-};
+use super::{Review, bad, check_policy, finite, open_unit, retained, seed_advice, sourced, within};
 use crate::error::Result;
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
@@ -175,31 +173,27 @@ pub fn cardinality(i: &CardinalityInputs, reference: &Path) -> Result<Cardinalit
         crossover_distinct: per_item.map(|b| per_sketch / b),
         bytes_all_groups: per_item.zip(i.distinct).map(|(b, d)| b * d * i.groups),
     };
-    let claims = std::fs::read_to_string(reference).unwrap_or_default();
-    let from = reference.display().to_string();
-    let range = [
-        (
-            "RSE of the Ertl estimate at every n from 10^6 to 10^10 (p = 14)",
-            "hll_up_to_billions",
-        ),
-        (
-            "mean relative error of the Ertl estimate from 10^6 up to 2^64 (p = 14): the hash's distinct words run out",
-            "hll_any_cardinality_up_to_2_64",
-        ),
-        (
-            "mean relative error of the raw estimate at n = 1,000 (p = 14): why the small range switches",
-            "hll_naive_nonsense_small",
-        ),
-        (
-            "mean relative error of the linear-counting switch, every n from 1 to 10^7 (p = 14)",
-            "hll_linear_counting_below_2_5m",
-        ),
-    ]
-    .iter()
-    .filter_map(|(what, id)| {
-        reference_value(&claims, id).map(|v| (what.to_string(), v, format!("{from}: {id}")))
-    })
-    .collect();
+    let range = sourced(
+        reference,
+        &[
+            (
+                "RSE of the Ertl estimate at every n from 10^6 to 10^10 (p = 14)",
+                "hll_up_to_billions",
+            ),
+            (
+                "mean relative error of the Ertl estimate from 10^6 up to 2^64 (p = 14): the hash's distinct words run out",
+                "hll_any_cardinality_up_to_2_64",
+            ),
+            (
+                "mean relative error of the raw estimate at n = 1,000 (p = 14): why the small range switches",
+                "hll_naive_nonsense_small",
+            ),
+            (
+                "mean relative error of the linear-counting switch, every n from 1 to 10^7 (p = 14)",
+                "hll_linear_counting_below_2_5m",
+            ),
+        ],
+    );
     let simulate = p <= P_MAX;
     let n_sim = i
         .distinct

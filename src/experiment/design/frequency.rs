@@ -3,7 +3,7 @@
 //! overshoot measured on a simulated Zipf stream through that very shape
 //! (plain and conservative update).
 
-use super::{Review, check_policy, finite, open_unit, reference_value, seed_advice, within};
+use super::{Review, check_policy, finite, open_unit, seed_advice, sourced, within};
 use crate::error::Result;
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
@@ -142,31 +142,27 @@ pub fn frequency(i: &FrequencyInputs, reference: &Path) -> Result<FrequencyRevie
         .collect();
     let measured = (w.saturating_mul(d) <= SIMULATED_CELLS_MAX)
         .then(|| simulate(w, d, eps, n.min(SIMULATED_UPDATES) as u64, i.zipf_s));
-    let claims = std::fs::read_to_string(reference).unwrap_or_default();
-    let from = reference.display().to_string();
-    let reference_rows = [
-        (
-            "underestimates with 4-byte counters once the stream passes 2^32",
-            "cm_unbounded_stream_u32",
-        ),
-        (
-            "share of 10^6 keys whose overshoot exceeds εN, every Zipf s (δ = e^−4)",
-            "cm_eps_n_with_probability_delta",
-        ),
-        (
-            "mean overshoot ÷ true count of keys counted 100–999 times in N = 10^7",
-            "cm_rare_items_swamped",
-        ),
-        (
-            "share beyond εN ÷ (per-row share)^d at d = 6 with double-hashed rows: the floor rows sharing one hash put under e^−d",
-            "cm_rows_fall_exponentially_double_d6",
-        ),
-    ]
-    .iter()
-    .filter_map(|(what, id)| {
-        reference_value(&claims, id).map(|v| (what.to_string(), v, format!("{from}: {id}")))
-    })
-    .collect();
+    let reference_rows = sourced(
+        reference,
+        &[
+            (
+                "underestimates with 4-byte counters once the stream passes 2^32",
+                "cm_unbounded_stream_u32",
+            ),
+            (
+                "share of 10^6 keys whose overshoot exceeds εN, every Zipf s (δ = e^−4)",
+                "cm_eps_n_with_probability_delta",
+            ),
+            (
+                "mean overshoot ÷ true count of keys counted 100–999 times in N = 10^7",
+                "cm_rare_items_swamped",
+            ),
+            (
+                "share beyond εN ÷ (per-row share)^d at d = 6 with double-hashed rows: the floor rows sharing one hash put under e^−d",
+                "cm_rows_fall_exponentially_double_d6",
+            ),
+        ],
+    );
     let mut next_digit: Vec<ShapeRow> = Vec::new();
     for (e, dl) in [
         (eps, delta),

@@ -15,7 +15,7 @@ pub mod frequency;
 
 use crate::error::{Error, Result};
 use crate::plot::Chart;
-use crate::report::design::SeedAdvice;
+use crate::report::design::{SeedAdvice, Sourced};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -78,6 +78,20 @@ fn reference_value(claims: &str, id: &str) -> Option<String> {
         .map(|r| r[5].to_string())
 }
 
+/// The measured values of `claims` ((what, claim id)) in the reference
+/// run's claims.csv, as sourced rows; those it lacks (or a missing file)
+/// are left out.
+fn sourced(reference: &Path, claims: &[(&str, &str)]) -> Vec<Sourced> {
+    let text = std::fs::read_to_string(reference).unwrap_or_default();
+    let from = reference.display();
+    claims
+        .iter()
+        .filter_map(|(what, id)| {
+            reference_value(&text, id).map(|v| (what.to_string(), v, format!("{from}: {id}")))
+        })
+        .collect()
+}
+
 /// What a seed policy means for a structure fed chosen keys, with the
 /// attack studies' results (`attacks`: what, claim id) from `reference`.
 fn seed_advice(policy: &str, reference: &Path, attacks: &[(&str, &str)]) -> SeedAdvice {
@@ -95,19 +109,13 @@ fn seed_advice(policy: &str, reference: &Path, attacks: &[(&str, &str)]) -> Seed
             "The designed error holds against chosen keys.",
         ),
     };
-    let claims = std::fs::read_to_string(reference).unwrap_or_default();
-    let from = reference.display().to_string();
-    let shared = [(
+    let shared = (
         "share of secret seeds recovered from one observed output (MurmurHash3_x86_32, MurmurHash64A, XXH64, XXH3-64)",
         "noncrypto_seed_recoverable",
-    )];
-    let attacks = attacks
-        .iter()
-        .chain(&shared)
-        .filter_map(|(what, id)| {
-            reference_value(&claims, id).map(|v| (what.to_string(), v, format!("{from}: {id}")))
-        })
-        .collect();
+    );
+    let mut claims = attacks.to_vec();
+    claims.push(shared);
+    let attacks = sourced(reference, &claims);
     SeedAdvice {
         policy: policy.to_string(),
         meaning: meaning.to_string(),

@@ -1,7 +1,7 @@
 //! The cardinality review: the five questions for HyperLogLog distinct
 //! counts, kept per group and merged across nodes.
 
-use super::{SeedAdvice, bytes, count, seed_and_charts};
+use super::{SeedAdvice, Sourced, bytes, count, seed_and_charts, sourced_table};
 use crate::export::markdown::{pct, sig};
 use serde::Serialize;
 
@@ -100,8 +100,8 @@ pub struct CardinalityReview {
     pub direction: String,
     pub sizing: Sizing,
     pub exact: Exact,
-    /// Question 3, from the reference run: (what, value, where from).
-    pub range: Vec<(String, String, String)>,
+    /// Question 3, from the reference run.
+    pub range: Vec<Sourced>,
     pub merge: Merge,
     /// None when p is beyond sketchlab's sketch (p > 18).
     pub accuracy: Option<Accuracy>,
@@ -115,8 +115,8 @@ pub struct CardinalityReview {
 pub fn cardinality_markdown(r: &CardinalityReview) -> String {
     let i = &r.inputs;
     let z = &r.sizing;
-    let mut s = format!(
-        "# Cardinality design review\n\nFor a relative standard error of {}, {} group(s), merged across {} node(s){}, seed policy `{}`.\n\n{}\n\n",
+    let lede = format!(
+        "For a relative standard error of {}, {} group(s), merged across {} node(s){}, seed policy `{}`.",
         pct(i.error, 3),
         count(i.groups),
         count(i.merge_nodes),
@@ -124,11 +124,12 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
             .map(|d| format!(", {} distinct items per group", count(d)))
             .unwrap_or_default(),
         i.seed_policy,
-        r.provenance
     );
-    s += &format!(
-        "## 1. Which direction can it be wrong in, and who catches it?\n\n{}\n\n",
-        r.direction
+    let mut s = super::opening(
+        "Cardinality design review",
+        &lede,
+        &r.provenance,
+        &r.direction,
     );
     s += &format!(
         "**The sketch:** the formula asks for (1.04/e)² = {} registers; registers come in powers of two, so p = {}, m = {} registers of 6 bits: **{} per sketch**, {} for {} group(s). Its standard error is {} (1.04/√m); HIP on a sketch that is never merged gives {} (0.833/√m), and would reach your target at p = {}.\n\n",
@@ -183,16 +184,8 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
         }
         _ => s += "Not measured: the counting allocator is not installed.\n\n",
     }
-    s += "## 3. What is the maximum n, not the expected one?\n\nThe relative error does not depend on n until the 64-bit hash runs out of distinct words; below 2.5m the estimators switch to linear counting, and a naive raw estimator is wrong there. From the reference run:\n\n";
-    if r.range.is_empty() {
-        s += "(no reference run's claims.csv was found)\n\n";
-    } else {
-        s += "| what | value | from |\n|---|---|---|\n";
-        for (what, v, from) in &r.range {
-            s += &format!("| {what} | {v} | {from} |\n");
-        }
-        s += "\n";
-    }
+    s += "## 3. What is the maximum n, not the expected one?\n\nThe relative error does not depend on n until the 64-bit hash runs out of distinct words; below 2.5m the estimators switch to linear counting, and a naive raw estimator is wrong there. From the reference run (when its claims.csv is found):\n\n";
+    s += &sourced_table("what", &r.range);
     let g = &r.merge;
     s += &format!(
         "**Merging:** each of {} node(s) sends {} per group; the coordinator receives {} and takes {} register maxima per round. Merging is exact: the union's sketch is the register-wise maximum{}{}. A merged sketch loses HIP: across nodes the error is the registers' {}, not HIP's {}.\n\n",

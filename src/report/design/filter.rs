@@ -81,8 +81,8 @@ pub fn filter_markdown(r: &FilterReview) -> String {
     let i = &r.inputs;
     let t = &r.traffic;
     let x = &r.max_n;
-    let mut s = format!(
-        "# Filter design review\n\nFor n-expected = {}, n-max = {}, target FPR {}, hit rate {}, {} lookups per second, {}-byte keys, seed policy `{}`.\n\n{}\n\n",
+    let lede = format!(
+        "For n-expected = {}, n-max = {}, target FPR {}, hit rate {}, {} lookups per second, {}-byte keys, seed policy `{}`.",
         count(i.n_expected),
         count(i.n_max),
         pct(i.fpr, 3),
@@ -90,12 +90,8 @@ pub fn filter_markdown(r: &FilterReview) -> String {
         count(i.qps),
         i.key_bytes,
         i.seed_policy,
-        r.provenance
     );
-    s += &format!(
-        "## 1. Which direction can it be wrong in, and who catches it?\n\n{}\n\n",
-        r.direction
-    );
+    let mut s = super::opening("Filter design review", &lede, &r.provenance, &r.direction);
     s += &format!(
         "## 2. Is no the common answer?\n\nStore lookups per second: **{}** with the filter (h + (1 − h)p: {} real hits + {} false positives) against **{}** without. The filter removes {} of them. Verdict: **{}** ({}).\n\n",
         sig(t.with_filter_per_s, 4),

@@ -1,7 +1,7 @@
 //! The frequency review: the five questions for a Count-Min sketch over a
 //! stream of a given length.
 
-use super::{SeedAdvice, bytes, count, seed_and_charts};
+use super::{SeedAdvice, Sourced, bytes, count, seed_and_charts, sourced_table};
 use crate::export::markdown::{pct, sig};
 use serde::Serialize;
 
@@ -93,8 +93,8 @@ pub struct FrequencyReview {
     pub trust: Vec<TrustRow>,
     /// None when w·d is too large to simulate here.
     pub measured: Option<Measured>,
-    /// Question 3 and the row analysis, from the reference run: (what, value, where from).
-    pub reference: Vec<(String, String, String)>,
+    /// Question 3 and the row analysis, from the reference run.
+    pub reference: Vec<Sourced>,
     /// nodes × bytes: what a coordinator receives per round.
     pub bytes_to_coordinator: f64,
     pub next_digit: Vec<ShapeRow>,
@@ -107,18 +107,19 @@ pub struct FrequencyReview {
 pub fn frequency_markdown(r: &FrequencyReview) -> String {
     let i = &r.inputs;
     let x = &r.shape;
-    let mut s = format!(
-        "# Frequency design review\n\nFor ε = {}, δ = {}, a stream of N = {} updates, {} node(s), seed policy `{}`.\n\n{}\n\n",
+    let lede = format!(
+        "For ε = {}, δ = {}, a stream of N = {} updates, {} node(s), seed policy `{}`.",
         sig(i.epsilon, 3),
         sig(i.delta, 3),
         count(i.stream_length),
         count(i.merge_nodes),
         i.seed_policy,
-        r.provenance
     );
-    s += &format!(
-        "## 1. Which direction can it be wrong in, and who catches it?\n\n{}\n\n",
-        r.direction
+    let mut s = super::opening(
+        "Frequency design review",
+        &lede,
+        &r.provenance,
+        &r.direction,
     );
     s += &format!(
         "**The sketch:** w = ⌈e/ε⌉ = {} counters per row, d = ⌈ln(1/δ)⌉ = {} rows (guaranteeing ε = {}, δ = {}). A query reads {} cells. Its overshoot exceeds εN = **{}** counts with probability at most δ. Memory: **{}** with {} counters ({} with u32, {} with u64).\n\n",
@@ -171,13 +172,7 @@ pub fn frequency_markdown(r: &FrequencyReview) -> String {
         bytes(x.bytes),
         sig(x.u32_headroom, 3)
     );
-    if !r.reference.is_empty() {
-        s += "| from the reference run | value | from |\n|---|---|---|\n";
-        for (what, v, from) in &r.reference {
-            s += &format!("| {what} | {v} | {from} |\n");
-        }
-        s += "\n";
-    }
+    s += &sourced_table("from the reference run", &r.reference);
     s += &format!(
         "**Merging:** sketches of the same shape and hash add cell by cell into exactly the sketch of the combined stream; {} node(s) send {} each, {} per round to the coordinator. Conservative update is not mergeable by sums.\n\n",
         count(i.merge_nodes),

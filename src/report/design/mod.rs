@@ -17,14 +17,17 @@ use super::html::escape;
 use crate::export::markdown::sig;
 use serde::Serialize;
 
+/// A figure read from a reference run's ledger: (what, measured value,
+/// where from: `FILE: claim_id`).
+pub type Sourced = (String, String, String);
+
 /// Question 5: what the seed policy means, with the attack studies' numbers.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeedAdvice {
     pub policy: String,
     pub meaning: String,
     pub verdict: String,
-    /// (what, measured value, where from) from the reference run's ledger.
-    pub attacks: Vec<(String, String, String)>,
+    pub attacks: Vec<Sourced>,
 }
 
 /// A count to four significant figures, thousands separated: 163,840.
@@ -56,19 +59,34 @@ fn bytes(b: f64) -> String {
     }
 }
 
+/// The title, the lede, what was measured and what is formula, and
+/// question 1: how every review opens.
+fn opening(title: &str, lede: &str, provenance: &str, direction: &str) -> String {
+    format!(
+        "# {title}\n\n{lede}\n\n{provenance}\n\n## 1. Which direction can it be wrong in, and who catches it?\n\n{direction}\n\n"
+    )
+}
+
+/// Figures from the reference run as a table headed `what` (nothing
+/// without them).
+fn sourced_table(what: &str, rows: &[Sourced]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("| {what} | value | from |\n|---|---|---|\n");
+    for (w, v, from) in rows {
+        s += &format!("| {w} | {v} | {from} |\n");
+    }
+    s + "\n"
+}
+
 /// Question 5's section and the charts' image lines, the same for every review.
 fn seed_and_charts(seed: &SeedAdvice, charts: &[String]) -> String {
     let mut s = format!(
         "## 5. Where does the seed come from, and is it per-process?\n\nPolicy `{}`: {} **{}**\n\n",
         seed.policy, seed.meaning, seed.verdict
     );
-    if !seed.attacks.is_empty() {
-        s += "| attack result | value | from |\n|---|---|---|\n";
-        for (what, v, from) in &seed.attacks {
-            s += &format!("| {what} | {v} | {from} |\n");
-        }
-        s += "\n";
-    }
+    s += &sourced_table("attack result", &seed.attacks);
     for c in charts {
         s += &format!("![{c}]({c})\n\n");
     }
