@@ -234,7 +234,10 @@ pub fn cardinality(i: &CardinalityInputs, reference: &Path) -> Result<Cardinalit
     let provenance = format!(
         "Formulas (the theory functions the studies test): registers, p, memory, the standard errors 1.04/√m and 0.833/√m, merge volumes. Measured on this machine: the RSE of {} and the merge check of {} node sketches (simulated with XXH3 on distinct u64 ids, fixed seed; {}), the exact set's bytes per item (counting allocator). From the reference run `{}`: the range of n and the attack results.",
         if simulate {
-            format!("{sketches} sketches of {n_sim} distinct items")
+            format!(
+                "{sketches} sketches of {} distinct items",
+                crate::report::design::count(n_sim as f64)
+            )
         } else {
             "no sketch (p > 18)".into()
         },

@@ -149,7 +149,8 @@ pub fn filter(i: &FilterInputs, reference: &Path) -> Result<FilterReview> {
         });
     }
     let provenance = format!(
-        "Formulas (the theory functions the studies test): every FPR, m, k, store-traffic and filter-memory figure. Measured on this machine: the exact hash set ({measured} keys through the counting allocator, scaled linearly to n-max). From the reference run `{}`: the attack results under question 5.",
+        "Formulas (the theory functions the studies test): every FPR, m, k, store-traffic and filter-memory figure. Measured on this machine: the exact hash set ({} keys through the counting allocator, scaled linearly to n-max). From the reference run `{}`: the attack results under question 5.",
+        crate::report::design::count(measured as f64),
         reference.display()
     );
     Ok(FilterReview {

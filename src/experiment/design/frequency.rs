@@ -186,7 +186,8 @@ pub fn frequency(i: &FrequencyInputs, reference: &Path) -> Result<FrequencyRevie
             .as_ref()
             .map(|m| format!(
                 "a simulated Zipf(s = {}) stream of {} updates through this w × d",
-                i.zipf_s, m.updates
+                i.zipf_s,
+                crate::report::design::count(m.updates as f64)
             ))
             .unwrap_or_else(|| "nothing (w·d too large to simulate)".into()),
         reference.display()

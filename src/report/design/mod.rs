@@ -31,7 +31,7 @@ pub struct SeedAdvice {
 }
 
 /// A count to four significant figures, thousands separated: 163,840.
-fn count(x: f64) -> String {
+pub(crate) fn count(x: f64) -> String {
     let s = sig(x, 4);
     if s.contains(['.', 'e']) || s.trim_start_matches('-').len() <= 4 {
         return s;
@@ -48,7 +48,9 @@ fn count(x: f64) -> String {
 }
 
 fn bytes(b: f64) -> String {
-    if b >= 1e9 {
+    if b >= 1e12 {
+        format!("{} TB", sig(b / 1e12, 3))
+    } else if b >= 1e9 {
         format!("{} GB", sig(b / 1e9, 3))
     } else if b >= 1e6 {
         format!("{} MB", sig(b / 1e6, 3))
