@@ -227,15 +227,15 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
         let table = runner::to_table(&m.spec, &m.records)?;
         let rows = export::write_output(&dir, "results.csv", &export::csv::to_bytes(&table)?)?;
         export::write_atomic(&dir.join("spec.toml"), m.spec.source.as_bytes())?;
-        let mut manifest = runner::manifest(
+        let manifest = runner::manifest(
             &m.spec,
             &m.opts,
             &table,
+            &rows,
             m.records.len(),
             m.seconds,
             started,
         );
-        manifest.files[0] = export::file_name(&rows);
         export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     }
     RunRecord {

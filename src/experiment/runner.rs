@@ -273,15 +273,15 @@ pub fn run_study(
     let csv = export::csv::to_bytes(&table)?;
     let rows = export::write_output(&dir, "results.csv", &csv)?;
     export::write_atomic(&dir.join("spec.toml"), spec.source.as_bytes())?;
-    let mut manifest = manifest(
+    let manifest = manifest(
         spec,
         opts,
         &table,
+        &rows,
         resumed,
         clock.elapsed().as_secs_f64(),
         started,
     );
-    manifest.files[0] = export::file_name(&rows);
     let run = finished(resumed, false, rows);
     export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
@@ -314,11 +314,12 @@ pub fn to_table(spec: &Spec, records: &[Record]) -> Result<Table> {
     Ok(Table { columns, rows })
 }
 
-/// The manifest of a finished (or merged) study.
+/// The manifest of a finished (or merged) study whose rows went to `rows`.
 pub fn manifest(
     spec: &Spec,
     opts: &RunOptions,
     table: &Table,
+    rows: &Path,
     resumed: usize,
     seconds: f64,
     started: std::time::SystemTime,
@@ -349,7 +350,7 @@ pub fn manifest(
         resumed_trials: resumed,
         peak_rss_bytes: crate::metrics::process::peak_rss_bytes(),
         files: vec![
-            "results.csv".into(),
+            export::file_name(rows),
             "spec.toml".into(),
             "manifest.json".into(),
         ],

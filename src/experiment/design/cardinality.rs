@@ -146,11 +146,7 @@ pub fn cardinality(i: &CardinalityInputs, reference: &Path) -> Result<Cardinalit
     let e = i.error;
     let p = precision(e);
     let m = 1u64 << p;
-    let p_hip = ((theory::hip_standard_error(1) / e)
-        .powi(2)
-        .log2()
-        .ceil()
-        .max(4.0)) as u32;
+    let p_hip = theory::hip_precision_for_error(e).max(4);
     let per_sketch = sketch_bytes(p);
     let sizing = Sizing {
         registers_formula: theory::registers_for_error(e),
@@ -292,7 +288,7 @@ fn cardinality_charts(r: &CardinalityReview) -> Vec<Chart> {
         .collect();
     let hip = xs
         .iter()
-        .map(|&t| Point::new(t, bytes_for((theory::hip_standard_error(1) / t).powi(2))))
+        .map(|&t| Point::new(t, bytes_for(theory::hip_registers_for_error(t))))
         .collect();
     let real = xs
         .iter()

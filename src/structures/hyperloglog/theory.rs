@@ -67,6 +67,17 @@ pub fn precision_for_error(e: f64) -> u32 {
     registers_for_error(e).log2().ceil().max(0.0) as u32
 }
 
+/// The registers HIP's 0.833/√m needs for a standard error `e`: (0.833/e)²
+/// (Ting 2014; Ertl 2017). Only for a sketch that is never merged.
+pub fn hip_registers_for_error(e: f64) -> f64 {
+    (0.833 / e).powi(2)
+}
+
+/// The smallest precision p whose HIP error 0.833/√(2^p) is at most `e`.
+pub fn hip_precision_for_error(e: f64) -> u32 {
+    hip_registers_for_error(e).log2().ceil().max(0.0) as u32
+}
+
 /// How much one freak register moves an estimate: `m` registers at `base`,
 /// one of them raised to `freak`. Returns the relative change of the
 /// harmonic-mean (raw HyperLogLog) estimate α·m²/Σ2^(−M) and of an
@@ -103,6 +114,15 @@ mod tests {
             (a - (2f64.powi(20) - 64.0) / (16_384.0 * 64.0)).abs() < 1e-12,
             "{a}"
         );
+    }
+
+    /// 1% needs 10,816 registers by 1.04/√m (p = 14, Redis's 16,384) and
+    /// 6,939 by HIP's 0.833/√m (p = 13).
+    #[test]
+    fn hip_sizing() {
+        assert!((hip_registers_for_error(0.01) - 6_938.89).abs() < 1e-6);
+        assert_eq!(hip_precision_for_error(0.01), 13);
+        assert_eq!(precision_for_error(0.01), 14);
     }
 
     #[test]
