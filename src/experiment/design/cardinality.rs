@@ -372,26 +372,20 @@ mod tests {
 
     #[test]
     fn bad_input_is_refused() {
-        type Edit = Box<dyn Fn(&mut CardinalityInputs)>;
-        let cases: Vec<Edit> = vec![
-            Box::new(|i| i.error = 0.0),
-            Box::new(|i| i.error = 1.0),
-            Box::new(|i| i.error = f64::NAN),
-            Box::new(|i| i.groups = 0.0),
-            Box::new(|i| i.groups = f64::INFINITY),
-            Box::new(|i| i.merge_nodes = 0.5),
-            Box::new(|i| i.distinct = Some(-3.0)),
-            Box::new(|i| i.distinct = Some(f64::NAN)),
-            Box::new(|i| i.seed_policy = "none".into()),
-        ];
-        for set in cases {
-            let mut i = redis_like();
-            set(&mut i);
-            assert!(
-                matches!(check(&i), Err(crate::error::Error::Input(_))),
-                "{i:?}"
-            );
-        }
-        assert!(check(&redis_like()).is_ok());
+        super::super::assert_refused(
+            redis_like(),
+            &[
+                |i| i.error = 0.0,
+                |i| i.error = 1.0,
+                |i| i.error = f64::NAN,
+                |i| i.groups = 0.0,
+                |i| i.groups = f64::INFINITY,
+                |i| i.merge_nodes = 0.5,
+                |i| i.distinct = Some(-3.0),
+                |i| i.distinct = Some(f64::NAN),
+                |i| i.seed_policy = "none".into(),
+            ],
+            check,
+        );
     }
 }

@@ -338,27 +338,21 @@ mod tests {
 
     #[test]
     fn bad_input_is_refused() {
-        type Edit = Box<dyn Fn(&mut FrequencyInputs)>;
-        let cases: Vec<Edit> = vec![
-            Box::new(|i| i.epsilon = 0.0),
-            Box::new(|i| i.epsilon = 1.0),
-            Box::new(|i| i.epsilon = f64::NAN),
-            Box::new(|i| i.delta = 0.0),
-            Box::new(|i| i.delta = 1.5),
-            Box::new(|i| i.stream_length = -1.0),
-            Box::new(|i| i.stream_length = f64::INFINITY),
-            Box::new(|i| i.merge_nodes = 0.0),
-            Box::new(|i| i.zipf_s = 0.0),
-            Box::new(|i| i.seed_policy = "none".into()),
-        ];
-        for set in cases {
-            let mut i = essay();
-            set(&mut i);
-            assert!(
-                matches!(check(&i), Err(crate::error::Error::Input(_))),
-                "{i:?}"
-            );
-        }
-        assert!(check(&essay()).is_ok());
+        super::super::assert_refused(
+            essay(),
+            &[
+                |i| i.epsilon = 0.0,
+                |i| i.epsilon = 1.0,
+                |i| i.epsilon = f64::NAN,
+                |i| i.delta = 0.0,
+                |i| i.delta = 1.5,
+                |i| i.stream_length = -1.0,
+                |i| i.stream_length = f64::INFINITY,
+                |i| i.merge_nodes = 0.0,
+                |i| i.zipf_s = 0.0,
+                |i| i.seed_policy = "none".into(),
+            ],
+            check,
+        );
     }
 }

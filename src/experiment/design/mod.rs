@@ -174,3 +174,19 @@ fn retained<T>(build: impl FnOnce() -> T) -> Option<u64> {
     drop(v);
     bytes
 }
+
+/// Test helper: `check` accepts `base` and refuses, as input errors, each
+/// edit of it.
+#[cfg(test)]
+fn assert_refused<I: Clone + std::fmt::Debug>(
+    base: I,
+    edits: &[fn(&mut I)],
+    check: fn(&I) -> Result<()>,
+) {
+    for edit in edits {
+        let mut i = base.clone();
+        edit(&mut i);
+        assert!(matches!(check(&i), Err(Error::Input(_))), "{i:?}");
+    }
+    assert!(check(&base).is_ok());
+}
