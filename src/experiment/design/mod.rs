@@ -69,25 +69,24 @@ fn check_policy(kind: &str, policy: &str) -> Result<()> {
     Ok(())
 }
 
-/// One claim's measured value from a reference run's claims.csv.
-fn reference_value(claims: &str, id: &str) -> Option<String> {
-    let mut rdr = csv::Reader::from_reader(claims.as_bytes());
-    rdr.records()
-        .filter_map(|r| r.ok())
-        .find(|r| &r[0] == id)
-        .map(|r| r[5].to_string())
-}
-
 /// The measured values of `claims` ((what, claim id)) in the reference
-/// run's claims.csv, as sourced rows; those it lacks (or a missing file)
-/// are left out.
+/// run's claims.csv (read and parsed once), as sourced rows; those it lacks
+/// (or a missing file) are left out.
 fn sourced(reference: &Path, claims: &[(&str, &str)]) -> Vec<Sourced> {
     let text = std::fs::read_to_string(reference).unwrap_or_default();
+    let measured: std::collections::HashMap<String, String> =
+        csv::Reader::from_reader(text.as_bytes())
+            .records()
+            .filter_map(|r| r.ok())
+            .map(|r| (r[0].to_string(), r[5].to_string()))
+            .collect();
     let from = reference.display();
     claims
         .iter()
         .filter_map(|(what, id)| {
-            reference_value(&text, id).map(|v| (what.to_string(), v, format!("{from}: {id}")))
+            measured
+                .get(*id)
+                .map(|v| (what.to_string(), v.clone(), format!("{from}: {id}")))
         })
         .collect()
 }
