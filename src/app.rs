@@ -133,11 +133,16 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Reproduce => reproduce(&cli.experiments, &opts, cli.quiet),
         Command::Design(d) => design::design(d, cli.out.as_deref(), cli.quiet),
-        Command::Claims { verdict, document } => {
+        Command::Claims {
+            verdict,
+            document,
+            strict,
+        } => {
             let table = crate::report::print::run_ledger(
                 &cli.out_dir(),
                 verdict.as_deref(),
                 document.as_deref(),
+                *strict,
             )
             .map_err(Error::Input)?;
             print!("{table}");
@@ -517,15 +522,9 @@ fn on_ctrl_c() {
 }
 
 fn print_counts(rows: &[ledger::LedgerRow], out: &Path, seconds: f64) {
-    let count = |v: ledger::Verdict| rows.iter().filter(|r| r.verdict == v).count();
     println!(
-        "{} claims: {} hold, {} approximately, {} do not hold, {} inconclusive, {} not measured -> {}, {} ({:.0} s)",
-        rows.len(),
-        count(ledger::Verdict::Holds),
-        count(ledger::Verdict::Approximately),
-        count(ledger::Verdict::DoesNotHold),
-        count(ledger::Verdict::Inconclusive),
-        count(ledger::Verdict::NotMeasured),
+        "{} -> {}, {} ({:.0} s)",
+        crate::report::reading_counts(rows),
         out.join("claims.csv").display(),
         out.join("REPORT.md").display(),
         seconds

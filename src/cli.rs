@@ -104,15 +104,19 @@ pub enum Command {
     Reproduce,
     /// Print the claims ledger of a run (OUT/claims.csv) as a table, by document section
     #[command(
-        after_help = "Examples:\n  sketchlab claims\n  sketchlab claims --verdict does-not-hold\n  sketchlab claims --document 002 --out reports/quick\n\nReads OUT/claims.csv (default reports/); run `sketchlab reproduce` first."
+        after_help = "Examples:\n  sketchlab claims\n  sketchlab claims --verdict does-not-hold\n  sketchlab claims --document 002 --out reports/quick\n  sketchlab claims --strict\n\nReads OUT/claims.csv (default reports/); run `sketchlab reproduce` first. Each claim's verdict is its intended reading; its caveats (literal or edge readings) follow it and are counted apart, unless --strict."
     )]
     Claims {
         /// Only claims with this verdict
-        #[arg(long, value_parser = ["holds", "approximately", "does-not-hold", "inconclusive", "not-measured"])]
+        #[arg(long, value_parser = ["holds", "does-not-hold", "inconclusive", "not-measured"])]
         verdict: Option<String>,
         /// Only claims of this document
         #[arg(long, value_parser = ["000", "002"])]
         document: Option<String>,
+        /// The literal view: every caveat (a literal or edge reading) is a
+        /// row and a verdict of its own, counted with the intended readings
+        #[arg(long)]
+        strict: bool,
     },
     /// A design review: the essay's five questions answered for your own numbers
     #[command(subcommand)]

@@ -7,7 +7,9 @@
 //! `statrs`; nothing here is a table typed in by hand.
 
 use crate::table::Interval;
-use statrs::distribution::{Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, Normal, StudentsT};
+use statrs::distribution::{
+    Beta, Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, Normal, StudentsT,
+};
 
 /// Confidence of the intervals drawn in plots and tables.
 pub const PLOT_CONFIDENCE: f64 = 0.95;
@@ -52,6 +54,37 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> (f64, f64) {
         1.0
     } else {
         (centre + half).min(1.0)
+    };
+    (lo, hi)
+}
+
+/// The exact (Clopper–Pearson) interval for `successes` out of `trials` at
+/// `confidence`: the Beta quantiles B(α/2; k, n − k + 1) and
+/// B(1 − α/2; k + 1, n − k). Conservative at every n and rate, which is what a
+/// rare event (a handful of successes in millions) needs, where Wilson's and
+/// the normal approximation's coverage falls short. `(0, 1)` when `trials == 0`.
+///
+/// Reference: C. J. Clopper and E. S. Pearson, "The use of confidence or
+/// fiducial limits illustrated in the case of the binomial", Biometrika 26(4), 1934.
+pub fn clopper_pearson(successes: u64, trials: u64, confidence: f64) -> (f64, f64) {
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (successes.min(trials) as f64, trials as f64);
+    let alpha = 1.0 - confidence;
+    let lo = if k == 0.0 {
+        0.0
+    } else {
+        Beta::new(k, n - k + 1.0)
+            .expect("k >= 1")
+            .inverse_cdf(alpha / 2.0)
+    };
+    let hi = if k == n {
+        1.0
+    } else {
+        Beta::new(k + 1.0, n - k)
+            .expect("k < n")
+            .inverse_cdf(1.0 - alpha / 2.0)
     };
     (lo, hi)
 }
@@ -250,6 +283,25 @@ mod tests {
         assert_eq!(wilson(0, 10, Z95).0, 0.0);
         assert_eq!(wilson(10, 10, Z95).1, 1.0);
         assert_eq!(wilson(0, 0, Z95), (0.0, 1.0));
+    }
+
+    #[test]
+    fn clopper_pearson_known_values() {
+        // 10 of 100 at 95%: (0.0490, 0.1762) (exact binomial tables; R's binom.test)
+        let (lo, hi) = clopper_pearson(10, 100, 0.95);
+        assert!(
+            (lo - 0.04900).abs() < 1e-4 && (hi - 0.17622).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+        // 0 of 1000: the upper end is 1 − 0.025^(1/1000) = 0.003682
+        let (lo, hi) = clopper_pearson(0, 1000, 0.95);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.003682).abs() < 1e-6, "{hi}");
+        assert_eq!(clopper_pearson(5, 5, 0.95).1, 1.0);
+        // a rare rate's interval stays inside [0, 1] and contains the rate
+        let (lo, hi) = clopper_pearson(42, 4_000_000, 0.999);
+        let p = 42.0 / 4e6;
+        assert!(lo > 0.0 && lo < p && p < hi && hi < 1.0);
     }
 
     #[test]

@@ -31,8 +31,9 @@ unit = "fraction"
 select = { bits_per_key = 10, k = "optimal", hash = "xxh3" }
 metric = "fpr_measured"
 theory_metric = "fpr_theory"
-tolerance = 0.5
 basis = "measured"
+type = "approximation"
+quantity = "rate"
 "#;
 
 #[test]
@@ -344,7 +345,7 @@ fn bad_specs_are_rejected_with_the_field_named() {
         ),
         (variant("basis = \"measured\"\n", ""), "basis"),
         (
-            variant("tolerance = 0.5", "tolerance = 0.5\ntable = \"summary\""),
+            variant("quantity = \"rate\"", "quantity = \"rate\"\ntable = \"summary\""),
             "claim[0].table = \"summary\": needs grid.replicates >= 2",
         ),
         (
@@ -356,7 +357,7 @@ fn bad_specs_are_rejected_with_the_field_named() {
             "claim[0].select.k = \"best\"",
         ),
         (
-            variant("tolerance = 0.5", "tolerance = 0.5\ncheck = \"most\""),
+            variant("quantity = \"rate\"", "quantity = \"rate\"\ncheck = \"most\""),
             "claim[0].check = \"most\"",
         ),
         (

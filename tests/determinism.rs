@@ -26,6 +26,8 @@ unit = "count"
 metric = "false_negatives"
 check = "max"
 basis = "counted"
+type = "exact"
+quantity = "exact"
 "#,
     ),
     (
@@ -586,16 +588,24 @@ fn results_are_byte_identical_across_thread_counts() {
     let claims = std::fs::read_to_string(one.join("claims.csv")).unwrap();
     assert_eq!(
         claims.lines().next().unwrap(),
-        "claim_id,document,quote,documented,theory,measured,unit,verdict,basis,interval_lo,interval_hi"
+        sketchlab::report::ledger::CSV_HEADER.join(",")
     );
     assert!(
-        claims.contains("no_fn,000,no false negatives,0,,0,count,holds,counted,,"),
+        claims.contains(
+            "no_fn,000,no false negatives,0,,0,count,holds,counted,,,intended,,exact,exact,"
+        ),
         "{claims}"
     );
     let report = std::fs::read_to_string(one.join("REPORT.md")).unwrap();
     assert!(
-        report.contains("## Claims ledger")
-            && report.contains("![fpr_vs_bits_per_key](a/fpr_vs_bits_per_key.svg)")
+        report.contains("## Findings")
+            && report.contains("## Claims ledger")
+            && report.contains("(<a/README.md>)")
+    );
+    let page = std::fs::read_to_string(one.join("a/README.md")).unwrap();
+    assert!(
+        page.contains("![fpr_vs_bits_per_key](fpr_vs_bits_per_key.svg)"),
+        "{page}"
     );
 }
 

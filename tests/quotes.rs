@@ -11,15 +11,20 @@ use sketchlab::report::documents::{self, DOCUMENTS, collapse};
 use std::path::Path;
 
 /// Every claim: (id, document, quote, where it is declared).
-fn all_claims() -> Vec<(String, String, String, String)> {
+/// The committed specs' paths, sorted.
+fn spec_paths() -> Vec<std::path::PathBuf> {
     let mut specs: Vec<_> = std::fs::read_dir("experiments")
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     specs.sort();
+    specs
+}
+
+fn all_claims() -> Vec<(String, String, String, String)> {
     let mut out = Vec::new();
-    for path in &specs {
+    for path in &spec_paths() {
         let spec = sketchlab::experiment::Spec::load(path).unwrap();
         for c in &spec.claims {
             out.push((
@@ -203,4 +208,107 @@ fn the_inventory_covers_every_sentence_and_every_claim() {
         unnamed.is_empty(),
         "claims no sentence of data/inventory.toml names: {unnamed:?}"
     );
+}
+
+/// Every caveat qualifies an intended claim that exists (in any study), and
+/// every claim a correction names exists: a typo would otherwise only show
+/// as a note in the report.
+#[test]
+fn every_caveat_and_correction_names_a_claim_of_the_ledger() {
+    let claims: Vec<sketchlab::report::ledger::Claim> = spec_paths()
+        .iter()
+        .flat_map(|p| sketchlab::experiment::Spec::load(p).unwrap().claims)
+        .collect();
+    let intended: std::collections::HashSet<&str> = claims
+        .iter()
+        .filter(|c| c.reading == sketchlab::report::ledger::Reading::Intended)
+        .map(|c| c.id.as_str())
+        .collect();
+    let all: std::collections::HashSet<&str> = claims.iter().map(|c| c.id.as_str()).collect();
+    let mut caveats = 0;
+    for c in &claims {
+        if let Some(p) = &c.caveat_of {
+            caveats += 1;
+            assert!(
+                intended.contains(p.as_str()),
+                "{}: caveat_of {p} is no intended claim",
+                c.id
+            );
+        }
+        if let Some(text) = &c.correction {
+            for name in text
+                .split('{')
+                .skip(1)
+                .filter_map(|t| t.split_once('}'))
+                .map(|t| t.0)
+            {
+                assert!(
+                    ["measured", "interval", "theory"].contains(&name) || all.contains(name),
+                    "{}: correction names {{{name}}}",
+                    c.id
+                );
+            }
+        }
+    }
+    assert!(caveats >= 20, "{caveats} caveats");
+}
+
+/// The committed reference run: every claim that is wrong as meant carries
+/// the corrected statement a reader should use, the counts REPORT.md and
+/// README state come from this file, and every interval of a rate lies
+/// inside [0, 1].
+#[test]
+fn the_reference_ledger_corrects_every_claim_wrong_as_meant() {
+    let text = std::fs::read_to_string("reports/claims.csv").unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        h,
+        sketchlab::report::ledger::CSV_HEADER,
+        "reports/claims.csv is from an older ledger: rebuild it"
+    );
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let (id, verdict, reading, correction, unit) = (
+        col("claim_id"),
+        col("verdict"),
+        col("reading"),
+        col("correction"),
+        col("unit"),
+    );
+    let (lo, hi) = (col("interval_lo"), col("interval_hi"));
+    let mut wrong = 0;
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        if &rec[verdict] == "does-not-hold" && &rec[reading] == "intended" {
+            wrong += 1;
+            assert!(
+                !rec[correction].is_empty(),
+                "{} is wrong as meant but has no correction",
+                &rec[id]
+            );
+            assert!(
+                !rec[correction].contains('{'),
+                "{}: {}",
+                &rec[id],
+                &rec[correction]
+            );
+        }
+        let u = &rec[unit];
+        // a rate's unit names it; a ratio of two (÷, "ratio", " / ") is not one
+        let ratio = u.contains('÷') || u.contains("ratio") || u.contains(" / ");
+        let rate = !ratio
+            && (u == "fraction"
+                || u.starts_with("share of")
+                || u.starts_with("P(")
+                || u.starts_with("FPR"));
+        if rate && !rec[lo].is_empty() {
+            let (a, b): (f64, f64) = (rec[lo].parse().unwrap(), rec[hi].parse().unwrap());
+            assert!(
+                (0.0..=1.0).contains(&a) && (0.0..=1.0).contains(&b),
+                "{}: [{a}, {b}]",
+                &rec[id]
+            );
+        }
+    }
+    assert!(wrong > 0);
 }

@@ -210,6 +210,7 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
     }
     rows.extend(report::references::rows().map_err(Error::Input)?);
     ledger::sort(&mut rows);
+    ledger::link(&mut rows).map_err(|e| Error::Input(format!("the claims ledger: {e}")))?;
     export::write_atomic(&out.join("claims.csv"), &ledger::to_csv(&rows)?)?;
     let results: Vec<report::StudyResult<'_>> = studies
         .iter()
@@ -240,7 +241,13 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
         finished_utc: run.finished_utc.clone(),
         git_revision: run.git_revision.clone(),
     };
-    let md = report::render(&results, &rows, &info, out);
+    for st in &results {
+        export::write_atomic(
+            &out.join(st.name).join("README.md"),
+            report::study_page(st, &rows).as_bytes(),
+        )?;
+    }
+    let md = report::render(&results, &rows, &info);
     export::write_atomic(&out.join("REPORT.md"), md.as_bytes())?;
     let html = report::html::render(&results, &rows, &info)
         .with_context(|| format!("reading the charts under {}", out.display()))?;

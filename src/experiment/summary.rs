@@ -98,7 +98,13 @@ pub fn summarise(
                     if nums.is_empty() {
                         row.extend(std::iter::repeat_n(Value::Empty, 6));
                     } else {
-                        let i = stats::mean_interval(&nums, confidence);
+                        let mut i = stats::mean_interval(&nums, confidence);
+                        // a proportion's mean lies in [0, 1]: its interval is
+                        // cut there (the coverage is kept; a rare rate's
+                        // normal interval would reach below 0)
+                        if f.shape == Shape::Proportion {
+                            (i.lo, i.hi) = (i.lo.max(0.0), i.hi.min(1.0));
+                        }
                         let (_, sd) = stats::mean_sd(&nums);
                         let si = stats::sd_interval(sd, nums.len(), confidence);
                         row.extend([i.value, i.lo, i.hi, sd, si.lo, si.hi].map(float));

@@ -2,13 +2,16 @@
 //! a browser. Everything is inline (CSS, the charts as SVG, a small script
 //! that filters the ledger by verdict and document), so the page makes no
 //! request; without JavaScript every row simply stays visible. It carries
-//! what REPORT.md carries, from the same rows: the ledger by document
-//! section with counts per verdict, "What the seed buys you", and each
+//! what REPORT.md and the study pages carry, from the same rows: the
+//! findings first, the ledger by document section with counts per verdict
+//! (each claim followed by its caveats), "What the seed buys you", and each
 //! study's charts, regenerated table and reading.
 
-use super::ledger::{self, LedgerRow};
-use super::print::VERDICTS;
-use super::{RunInfo, StudyResult, documents, num, verdict_counts};
+use super::ledger::{self, LedgerRow, Reading};
+use super::{
+    Findings, RunInfo, StudyResult, documents, interval_text, num, reading_counts, section_counts,
+    with_caveats,
+};
 use crate::export::markdown::sig;
 use crate::table::{Table, Value};
 use std::path::Path;
@@ -32,7 +35,9 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-w
 table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.85em}\
 th,td{border:1px solid #ccc;padding:0.2em 0.45em;vertical-align:top;text-align:left}\
 th{background:#f3f3f3}\
-.v-holds{background:#d9f2d9}.v-approximately{background:#eef7d4}.v-does-not-hold{background:#f8d0d0}\
+.v-holds{background:#d9f2d9}.v-does-not-hold{background:#f8d0d0}\
+tr.caveat td{color:#555;font-size:0.95em}tr.caveat td:first-child{padding-left:1.5em}\
+.findings li{margin:0.35em 0}\
 .v-inconclusive{background:#fbeac0}.v-not-measured{background:#e8e8e8}\
 td.note{color:#555;font-size:0.9em}\
 figure{margin:1em 0}figure svg{max-width:100%;height:auto}\
@@ -70,9 +75,13 @@ fn table(t: &Table) -> String {
 
 fn ledger_row(r: &LedgerRow) -> String {
     let v = r.verdict.as_str();
+    let caveat = r.reading == Reading::Caveat;
     format!(
-        "<tr data-verdict=\"{v}\" data-document=\"{}\" id=\"claim-{id}\"><td><code>{id}</code></td><td>“{}”</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"v-{v}\">{v}</td><td>{}</td><td class=\"note\">{}</td></tr>\n",
+        "<tr data-verdict=\"{v}\" data-document=\"{}\" id=\"claim-{id}\" data-reading=\"{}\"{}><td>{}<code>{id}</code></td><td>“{}”</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"v-{v}\">{v}</td><td>{}</td><td class=\"note\">{}</td></tr>\n",
         escape(&r.document),
+        r.reading.as_str(),
+        if caveat { " class=\"caveat\"" } else { "" },
+        if caveat { "↳ caveat " } else { "" },
         escape(&r.quote),
         escape(&r.documented),
         num(r.theory),
@@ -82,6 +91,7 @@ fn ledger_row(r: &LedgerRow) -> String {
             .unwrap_or_default(),
         escape(r.basis.as_str()),
         escape(&r.unit),
+        escape(&format!("{}, {}", r.ty, r.margin)),
         if r.study.is_empty() {
             String::new()
         } else {
@@ -95,7 +105,7 @@ fn ledger_row(r: &LedgerRow) -> String {
 /// The ledger, one table per document section in the documents' order.
 fn ledger_tables(rows: &[LedgerRow]) -> String {
     let head = format!(
-        "<table><thead><tr><th>claim</th><th>quote</th><th>documented</th><th>theory</th><th>value</th><th>{}% interval</th><th>basis</th><th>unit</th><th>verdict</th><th>study</th><th>note</th></tr></thead><tbody>\n",
+        "<table><thead><tr><th>claim</th><th>quote</th><th>documented</th><th>theory</th><th>value</th><th>{}% interval</th><th>basis</th><th>unit</th><th>type, margin</th><th>verdict</th><th>study</th><th>note</th></tr></thead><tbody>\n",
         sig(100.0 * ledger::VERDICT_CONFIDENCE, 4)
     );
     let mut s = String::new();
@@ -105,11 +115,10 @@ fn ledger_tables(rows: &[LedgerRow]) -> String {
             continue;
         }
         s += &format!(
-            "<h3>Document {}: {}</h3>\n<p>{} claims: {}.</p>\n",
+            "<h3>Document {}: {}</h3>\n<p>{}.</p>\n",
             escape(d.id),
             escape(d.title),
-            mine.len(),
-            verdict_counts(mine.iter().copied())
+            escape(&section_counts(&mine))
         );
         let mut headings: Vec<&str> = d.headings.to_vec();
         headings.push("");
@@ -120,17 +129,82 @@ fn ledger_tables(rows: &[LedgerRow]) -> String {
                 continue;
             }
             s += &format!(
-                "<h4>{} · {}</h4>\n<p>{} claims: {}.</p>\n{head}",
+                "<h4>{} · {}</h4>\n<p>{}.</p>\n{head}",
                 escape(d.id),
                 escape(if h.is_empty() { "(quote not found)" } else { h }),
-                section.len(),
-                verdict_counts(section.iter().copied())
+                escape(&section_counts(&section))
             );
-            for r in section {
+            for r in with_caveats(&section) {
                 s += &ledger_row(r);
             }
             s += "</tbody></table>\n";
         }
+    }
+    s
+}
+
+/// "Findings" as HTML: the same rows as REPORT.md's.
+fn findings(rows: &[LedgerRow]) -> String {
+    let f = Findings::of(rows);
+    let mut s = format!(
+        "<h2 id=\"findings\">Findings</h2>\n<p>{}.</p>\n<h3>Wrong as meant ({})</h3>\n<ul class=\"findings\">\n",
+        escape(&reading_counts(rows)),
+        f.wrong.len()
+    );
+    for r in &f.wrong {
+        s += &format!(
+            "<li><a href=\"#claim-{id}\"><code>{id}</code></a> (doc {}, {}): “{}” — documented {} {}; {} <strong>{}</strong>{}.{}</li>\n",
+            escape(&r.document),
+            escape(&r.section),
+            escape(&r.quote),
+            escape(&r.documented),
+            escape(&r.unit),
+            r.basis.as_str(),
+            num(r.measured),
+            interval_text(r),
+            if r.correction.is_empty() {
+                String::new()
+            } else {
+                format!(" <strong>Use instead:</strong> {}", escape(&r.correction))
+            },
+            id = escape(&r.claim_id),
+        );
+    }
+    s += &format!(
+        "</ul>\n<h3>Caveats worth knowing ({})</h3>\n<ul class=\"findings\">\n",
+        f.caveats.len()
+    );
+    for r in &f.caveats {
+        s += &format!(
+            "<li><a href=\"#claim-{id}\"><code>{id}</code></a> (of <code>{}</code>): {} {}{}; documented {}. {}</li>\n",
+            escape(r.caveat_of.as_deref().unwrap_or_default()),
+            num(r.measured),
+            escape(&r.unit),
+            interval_text(r),
+            escape(&r.documented),
+            escape(&r.note),
+            id = escape(&r.claim_id),
+        );
+    }
+    s += "</ul>\n";
+    if !f.open.is_empty() {
+        s += &format!(
+            "<h3>Undecided ({})</h3>\n<ul class=\"findings\">\n",
+            f.open.len()
+        );
+        for r in &f.open {
+            s += &format!(
+                "<li><a href=\"#claim-{id}\"><code>{id}</code></a>: {} {}{} against {} ({}). {}</li>\n",
+                num(r.measured),
+                escape(&r.unit),
+                interval_text(r),
+                escape(&r.documented),
+                escape(&r.margin),
+                escape(&r.note),
+                id = escape(&r.claim_id),
+            );
+        }
+        s += "</ul>\n";
     }
     s
 }
@@ -167,14 +241,15 @@ pub fn render(
     if info.quick {
         s += "<p><strong>Quick mode</strong>: sizes are reduced; intervals are wider than in a full run.</p>\n";
     }
-    s += "<nav><a href=\"#ledger\">Claims ledger</a><a href=\"#seed\">What the seed buys you</a><a href=\"#lost\">The essay's lost tables</a><a href=\"#studies\">Studies</a></nav>\n";
+    s += &findings(rows);
+    s += "<nav><a href=\"#findings\">Findings</a><a href=\"#ledger\">Claims ledger</a><a href=\"#seed\">What the seed buys you</a><a href=\"#lost\">The essay's lost tables</a><a href=\"#studies\">Studies</a></nav>\n";
     s += &format!(
-        "<h2 id=\"ledger\">Claims ledger</h2>\n<p>{} claims: {}.</p>\n",
-        rows.len(),
-        verdict_counts(rows)
+        "<h2 id=\"ledger\">Claims ledger</h2>\n<p>{}.</p>\n<p>Each claim is followed by its caveats (↳): literal or edge readings, decided on their own and counted apart. The type picks the test and the margin is the smallest difference that matters for the claim's use (REPORT.md gives the rule and the materiality table).</p>\n",
+        escape(&reading_counts(rows))
     );
     s += "<div class=\"filter\"><label>verdict <select id=\"f-verdict\"><option value=\"\">all</option>";
-    for v in VERDICTS {
+    for v in ledger::VERDICTS {
+        let v = v.as_str();
         s += &format!("<option value=\"{v}\">{v}</option>");
     }
     s += "</select></label> <label>document <select id=\"f-document\"><option value=\"\">all</option>";

@@ -1,16 +1,18 @@
-//! The claims ledger and REPORT.md, both computed from result tables.
+//! The claims ledger, REPORT.md (the findings first, then the ledger) and
+//! each study's page, all computed from result tables.
 
 pub mod design;
 pub mod documents;
 pub mod html;
 pub mod ledger;
+pub mod margin;
 pub mod print;
 pub mod references;
 pub mod verdict;
 
 use crate::export::markdown::{self, sig};
 use crate::table::Table;
-use ledger::{Basis, LedgerRow, Verdict};
+use ledger::{Basis, LedgerRow, Reading, Verdict};
 
 use std::path::{Path, PathBuf};
 
@@ -61,47 +63,93 @@ pub struct RunInfo {
     pub git_revision: Option<String>,
 }
 
-fn rel(path: &Path, out: &Path) -> String {
-    path.strip_prefix(out)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
-}
-
 fn num(x: Option<f64>) -> String {
     x.map(|v| sig(v, 4)).unwrap_or_else(|| "—".into())
 }
 
-/// "3 hold, 1 approximately, …" for a set of ledger rows (zero counts left out).
+/// "3 hold, 1 do not hold, …" for a set of ledger rows (zero counts left out).
 pub fn verdict_counts<'a>(rows: impl IntoIterator<Item = &'a LedgerRow>) -> String {
-    let mut n = [0usize; 5];
+    let mut n = [0usize; ledger::VERDICTS.len()];
     for r in rows {
         n[verdict_rank(r.verdict)] += 1;
     }
-    let names = [
-        "hold",
-        "approximately",
-        "do not hold",
-        "inconclusive",
-        "not measured",
-    ];
     let parts: Vec<String> = n
         .iter()
-        .zip(names)
+        .zip(ledger::VERDICTS)
         .filter(|(k, _)| **k > 0)
-        .map(|(k, name)| format!("{k} {name}"))
+        .map(|(k, v)| format!("{k} {}", v.plural()))
         .collect();
     parts.join(", ")
 }
 
-fn verdict_rank(v: Verdict) -> usize {
-    match v {
-        Verdict::Holds => 0,
-        Verdict::Approximately => 1,
-        Verdict::DoesNotHold => 2,
-        Verdict::Inconclusive => 3,
-        Verdict::NotMeasured => 4,
+/// "intended: 150 hold, 9 do not hold, …; caveats: 30 (12 hold, 18 do not hold)".
+pub fn reading_counts(rows: &[LedgerRow]) -> String {
+    let intended: Vec<&LedgerRow> = rows
+        .iter()
+        .filter(|r| r.reading == Reading::Intended)
+        .collect();
+    let caveats: Vec<&LedgerRow> = rows
+        .iter()
+        .filter(|r| r.reading == Reading::Caveat)
+        .collect();
+    let mut s = format!(
+        "{} claims as meant: {}",
+        intended.len(),
+        verdict_counts(intended.iter().copied())
+    );
+    if !caveats.is_empty() {
+        s += &format!(
+            "; {} caveats (literal or edge readings, counted apart): {}",
+            caveats.len(),
+            verdict_counts(caveats.iter().copied())
+        );
     }
+    s
+}
+
+/// "5 claims: 4 hold, 1 do not hold; 2 caveats" (the caveats counted apart).
+pub fn section_counts(rows: &[&LedgerRow]) -> String {
+    let intended: Vec<&LedgerRow> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.reading == Reading::Intended)
+        .collect();
+    let caveats = rows.len() - intended.len();
+    let mut s = format!(
+        "{} claims: {}",
+        intended.len(),
+        verdict_counts(intended.iter().copied())
+    );
+    if caveats > 0 {
+        s += &format!("; {caveats} caveat{}", if caveats == 1 { "" } else { "s" });
+    }
+    s
+}
+
+fn verdict_rank(v: Verdict) -> usize {
+    ledger::VERDICTS
+        .iter()
+        .position(|x| *x == v)
+        .expect("every verdict is listed")
+}
+
+/// The ledger's rows in reading order: each intended claim followed by its
+/// caveats (a caveat without its parent among `rows` stays where it is).
+fn with_caveats<'a>(rows: &[&'a LedgerRow]) -> Vec<&'a LedgerRow> {
+    let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.claim_id.as_str()).collect();
+    let mut out = Vec::new();
+    for r in rows {
+        let orphan = r.caveat_of.as_deref().is_some_and(|p| !ids.contains(p));
+        if r.reading == Reading::Intended || orphan {
+            out.push(*r);
+            out.extend(
+                rows.iter()
+                    .copied()
+                    .filter(|c| c.caveat_of.as_deref() == Some(r.claim_id.as_str())),
+            );
+        }
+    }
+    out
 }
 
 /// The ledger as tables, one per document section in the documents' order
@@ -114,11 +162,10 @@ fn ledger_by_section(ledger: &[LedgerRow]) -> String {
             continue;
         }
         s += &format!(
-            "### Document {}: {}\n\n{} claims: {}.\n\n",
+            "### Document {}: {}\n\n{}.\n\n",
             d.id,
             d.title,
-            rows.len(),
-            verdict_counts(rows.iter().copied())
+            section_counts(&rows)
         );
         let mut sections: Vec<&str> = d.headings.to_vec();
         sections.push("");
@@ -132,24 +179,27 @@ fn ledger_by_section(ledger: &[LedgerRow]) -> String {
                 continue;
             }
             s += &format!(
-                "#### {} · {}\n\n{} claims: {}.\n\n",
+                "#### {} · {}\n\n{}.\n\n",
                 d.id,
                 if heading.is_empty() {
                     "(quote not found)"
                 } else {
                     heading
                 },
-                in_section.len(),
-                verdict_counts(in_section.iter().copied())
+                section_counts(&in_section)
             );
             s += &format!(
-                "| claim | quote | documented | theory | value | basis | {}% interval | unit | verdict | study |\n|---|---|---|---|---|---|---|---|---|---|\n",
+                "| claim | quote | documented | theory | value | basis | {}% interval | unit | type, margin | verdict | study |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
                 sig(100.0 * ledger::VERDICT_CONFIDENCE, 4)
             );
-            for r in in_section {
+            for r in with_caveats(&in_section) {
                 s += &format!(
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                    r.claim_id,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                    if r.reading == Reading::Caveat {
+                        format!("↳ caveat `{}`", r.claim_id)
+                    } else {
+                        format!("`{}`", r.claim_id)
+                    },
                     r.quote.replace('|', "\\|"),
                     r.documented.replace('|', "\\|"),
                     num(r.theory),
@@ -159,7 +209,12 @@ fn ledger_by_section(ledger: &[LedgerRow]) -> String {
                         .map(|(a, b)| format!("[{}, {}]", sig(a, 4), sig(b, 4)))
                         .unwrap_or_default(),
                     r.unit.replace('|', "\\|"),
-                    r.verdict.as_str(),
+                    format!("{}, {}", r.ty, r.margin).replace('|', "\\|"),
+                    if r.reading == Reading::Caveat {
+                        format!("({})", r.verdict.as_str())
+                    } else {
+                        format!("**{}**", r.verdict.as_str())
+                    },
                     r.study
                 );
             }
@@ -169,14 +224,187 @@ fn ledger_by_section(ledger: &[LedgerRow]) -> String {
     s
 }
 
-/// REPORT.md: the ledger (with the claims that fail first), then each study's
-/// plots, regenerated table and one-line reading.
-pub fn render(
-    studies: &[StudyResult<'_>],
-    ledger: &[LedgerRow],
-    info: &RunInfo,
-    out: &Path,
-) -> String {
+/// The rows "Findings" shows, in the ledger's order.
+pub struct Findings<'a> {
+    /// Intended readings that do not hold: the documents' errors as meant.
+    pub wrong: Vec<&'a LedgerRow>,
+    /// Caveats that do not hold.
+    pub caveats: Vec<&'a LedgerRow>,
+    /// Intended readings still inconclusive.
+    pub open: Vec<&'a LedgerRow>,
+}
+
+impl<'a> Findings<'a> {
+    pub fn of(ledger: &'a [LedgerRow]) -> Findings<'a> {
+        let pick = |reading: Reading, v: Verdict| -> Vec<&'a LedgerRow> {
+            ledger
+                .iter()
+                .filter(|r| r.reading == reading && r.verdict == v)
+                .collect()
+        };
+        Findings {
+            wrong: pick(Reading::Intended, Verdict::DoesNotHold),
+            caveats: pick(Reading::Caveat, Verdict::DoesNotHold),
+            open: pick(Reading::Intended, Verdict::Inconclusive),
+        }
+    }
+}
+
+fn interval_text(r: &LedgerRow) -> String {
+    r.interval
+        .map(|(a, b)| format!(" [{}, {}]", sig(a, 4), sig(b, 4)))
+        .unwrap_or_default()
+}
+
+/// "Findings", the page a reviewer reads first: the claims that are wrong as
+/// meant (the document's words, the measured number with its interval, the
+/// corrected statement), the caveats worth knowing (literal or edge readings
+/// that fail), what is still undecided, and the counts by reading.
+pub fn findings(ledger: &[LedgerRow]) -> String {
+    let Findings {
+        wrong,
+        caveats,
+        open,
+    } = Findings::of(ledger);
+    let mut s = String::from("## Findings\n\n");
+    s += &format!("{}.\n\n", reading_counts(ledger));
+    s += &format!(
+        "### Wrong as meant ({})\n\nEach claim read as its author meant it, in the regime the document speaks of; the margin is the smallest difference that matters for its use (see the rule below the findings).\n\n",
+        wrong.len()
+    );
+    for r in &wrong {
+        s += &format!(
+            "- **{}** (doc {}, {}): “{}” — documented {} {}; {} **{}**{}.{}\n",
+            r.claim_id,
+            r.document,
+            r.section,
+            r.quote,
+            r.documented,
+            r.unit,
+            r.basis.as_str(),
+            num(r.measured),
+            interval_text(r),
+            if r.correction.is_empty() {
+                String::new()
+            } else {
+                format!(" **Use instead:** {}", r.correction)
+            }
+        );
+    }
+    s += &format!(
+        "\n### Caveats worth knowing ({})\n\nLiteral or edge readings that fail while the claim holds as meant: each is reported under the claim it qualifies.\n\n",
+        caveats.len()
+    );
+    for r in &caveats {
+        s += &format!(
+            "- **{}** (of `{}`): {} {}{}.{}\n",
+            r.claim_id,
+            r.caveat_of.as_deref().unwrap_or_default(),
+            num(r.measured),
+            r.unit,
+            interval_text(r),
+            if r.note.is_empty() {
+                format!(" Documented {}.", r.documented)
+            } else {
+                format!(" Documented {}; {}", r.documented, r.note)
+            }
+        );
+    }
+    if !open.is_empty() {
+        s += &format!(
+            "\n### Undecided ({})\n\nThe interval straddles the margin's edge at this run's size: what would decide is in the note.\n\n",
+            open.len()
+        );
+        for r in &open {
+            s += &format!(
+                "- **{}**: {} {}{} against {} ({}).{}\n",
+                r.claim_id,
+                num(r.measured),
+                r.unit,
+                interval_text(r),
+                r.documented,
+                r.margin,
+                if r.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", r.note)
+                }
+            );
+        }
+    }
+    s += "\n";
+    s
+}
+
+/// A study's page, `OUT/<study>/README.md`: what it measured, its data files,
+/// its reading, every chart, its regenerated table and the ledger rows that
+/// read it (paths relative to the study's folder).
+pub fn study_page(st: &StudyResult<'_>, ledger: &[LedgerRow]) -> String {
+    let sec = &st.section;
+    let mut s = format!(
+        "# {}\n\n{}\n\nKind `{}`, {} trials in {:.1} s; data: {}, spec: `{}`. Part of the run's [report](../REPORT.md).\n\n",
+        st.name,
+        st.description.trim(),
+        st.kind,
+        st.trials,
+        st.seconds,
+        st.data
+            .iter()
+            .map(|f| format!("[`{f}`]({f})"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        st.spec_path.display(),
+    );
+    s += &format!("**Reading.** {}\n\n", sec.reading);
+    for p in st.plots.iter().filter(|p| {
+        // each chart as SVG; a heatmap, which has no SVG, as its PNG
+        let ext = p.extension().and_then(|e| e.to_str());
+        ext == Some("svg") || (ext == Some("png") && !p.with_extension("svg").exists())
+    }) {
+        let (stem, file) = (
+            p.file_stem().map(|x| x.to_string_lossy().into_owned()),
+            p.file_name().map(|x| x.to_string_lossy().into_owned()),
+        );
+        s += &format!(
+            "![{}]({})\n\n",
+            stem.unwrap_or_default(),
+            file.unwrap_or_default()
+        );
+    }
+    if !sec.table.rows.is_empty() {
+        s += &markdown::table(&sec.table);
+        s += "\n";
+    }
+    let claims: Vec<&LedgerRow> = ledger.iter().filter(|r| r.study == st.name).collect();
+    if !claims.is_empty() {
+        s += &format!(
+            "## Claims read from this study\n\n{}.\n\n",
+            section_counts(&claims)
+        );
+        s += "| claim | reading | documented | value | interval | margin | verdict |\n|---|---|---|---|---|---|---|\n";
+        for r in with_caveats(&claims) {
+            s += &format!(
+                "| `{}` | {} | {} | {} | {} | {} | {} |\n",
+                r.claim_id,
+                match &r.caveat_of {
+                    Some(p) => format!("caveat of `{p}`"),
+                    None => r.reading.as_str().to_string(),
+                },
+                r.documented.replace('|', "\\|"),
+                num(r.measured),
+                interval_text(r).trim(),
+                r.margin.replace('|', "\\|"),
+                r.verdict.as_str(),
+            );
+        }
+    }
+    s
+}
+
+/// REPORT.md: the findings, the rule and the ledger, what the seed buys,
+/// the essay's lost tables, then each study's reading with a link to its
+/// page ([`study_page`]).
+pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo) -> String {
     let mut s = String::from("# sketchlab report\n\n");
     s += &format!(
         "Generated by `sketchlab reproduce{}` on {} in {:.0} s with {} threads{}. Each ledger row says whether its value was measured by this run or computed (a formula or an exact enumeration); rerun the command to reproduce every number.\n\n",
@@ -192,17 +420,12 @@ pub fn render(
     if info.quick {
         s += "> **Quick mode**: sizes are reduced (see each spec's `[quick]` table); intervals are wider than in a full run.\n\n";
     }
-    let count = |v: Verdict| ledger.iter().filter(|r| r.verdict == v).count();
+    s += &findings(ledger);
     let per_document: Vec<String> = documents::DOCUMENTS
         .iter()
         .map(|d| {
-            let rows = ledger.iter().filter(|r| r.document == d.id);
-            format!(
-                "document {}: {} ({})",
-                d.id,
-                rows.clone().count(),
-                verdict_counts(rows)
-            )
+            let rows: Vec<&LedgerRow> = ledger.iter().filter(|r| r.document == d.id).collect();
+            format!("document {}: {}", d.id, section_counts(&rows))
         })
         .collect();
     let measured = ledger
@@ -210,64 +433,20 @@ pub fn render(
         .filter(|r| r.basis == Basis::Measured && r.interval.is_some())
         .count();
     s += "## Claims ledger\n\n";
+    s += &format!("{}.\n\n", reading_counts(ledger));
     s += &format!(
-        "{} claims: **{} hold**, **{} hold approximately**, **{} do not hold**, **{} inconclusive**, {} not measured.\n\n",
-        ledger.len(),
-        count(Verdict::Holds),
-        count(Verdict::Approximately),
-        count(Verdict::DoesNotHold),
-        count(Verdict::Inconclusive),
-        count(Verdict::NotMeasured)
-    );
-    s += &format!(
-        "By document: {}. The ledger below follows the documents' order, section by section; `not measured` rows with basis `reference` are facts no harness measures (dates, venues, theorems, deployments), each with its reference in the notes (`data/claims_without_study.toml`).\n\n",
+        "By document: {}. The ledger below follows the documents' order, section by section, each claim followed by its caveats (↳); `not measured` rows with basis `reference` are facts no harness measures (dates, venues, theorems, deployments), each with its reference in the notes (`data/claims_without_study.toml`).\n\n",
         per_document.join("; ")
     );
     s += &format!(
-        "The rule is an equivalence test on the {}% interval (README, \"Verdicts\"): with H = documented ± tolerance (the precision of the document's own wording) and A = H widened outward by the factor 1 + max(tolerance, {}) (its low edge divided by it, its high edge multiplied; ±2·tolerance around a documented 0), `holds` when the whole interval lies in H, `approximately` when it lies in A, `does-not-hold` when it lies wholly outside A, and `inconclusive` when it straddles A's edge: the study must measure more. Computed rows (a formula's value or an exact enumeration) are points. With {measured} measured verdicts at {}%, about {} would flip by chance. The same table is in `claims.csv`.\n\n",
+        "**The rule** (README, \"Verdicts\"). Each claim states its intended reading (what the sentence asserts in the regime the document speaks of) and its type, which picks the test: an `exact` claim (arithmetic, a theorem's value) is compared at the precision the document prints; an `approximation`, `asymptotic` (over its declared regime only), `typical` or `illustration` claim must lie within its quantity's materiality margin; an `upper_bound` or `lower_bound` holds at or beyond its bound however far (how far is in the note). The measured interval is at {}%: `holds` when it lies wholly inside the band, `does-not-hold` when wholly outside, `inconclusive` when it straddles an edge (the study must measure more). An `every` check fails on one row only when that row's interval at the level corrected for the number of rows (Holm) lies outside. Caveats (literal or edge readings, another implementation, key type or runtime than the sentence's) are verdicts of their own, shown under the claim and counted apart. With {measured} measured verdicts at {}%, about {} would flip by chance. The same table is in `claims.csv` (columns `reading`, `caveat_of`, `type`, `margin`, `correction`).\n\n",
         sig(100.0 * ledger::VERDICT_CONFIDENCE, 4),
-        sig(ledger::APPROX_SLACK, 2),
         sig(100.0 * ledger::VERDICT_CONFIDENCE, 4),
         sig(measured as f64 * (1.0 - ledger::VERDICT_CONFIDENCE), 2),
     );
-    for (verdict, title) in [
-        (Verdict::DoesNotHold, "Claims that do not hold"),
-        (
-            Verdict::Inconclusive,
-            "Inconclusive: the interval is too wide to decide (measure more)",
-        ),
-    ] {
-        let rows: Vec<&LedgerRow> = ledger.iter().filter(|r| r.verdict == verdict).collect();
-        if rows.is_empty() {
-            continue;
-        }
-        s += &format!("### {title}\n\n");
-        for r in &rows {
-            s += &format!(
-                "- **{}** (doc {}): “{}” — documented {} {}, {} **{} {}**{}{}.{}\n",
-                r.claim_id,
-                r.document,
-                r.quote,
-                r.documented,
-                r.unit,
-                r.basis.as_str(),
-                num(r.measured),
-                r.unit,
-                r.interval
-                    .map(|(a, b)| format!(" [{}, {}]", sig(a, 4), sig(b, 4)))
-                    .unwrap_or_default(),
-                r.theory
-                    .map(|t| format!(" (theory {})", sig(t, 4)))
-                    .unwrap_or_default(),
-                if r.note.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", r.note)
-                }
-            );
-        }
-        s += "\n";
-    }
+    s += "Materiality margins, by kind of quantity (a claim may override its margin with a reason, shown in its row):\n\n";
+    s += &margin::table_markdown();
+    s += "\n";
     s += &ledger_by_section(ledger);
     let notes: Vec<&LedgerRow> = ledger.iter().filter(|r| !r.note.is_empty()).collect();
     if !notes.is_empty() {
@@ -307,38 +486,21 @@ pub fn render(
             );
         }
     }
-    s += "\n## Studies\n\n";
+    s += "\n## Studies\n\nEach study's charts, regenerated table and claims are on its own page (`<study>/README.md`), beside its data; here, what it measured and what it found.\n\n";
     for st in studies {
-        let sec = &st.section;
-        s += &format!("### {}\n\n{}\n\n", st.name, st.description.trim());
         s += &format!(
-            "Kind `{}`, {} trials in {:.1} s; data: {}, spec: `{}`.\n\n",
+            "### {}\n\n{} [Charts, table and claims](<{name}/README.md>) · kind `{}`, {} trials in {:.1} s.\n\n**Reading.** {}\n\n",
+            st.name,
+            st.description
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
             st.kind,
             st.trials,
             st.seconds,
-            st.data
-                .iter()
-                .map(|f| format!("[`{name}/{f}`]({name}/{f})", name = st.name))
-                .collect::<Vec<_>>()
-                .join(", "),
-            st.spec_path.display(),
+            st.section.reading,
+            name = st.name,
         );
-        s += &format!("**Reading.** {}\n\n", sec.reading);
-        for p in st.plots.iter().filter(|p| {
-            // each chart as SVG; a heatmap, which has no SVG, as its PNG
-            let ext = p.extension().and_then(|e| e.to_str());
-            ext == Some("svg") || (ext == Some("png") && !p.with_extension("svg").exists())
-        }) {
-            let stem = p
-                .file_stem()
-                .map(|x| x.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            s += &format!("![{stem}]({})\n\n", rel(p, out));
-        }
-        if !sec.table.rows.is_empty() {
-            s += &markdown::table(&sec.table);
-            s += "\n";
-        }
     }
     s
 }

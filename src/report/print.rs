@@ -4,13 +4,7 @@
 use super::documents;
 
 /// The verdict names `--verdict` accepts (claims.csv's spelling).
-pub const VERDICTS: [&str; 5] = [
-    "holds",
-    "approximately",
-    "does-not-hold",
-    "inconclusive",
-    "not-measured",
-];
+pub const VERDICTS: [&str; 4] = ["holds", "does-not-hold", "inconclusive", "not-measured"];
 
 /// The table of `OUT/claims.csv` (what `sketchlab claims` prints); `Err`
 /// says which file is missing or malformed.
@@ -18,6 +12,7 @@ pub fn run_ledger(
     out: &std::path::Path,
     verdict: Option<&str>,
     document: Option<&str>,
+    strict: bool,
 ) -> Result<String, String> {
     let path = out.join("claims.csv");
     let bytes = std::fs::read(&path).map_err(|e| {
@@ -26,7 +21,7 @@ pub fn run_ledger(
             path.display()
         )
     })?;
-    ledger_table(&bytes, verdict, document).map_err(|e| format!("{}: {e}", path.display()))
+    ledger_table(&bytes, verdict, document, strict).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// One claims.csv line, as read back.
@@ -40,15 +35,50 @@ struct Line {
     verdict: String,
     basis: String,
     interval: String,
+    caveat: bool,
+    caveat_of: String,
+    margin: String,
+}
+
+impl Line {
+    fn text(&self, width: usize, indent: &str) -> String {
+        let value = if self.measured.is_empty() {
+            "—".to_string()
+        } else {
+            format!("{} {}", self.basis, self.measured)
+        };
+        format!(
+            "{indent}{:<14} {:<width$}  documented {}  {}{}  {}{}\n",
+            self.verdict,
+            self.id,
+            self.documented,
+            value,
+            if self.interval.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", self.interval)
+            },
+            self.unit,
+            if self.margin.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", self.margin)
+            }
+        )
+    }
 }
 
 /// The table for claims.csv's bytes, keeping the rows whose verdict and
-/// document match the filters (`None`: all). `Err` when the file is not a
+/// document match the filters (`None`: all). By default the intended
+/// readings are the verdicts, each followed by its caveats (↳), which are
+/// counted apart; `strict` is the literal view: every caveat is a row and a
+/// verdict of its own, counted with the rest. `Err` when the file is not a
 /// claims.csv (its header differs).
 pub fn ledger_table(
     csv_bytes: &[u8],
     verdict: Option<&str>,
     document: Option<&str>,
+    strict: bool,
 ) -> Result<String, String> {
     let mut r = csv::Reader::from_reader(csv_bytes);
     let header: Vec<String> = r
@@ -74,6 +104,9 @@ pub fn ledger_table(
         col("basis")?,
         col("interval_lo")?,
         col("interval_hi")?,
+        col("reading")?,
+        col("caveat_of")?,
+        col("margin")?,
     ];
     let mut lines = Vec::new();
     for rec in r.records() {
@@ -93,19 +126,27 @@ pub fn ledger_table(
             verdict: f(6),
             basis: f(7),
             interval,
+            caveat: f(10) == "caveat",
+            caveat_of: f(11),
+            margin: f(12),
         });
     }
-    let total = lines.len();
-    lines.retain(|l| {
+    let total = lines.iter().filter(|l| strict || !l.caveat).count();
+    let keep = |l: &Line| {
         verdict.is_none_or(|v| l.verdict == v) && document.is_none_or(|d| l.document == d)
-    });
+    };
+    // the rows the view counts: every row (strict), or the intended ones
+    let shown: Vec<&Line> = lines
+        .iter()
+        .filter(|l| (strict || !l.caveat) && keep(l))
+        .collect();
     let mut out = String::new();
     let width = lines.iter().map(|l| l.id.len()).max().unwrap_or(8).max(8);
     for d in &documents::DOCUMENTS {
         let mut groups: Vec<(&str, Vec<&Line>)> =
             d.headings.iter().map(|h| (*h, Vec::new())).collect();
         groups.push(("(quote not found in the document)", Vec::new()));
-        for l in lines.iter().filter(|l| l.document == d.id) {
+        for l in shown.iter().copied().filter(|l| l.document == d.id) {
             let i = d
                 .locate(&l.quote)
                 .map(|(i, _, _)| i)
@@ -115,34 +156,41 @@ pub fn ledger_table(
         for (heading, rows) in groups.iter().filter(|g| !g.1.is_empty()) {
             out += &format!("{} · {} ({})\n", d.id, heading, counts(rows));
             for l in rows {
-                let value = if l.measured.is_empty() {
-                    "—".to_string()
-                } else {
-                    format!("{} {}", l.basis, l.measured)
-                };
-                out += &format!(
-                    "  {:<14} {:<width$}  documented {}  {}{}  {}\n",
-                    l.verdict,
-                    l.id,
-                    l.documented,
-                    value,
-                    if l.interval.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" {}", l.interval)
-                    },
-                    l.unit
-                );
+                out += &l.text(width, "  ");
+                if !strict {
+                    // its caveats, under the same filters
+                    for k in lines
+                        .iter()
+                        .filter(|k| k.caveat && k.caveat_of == l.id && keep(k))
+                    {
+                        out += &k.text(width, "    ↳ caveat ");
+                    }
+                }
             }
             out.push('\n');
         }
     }
     out += &format!(
-        "{} of {} claims ({})\n",
-        lines.len(),
+        "{} of {} {} ({})\n",
+        shown.len(),
         total,
-        counts(&lines.iter().collect::<Vec<_>>())
+        if strict {
+            "rows, caveats counted as verdicts"
+        } else {
+            "claims"
+        },
+        counts(&shown)
     );
+    if !strict {
+        let caveats: Vec<&Line> = lines.iter().filter(|l| l.caveat).collect();
+        if !caveats.is_empty() {
+            out += &format!(
+                "{} caveats, counted apart ({}); --strict counts them as verdicts\n",
+                caveats.len(),
+                counts(&caveats)
+            );
+        }
+    }
     Ok(out)
 }
 
@@ -163,16 +211,16 @@ fn counts(rows: &[&Line]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::ledger::Verdict;
 
-    const CSV: &str = "claim_id,document,quote,documented,theory,measured,unit,verdict,basis,interval_lo,interval_hi\n\
-a,002,\"Traffic to the database: 298 instead of 10,000.\",298,,298,lookups,holds,computed,,\n\
-b,000,Four bits caps a counter at 15,15,,15,count,holds,computed,,\n\
-c,002,It is wrong about one time in a hundred when it says yes,0.01,,0.33,share,does-not-hold,measured,0.3,0.36\n";
+    const CSV: &str = "claim_id,document,quote,documented,theory,measured,unit,verdict,basis,interval_lo,interval_hi,reading,caveat_of,type,margin,correction\n\
+a,002,\"Traffic to the database: 298 instead of 10,000.\",298,,298,lookups,holds,computed,,,intended,,exact,exact,\n\
+b,000,Four bits caps a counter at 15,15,,15,count,holds,computed,,,intended,,exact,exact,\n\
+c,002,It is wrong about one time in a hundred when it says yes,0.01,,0.33,share,does-not-hold,measured,0.3,0.36,intended,,approximation,rate ±10%,\n\
+d,002,\"Traffic to the database: 298 instead of 10,000.\",298,,301,lookups,does-not-hold,measured,299,303,caveat,a,approximation,cost ±25%,\n";
 
     #[test]
     fn groups_by_section_in_document_order_and_filters() {
-        let t = ledger_table(CSV.as_bytes(), None, None).unwrap();
+        let t = ledger_table(CSV.as_bytes(), None, None, false).unwrap();
         let (b, c, a) = (
             t.find("  holds          b").unwrap(),
             t.find("does-not-hold  c").unwrap(),
@@ -181,24 +229,30 @@ c,002,It is wrong about one time in a hundred when it says yes,0.01,,0.33,share,
         // 000 first; in 002 the opening (c) comes before the economics (a)
         assert!(b < c && c < a, "{t}");
         assert!(t.contains("002 · The economics, which is where these get misapplied (1 holds)"));
-        assert!(t.contains("[0.3, 0.36]"));
+        assert!(t.contains("[0.3, 0.36]") && t.contains("[rate ±10%]"));
+        // the caveat follows its claim, and is counted apart
+        let d = t.find("    ↳ caveat does-not-hold  d").unwrap();
+        assert!(d > a, "{t}");
         assert!(
-            t.ends_with("3 of 3 claims (2 holds, 1 does-not-hold)\n"),
+            t.ends_with("3 of 3 claims (2 holds, 1 does-not-hold)\n1 caveats, counted apart (1 does-not-hold); --strict counts them as verdicts\n"),
             "{t}"
         );
-        let only = ledger_table(CSV.as_bytes(), Some("does-not-hold"), None).unwrap();
+        // --strict: the caveat is a verdict of its own
+        let s = ledger_table(CSV.as_bytes(), None, None, true).unwrap();
+        assert!(s.contains("  does-not-hold  d"), "{s}");
+        assert!(
+            s.ends_with("4 of 4 rows, caveats counted as verdicts (2 holds, 2 does-not-hold)\n"),
+            "{s}"
+        );
+        let only = ledger_table(CSV.as_bytes(), Some("does-not-hold"), None, false).unwrap();
         assert!(only.contains(" c ") && !only.contains(" a ") && !only.contains(" b "));
-        let doc = ledger_table(CSV.as_bytes(), None, Some("000")).unwrap();
-        assert!(doc.ends_with("1 of 3 claims (1 holds)\n"), "{doc}");
-        assert!(ledger_table(b"id,x\n1,2\n", None, None).is_err());
+        let doc = ledger_table(CSV.as_bytes(), None, Some("000"), false).unwrap();
+        assert!(doc.contains("1 of 3 claims (1 holds)\n"), "{doc}");
+        assert!(ledger_table(b"id,x\n1,2\n", None, None, false).is_err());
         // --verdict's names are claims.csv's spelling
-        let all = [
-            Verdict::Holds,
-            Verdict::Approximately,
-            Verdict::DoesNotHold,
-            Verdict::Inconclusive,
-            Verdict::NotMeasured,
-        ];
-        assert_eq!(VERDICTS.to_vec(), all.map(|v| v.as_str()).to_vec());
+        assert_eq!(
+            VERDICTS.to_vec(),
+            crate::report::ledger::VERDICTS.map(|v| v.as_str()).to_vec()
+        );
     }
 }

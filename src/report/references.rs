@@ -4,7 +4,7 @@
 //! `not-measured`, each with the reference a reader checks it against and,
 //! for a theorem, the study that demonstrates it where one can.
 
-use super::ledger::{Basis, LedgerRow, Verdict};
+use super::ledger::{Basis, LedgerRow, Reading, Verdict};
 use serde::Deserialize;
 
 /// The file, as committed.
@@ -89,6 +89,11 @@ fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
                 note,
                 section: String::new(),
                 place: (0, 0),
+                reading: Reading::Intended,
+                caveat_of: None,
+                ty: String::new(),
+                margin: String::new(),
+                correction: String::new(),
             }
             .placed(),
         );

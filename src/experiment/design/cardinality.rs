@@ -178,7 +178,7 @@ pub fn cardinality(i: &CardinalityInputs, reference: &Path) -> Result<Cardinalit
             ),
             (
                 "mean relative error of the Ertl estimate from 10^6 up to 2^64 (p = 14): the hash's distinct words run out",
-                "hll_any_cardinality_up_to_2_64",
+                "hll_at_2_64_itself",
             ),
             (
                 "mean relative error of the raw estimate at n = 1,000 (p = 14): why the small range switches",

@@ -4,7 +4,10 @@
 use super::kinds::{self, Kind};
 use super::params::Value;
 use crate::error::{Error, Result};
-pub use crate::report::ledger::{Basis, Check, Claim, Source};
+pub use crate::report::ledger::{Basis, Check, Claim, ClaimType, Quantity, Reading, Scale, Source};
+
+mod claims;
+use claims::RawClaim;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -20,35 +23,6 @@ struct RawSpec {
     quick: Option<toml::Table>,
     #[serde(default, rename = "claim")]
     claims: Vec<RawClaim>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawClaim {
-    id: String,
-    document: String,
-    quote: String,
-    documented: f64,
-    #[serde(default)]
-    documented_high: Option<f64>,
-    unit: String,
-    #[serde(default)]
-    select: toml::Table,
-    metric: String,
-    #[serde(default)]
-    theory_metric: Option<String>,
-    #[serde(default)]
-    tolerance: f64,
-    #[serde(default)]
-    check: Option<String>,
-    #[serde(default)]
-    baseline: Option<toml::Table>,
-    #[serde(default)]
-    note: Option<String>,
-    #[serde(default)]
-    table: Option<String>,
-    /// "measured" (a sampled value with an interval) or "computed" (a formula or an exact enumeration).
-    basis: String,
 }
 
 /// A validated study.
@@ -203,150 +177,7 @@ impl Spec {
             check_trials(path, kind, g)?;
         }
 
-        let mut claims = Vec::new();
-        let mut ids = std::collections::HashSet::new();
-        for (i, c) in raw.claims.into_iter().enumerate() {
-            let at = |f: &str| format!("claim[{i}].{f}");
-            if !ids.insert(c.id.clone()) {
-                return Err(fe(
-                    &at("id"),
-                    &format!("{:?}", c.id),
-                    "must be unique within the study",
-                ));
-            }
-            if !["000", "002"].contains(&c.document.as_str()) {
-                return Err(fe(
-                    &at("document"),
-                    &format!("{:?}", c.document),
-                    "must be one of 000, 002",
-                ));
-            }
-            let source = match c.table.as_deref() {
-                None | Some("results") => Source::Results,
-                Some("summary") if replicates > 1 && quick_replicates > 1 => Source::Summary,
-                Some("summary") => {
-                    return Err(fe(
-                        &at("table"),
-                        "\"summary\"",
-                        "needs grid.replicates >= 2 (in [grid] and [quick])",
-                    ));
-                }
-                Some(other) => {
-                    return Err(fe(
-                        &at("table"),
-                        &format!("{other:?}"),
-                        "must be one of results, summary",
-                    ));
-                }
-            };
-            let columns: Vec<String> = match source {
-                Source::Results => kind.columns(),
-                Source::Summary => kind.summary_columns(),
-            }
-            .into_iter()
-            .map(|c| c.name)
-            .collect();
-            for (f, m) in [
-                ("metric", Some(&c.metric)),
-                ("theory_metric", c.theory_metric.as_ref()),
-            ] {
-                if let Some(m) = m
-                    && !columns.contains(m)
-                {
-                    return Err(fe(
-                        &at(f),
-                        &format!("{m:?}"),
-                        &format!(
-                            "must be a column of kind {}: {}",
-                            kind.name(),
-                            columns.join(", ")
-                        ),
-                    ));
-                }
-            }
-            if !c.documented.is_finite() {
-                return Err(fe(
-                    &at("documented"),
-                    &c.documented.to_string(),
-                    "must be a finite number",
-                ));
-            }
-            if let Some(h) = c.documented_high
-                && !(h.is_finite() && h >= c.documented)
-            {
-                return Err(fe(
-                    &at("documented_high"),
-                    &h.to_string(),
-                    "must be a finite number >= documented",
-                ));
-            }
-            if !(c.tolerance.is_finite() && c.tolerance >= 0.0) {
-                return Err(fe(
-                    &at("tolerance"),
-                    &c.tolerance.to_string(),
-                    "must be a number >= 0",
-                ));
-            }
-            // relative to a nonzero bound, 100% or more would reach across zero
-            if c.tolerance >= 1.0
-                && (c.documented != 0.0 || c.documented_high.is_some_and(|h| h != 0.0))
-            {
-                return Err(fe(
-                    &at("tolerance"),
-                    &c.tolerance.to_string(),
-                    "must be < 1 (it is relative to documented); state a wider claim as a range with documented_high",
-                ));
-            }
-            let check = match c.check.as_deref() {
-                None | Some("value") => Check::Value,
-                Some("equal_across") => Check::EqualAcross,
-                Some("max") => Check::Max,
-                Some("pooled") => Check::Pooled,
-                Some("every") => Check::Every,
-                Some("report") => Check::Report,
-                Some(other) => {
-                    return Err(fe(
-                        &at("check"),
-                        &format!("{other:?}"),
-                        "must be one of value, equal_across, max, pooled, every, report",
-                    ));
-                }
-            };
-            let basis = match c.basis.as_str() {
-                "measured" => Basis::Measured,
-                "counted" => Basis::Counted,
-                "computed" => Basis::Computed,
-                other => {
-                    return Err(fe(
-                        &at("basis"),
-                        &format!("{other:?}"),
-                        "must be one of measured, counted, computed",
-                    ));
-                }
-            };
-            let select = selector(path, kind, &at("select"), &c.select)?;
-            let baseline = match &c.baseline {
-                Some(b) => Some(selector(path, kind, &at("baseline"), b)?),
-                None => None,
-            };
-            claims.push(Claim {
-                id: c.id,
-                document: c.document,
-                quote: c.quote,
-                documented: c.documented,
-                documented_high: c.documented_high,
-                unit: c.unit,
-                select,
-                metric: c.metric,
-                theory_metric: c.theory_metric,
-                tolerance: c.tolerance,
-                check,
-                baseline,
-                note: c.note,
-                source,
-                basis,
-            });
-        }
+        let claims = claims::validate(path, kind, raw.claims, replicates, quick_replicates)?;
 
         Ok(Spec {
             path: path.to_path_buf(),
@@ -447,7 +278,12 @@ fn validate_grid(
     Ok(out)
 }
 
-fn checked(path: &Path, field: &str, def: &super::ParamDef, item: &toml::Value) -> Result<Value> {
+pub(super) fn checked(
+    path: &Path,
+    field: &str,
+    def: &super::ParamDef,
+    item: &toml::Value,
+) -> Result<Value> {
     let v = Value::from_toml(item).ok_or_else(|| {
         Error::field(
             path,
@@ -496,7 +332,7 @@ fn check_trials(
 
 /// A selector value for a checkpoint field: a number for a numeric column,
 /// a string for a text one.
-fn key_value(
+pub(super) fn key_value(
     path: &Path,
     name: &str,
     f: &super::row::FieldDef,
@@ -516,86 +352,4 @@ fn key_value(
             &format!("must be a {ty:?} (a checkpoint of each trial)"),
         )),
     }
-}
-
-/// A claim's row selector: `param = value` or `param = [values]` (any of
-/// them). Each value is checked against the parameter's declaration, so a
-/// misspelt name or value is an error, never an empty selection. `replicate`
-/// (a results.csv column, 0-based) selects one replicate's trial.
-fn selector(
-    path: &Path,
-    kind: &'static dyn Kind,
-    field: &str,
-    t: &toml::Table,
-) -> Result<Vec<(String, Vec<Value>)>> {
-    let mut out = Vec::new();
-    for (k, v) in t {
-        let def = kind.params().iter().find(|d| d.name == k);
-        // a field that tells the rows of one trial apart (a checkpoint n) selects like a parameter
-        let key_field = kind
-            .fields()
-            .into_iter()
-            .find(|f| f.name == k && f.agg == super::row::Agg::Key);
-        if k == "replicate" {
-            let items: Vec<&toml::Value> = match v {
-                toml::Value::Array(a) => a.iter().collect(),
-                other => vec![other],
-            };
-            let mut values = Vec::new();
-            for item in items {
-                match item.as_integer() {
-                    Some(r) if r >= 0 => values.push(Value::Int(r)),
-                    _ => {
-                        return Err(Error::field(
-                            path,
-                            &format!("{field}.replicate"),
-                            &item.to_string(),
-                            "must be a replicate number (0, 1, …)",
-                        ));
-                    }
-                }
-            }
-            if values.is_empty() {
-                return Err(Error::field(
-                    path,
-                    &format!("{field}.replicate"),
-                    "[]",
-                    "must not be empty",
-                ));
-            }
-            out.push((k.clone(), values));
-            continue;
-        }
-        if def.is_none() && key_field.is_none() {
-            return Err(Error::file(
-                path,
-                format!(
-                    "{field}.{k}: neither a parameter nor a checkpoint field of kind {}",
-                    kind.name()
-                ),
-            ));
-        }
-        let items: Vec<&toml::Value> = match v {
-            toml::Value::Array(a) if !a.is_empty() => a.iter().collect(),
-            toml::Value::Array(_) => {
-                return Err(Error::field(
-                    path,
-                    &format!("{field}.{k}"),
-                    "[]",
-                    "must not be empty",
-                ));
-            }
-            other => vec![other],
-        };
-        let mut values = Vec::new();
-        for item in items {
-            values.push(match (def, &key_field) {
-                (Some(def), _) => checked(path, &format!("{field}.{k}"), def, item)?,
-                (None, Some(f)) => key_value(path, &format!("{field}.{k}"), f, item)?,
-                (None, None) => unreachable!("rejected above"),
-            });
-        }
-        out.push((k.clone(), values));
-    }
-    Ok(out)
 }

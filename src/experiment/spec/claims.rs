@@ -1,0 +1,406 @@
+//! The `[[claim]]` tables of a spec: each claim's fields checked against the
+//! kind (its metric, selector and table), its type, quantity, reading and
+//! margin, before anything runs.
+
+use super::{
+    Basis, Check, Claim, ClaimType, Kind, Quantity, Reading, Scale, Source, checked, key_value,
+};
+use crate::error::{Error, Result};
+use crate::experiment::params::Value;
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawClaim {
+    id: String,
+    document: String,
+    quote: String,
+    documented: f64,
+    #[serde(default)]
+    documented_high: Option<f64>,
+    unit: String,
+    #[serde(default)]
+    select: toml::Table,
+    metric: String,
+    #[serde(default)]
+    theory_metric: Option<String>,
+    /// What kind of statement: exact, approximation, upper_bound,
+    /// lower_bound, asymptotic, typical, illustration.
+    #[serde(rename = "type")]
+    ty: String,
+    /// intended (default) or caveat.
+    #[serde(default)]
+    reading: Option<String>,
+    /// For a caveat: the intended claim it qualifies.
+    #[serde(default)]
+    caveat_of: Option<String>,
+    /// The kind of quantity (its margin comes from the materiality table).
+    quantity: String,
+    /// An exact claim's printed precision (relative).
+    #[serde(default)]
+    resolution: Option<f64>,
+    /// A margin of the claim's own (relative; `margin_scale = "absolute"` for
+    /// the claim's unit), with the reason it overrides the table's.
+    #[serde(default)]
+    margin: Option<f64>,
+    #[serde(default)]
+    margin_scale: Option<String>,
+    #[serde(default)]
+    margin_reason: Option<String>,
+    /// An asymptotic claim's regime (which rows, and why).
+    #[serde(default)]
+    regime: Option<String>,
+    /// The corrected statement, when the claim may not hold.
+    #[serde(default)]
+    correction: Option<String>,
+    /// Why the full run cannot decide the claim, and what size would.
+    #[serde(default)]
+    undecidable_at: Option<String>,
+    #[serde(default)]
+    check: Option<String>,
+    #[serde(default)]
+    baseline: Option<toml::Table>,
+    #[serde(default)]
+    note: Option<String>,
+    #[serde(default)]
+    table: Option<String>,
+    /// "measured" (a sampled value with an interval) or "computed" (a formula or an exact enumeration).
+    basis: String,
+}
+
+/// Validates a spec's claims against its kind; `replicates` and
+/// `quick_replicates` say whether a summary table exists.
+pub(super) fn validate(
+    path: &Path,
+    kind: &'static dyn Kind,
+    raw: Vec<RawClaim>,
+    replicates: u32,
+    quick_replicates: u32,
+) -> Result<Vec<Claim>> {
+    let fe = |field: &str, value: &str, allowed: &str| Error::field(path, field, value, allowed);
+    let mut claims = Vec::new();
+    let mut ids = std::collections::HashSet::new();
+    for (i, c) in raw.into_iter().enumerate() {
+        let at = |f: &str| format!("claim[{i}].{f}");
+        if !ids.insert(c.id.clone()) {
+            return Err(fe(
+                &at("id"),
+                &format!("{:?}", c.id),
+                "must be unique within the study",
+            ));
+        }
+        if !["000", "002"].contains(&c.document.as_str()) {
+            return Err(fe(
+                &at("document"),
+                &format!("{:?}", c.document),
+                "must be one of 000, 002",
+            ));
+        }
+        let source = match c.table.as_deref() {
+            None | Some("results") => Source::Results,
+            Some("summary") if replicates > 1 && quick_replicates > 1 => Source::Summary,
+            Some("summary") => {
+                return Err(fe(
+                    &at("table"),
+                    "\"summary\"",
+                    "needs grid.replicates >= 2 (in [grid] and [quick])",
+                ));
+            }
+            Some(other) => {
+                return Err(fe(
+                    &at("table"),
+                    &format!("{other:?}"),
+                    "must be one of results, summary",
+                ));
+            }
+        };
+        let columns: Vec<String> = match source {
+            Source::Results => kind.columns(),
+            Source::Summary => kind.summary_columns(),
+        }
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+        for (f, m) in [
+            ("metric", Some(&c.metric)),
+            ("theory_metric", c.theory_metric.as_ref()),
+        ] {
+            if let Some(m) = m
+                && !columns.contains(m)
+            {
+                return Err(fe(
+                    &at(f),
+                    &format!("{m:?}"),
+                    &format!(
+                        "must be a column of kind {}: {}",
+                        kind.name(),
+                        columns.join(", ")
+                    ),
+                ));
+            }
+        }
+        if !c.documented.is_finite() {
+            return Err(fe(
+                &at("documented"),
+                &c.documented.to_string(),
+                "must be a finite number",
+            ));
+        }
+        if let Some(h) = c.documented_high
+            && !(h.is_finite() && h >= c.documented)
+        {
+            return Err(fe(
+                &at("documented_high"),
+                &h.to_string(),
+                "must be a finite number >= documented",
+            ));
+        }
+        let ty = ClaimType::parse(&c.ty).ok_or_else(|| {
+            fe(
+                &at("type"),
+                &format!("{:?}", c.ty),
+                "must be one of exact, approximation, upper_bound, lower_bound, asymptotic, typical, illustration",
+            )
+        })?;
+        let quantity = Quantity::parse(&c.quantity).ok_or_else(|| {
+            let names: Vec<&str> = crate::report::margin::ALL
+                .iter()
+                .map(|q| q.name())
+                .collect();
+            fe(
+                &at("quantity"),
+                &format!("{:?}", c.quantity),
+                &format!("must be one of {}", names.join(", ")),
+            )
+        })?;
+        let reading = match c.reading.as_deref() {
+            None => Reading::Intended,
+            Some(r) => Reading::parse(r).ok_or_else(|| {
+                fe(
+                    &at("reading"),
+                    &format!("{r:?}"),
+                    "must be one of intended, caveat",
+                )
+            })?,
+        };
+        match (reading, &c.caveat_of) {
+            (Reading::Caveat, None) => {
+                return Err(fe(
+                    &at("caveat_of"),
+                    "(missing)",
+                    "a caveat names the intended claim it qualifies",
+                ));
+            }
+            (Reading::Intended, Some(p)) => {
+                return Err(fe(
+                    &at("caveat_of"),
+                    &format!("{p:?}"),
+                    "only a claim with reading = \"caveat\" qualifies another",
+                ));
+            }
+            _ => {}
+        }
+        if ty.is_bound() && c.documented_high.is_some() {
+            return Err(fe(
+                &at("documented_high"),
+                &c.documented_high.unwrap_or_default().to_string(),
+                "a bound states one value (documented); a range is a two-sided claim",
+            ));
+        }
+        if ty == ClaimType::Asymptotic && c.regime.as_deref().is_none_or(|r| r.trim().is_empty()) {
+            return Err(fe(
+                &at("regime"),
+                "(missing)",
+                "an asymptotic claim declares the regime its rows cover, and why",
+            ));
+        }
+        let resolution = c.resolution.unwrap_or(0.0);
+        if !(resolution.is_finite() && (0.0..1.0).contains(&resolution)) {
+            return Err(fe(
+                &at("resolution"),
+                &resolution.to_string(),
+                "must be a number in [0, 1) (relative to documented)",
+            ));
+        }
+        if c.resolution.is_some() && quantity != Quantity::Exact {
+            return Err(fe(
+                &at("resolution"),
+                &resolution.to_string(),
+                "only an exact quantity has a resolution; the others take their margin from the materiality table",
+            ));
+        }
+        let scale = match c.margin_scale.as_deref() {
+            None | Some("relative") => Scale::Relative,
+            Some("absolute") => Scale::Absolute,
+            Some(other) => {
+                return Err(fe(
+                    &at("margin_scale"),
+                    &format!("{other:?}"),
+                    "must be one of relative, absolute",
+                ));
+            }
+        };
+        let margin_override = match (c.margin, &c.margin_reason) {
+            (None, None) if c.margin_scale.is_none() => None,
+            (Some(m), Some(why)) if !why.trim().is_empty() => {
+                let ok = m.is_finite() && m >= 0.0 && (scale == Scale::Absolute || m < 1.0);
+                if !ok {
+                    return Err(fe(
+                        &at("margin"),
+                        &m.to_string(),
+                        "must be >= 0 (and < 1 when relative: a wider claim is a range)",
+                    ));
+                }
+                Some((m, scale, why.clone()))
+            }
+            _ => {
+                return Err(fe(
+                    &at("margin"),
+                    &format!("{:?}", c.margin),
+                    "a claim's own margin comes with margin_reason (why the materiality table's does not fit)",
+                ));
+            }
+        };
+        let check = match c.check.as_deref() {
+            None | Some("value") => Check::Value,
+            Some("equal_across") => Check::EqualAcross,
+            Some("max") => Check::Max,
+            Some("pooled") => Check::Pooled,
+            Some("every") => Check::Every,
+            Some("report") => Check::Report,
+            Some(other) => {
+                return Err(fe(
+                    &at("check"),
+                    &format!("{other:?}"),
+                    "must be one of value, equal_across, max, pooled, every, report",
+                ));
+            }
+        };
+        let basis = match c.basis.as_str() {
+            "measured" => Basis::Measured,
+            "counted" => Basis::Counted,
+            "computed" => Basis::Computed,
+            other => {
+                return Err(fe(
+                    &at("basis"),
+                    &format!("{other:?}"),
+                    "must be one of measured, counted, computed",
+                ));
+            }
+        };
+        let select = selector(path, kind, &at("select"), &c.select)?;
+        let baseline = match &c.baseline {
+            Some(b) => Some(selector(path, kind, &at("baseline"), b)?),
+            None => None,
+        };
+        claims.push(Claim {
+            id: c.id,
+            document: c.document,
+            quote: c.quote,
+            documented: c.documented,
+            documented_high: c.documented_high,
+            unit: c.unit,
+            select,
+            metric: c.metric,
+            theory_metric: c.theory_metric,
+            check,
+            baseline,
+            note: c.note,
+            source,
+            basis,
+            ty,
+            reading,
+            caveat_of: c.caveat_of,
+            quantity,
+            resolution,
+            margin_override,
+            regime: c.regime,
+            correction: c.correction,
+            undecidable_at: c.undecidable_at,
+        });
+    }
+    Ok(claims)
+}
+
+/// A claim's row selector: `param = value` or `param = [values]` (any of
+/// them). Each value is checked against the parameter's declaration, so a
+/// misspelt name or value is an error, never an empty selection. `replicate`
+/// (a results.csv column, 0-based) selects one replicate's trial.
+fn selector(
+    path: &Path,
+    kind: &'static dyn Kind,
+    field: &str,
+    t: &toml::Table,
+) -> Result<Vec<(String, Vec<Value>)>> {
+    let mut out = Vec::new();
+    for (k, v) in t {
+        let def = kind.params().iter().find(|d| d.name == k);
+        // a field that tells the rows of one trial apart (a checkpoint n) selects like a parameter
+        let key_field = kind
+            .fields()
+            .into_iter()
+            .find(|f| f.name == k && f.agg == crate::experiment::row::Agg::Key);
+        if k == "replicate" {
+            let items: Vec<&toml::Value> = match v {
+                toml::Value::Array(a) => a.iter().collect(),
+                other => vec![other],
+            };
+            let mut values = Vec::new();
+            for item in items {
+                match item.as_integer() {
+                    Some(r) if r >= 0 => values.push(Value::Int(r)),
+                    _ => {
+                        return Err(Error::field(
+                            path,
+                            &format!("{field}.replicate"),
+                            &item.to_string(),
+                            "must be a replicate number (0, 1, …)",
+                        ));
+                    }
+                }
+            }
+            if values.is_empty() {
+                return Err(Error::field(
+                    path,
+                    &format!("{field}.replicate"),
+                    "[]",
+                    "must not be empty",
+                ));
+            }
+            out.push((k.clone(), values));
+            continue;
+        }
+        if def.is_none() && key_field.is_none() {
+            return Err(Error::file(
+                path,
+                format!(
+                    "{field}.{k}: neither a parameter nor a checkpoint field of kind {}",
+                    kind.name()
+                ),
+            ));
+        }
+        let items: Vec<&toml::Value> = match v {
+            toml::Value::Array(a) if !a.is_empty() => a.iter().collect(),
+            toml::Value::Array(_) => {
+                return Err(Error::field(
+                    path,
+                    &format!("{field}.{k}"),
+                    "[]",
+                    "must not be empty",
+                ));
+            }
+            other => vec![other],
+        };
+        let mut values = Vec::new();
+        for item in items {
+            values.push(match (def, &key_field) {
+                (Some(def), _) => checked(path, &format!("{field}.{k}"), def, item)?,
+                (None, Some(f)) => key_value(path, &format!("{field}.{k}"), f, item)?,
+                (None, None) => unreachable!("rejected above"),
+            });
+        }
+        out.push((k.clone(), values));
+    }
+    Ok(out)
+}

@@ -1,0 +1,380 @@
+//! How a claim's value and its verdict interval are obtained from the
+//! selected rows: the interval from the table's sufficient statistics at any
+//! confidence, and each check (value, ratio, equal across, max, pooled,
+//! every with Holm's correction, report).
+
+use super::{Basis, Check, Claim, Source, Test, VERDICT_CONFIDENCE, Verdict, verdict};
+use crate::export::markdown::sig;
+use crate::stats;
+use crate::table::{Interval, Table, Tables, Value};
+
+/// The interval of `metric` in `row` at `confidence`, from the sufficient
+/// statistics the table carries: Clopper–Pearson from `_k`/`_n` (a
+/// proportion: exact, and inside [0, 1] however rare), Student-t from `_sd`
+/// and `replicates` (a summary mean over independent structures), else the
+/// table's 95% bounds widened by z(c)/z(0.95) on each side (normal
+/// approximation of a mean; said in the row's note). A proportion's interval
+/// is cut to [0, 1] (the true rate lies there, so the coverage is kept).
+/// `None` when the table has no interval.
+fn verdict_interval(
+    t: &Table,
+    row: &[Value],
+    metric: &str,
+    confidence: f64,
+    proportion: bool,
+) -> Option<(Interval, bool)> {
+    let value = t.f64(row, metric)?;
+    let clamp = |i: Interval| {
+        if proportion {
+            Interval::new(i.value, i.lo.max(0.0), i.hi.min(1.0))
+        } else {
+            i
+        }
+    };
+    let (k, n) = (format!("{metric}_k"), format!("{metric}_n"));
+    if t.has(&k) && t.has(&n) {
+        let (lo, hi) =
+            stats::clopper_pearson(t.f64(row, &k)? as u64, t.f64(row, &n)? as u64, confidence);
+        return Some((Interval::new(value, lo, hi), false));
+    }
+    // a standard deviation over replicates: its chi-square interval
+    if metric.ends_with("_sd") && t.has("replicates") {
+        let r = t.f64(row, "replicates")? as usize;
+        let i = stats::sd_interval(value, r, confidence);
+        return Some((i, false));
+    }
+    let sd = format!("{metric}_sd");
+    if t.has(&sd) && t.has("replicates") {
+        let (sd, r) = (t.f64(row, &sd)?, t.f64(row, "replicates")?);
+        let half = stats::t(confidence, r - 1.0) * sd / r.sqrt();
+        return Some((
+            clamp(Interval::new(value, value - half, value + half)),
+            false,
+        ));
+    }
+    let i = t.interval(row, metric)?;
+    let s = stats::z(confidence) / stats::z(stats::PLOT_CONFIDENCE);
+    Some((
+        clamp(Interval::new(
+            value,
+            value - s * (value - i.lo),
+            value + s * (i.hi - value),
+        )),
+        true,
+    ))
+}
+
+/// One row of an `every` check: its interval at the verdict confidence and
+/// at the level corrected for the rows.
+#[derive(Clone, Copy)]
+struct Judged {
+    at_c: Interval,
+    at_k: Interval,
+    rescaled: bool,
+    theory: Option<f64>,
+}
+
+pub(super) struct Measured {
+    pub(super) interval: Interval,
+    pub(super) theory: Option<f64>,
+    pub(super) rescaled: bool,
+    /// Set when the check decides the verdict itself (`every`).
+    pub(super) verdict: Option<Verdict>,
+    /// How an `every` check corrected for its rows.
+    pub(super) holm: Option<String>,
+}
+
+impl Measured {
+    fn of(interval: Interval, theory: Option<f64>, rescaled: bool) -> Measured {
+        Measured {
+            interval,
+            theory,
+            rescaled,
+            verdict: None,
+            holm: None,
+        }
+    }
+}
+
+pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Measured, String> {
+    let t = match claim.source {
+        Source::Results => &tables.results,
+        Source::Summary => tables
+            .summary
+            .as_ref()
+            .ok_or("the study wrote no summary table")?,
+    };
+    // a proportion (the results carry its counts): intervals stay in [0, 1]
+    let proportion = tables.results.has(&format!("{}_k", claim.metric))
+        && tables.results.has(&format!("{}_n", claim.metric));
+    let selected: Vec<&Vec<Value>> = t.select(&claim.select).collect();
+    let value = |r: &[Value]| {
+        t.f64(r, &claim.metric)
+            .ok_or_else(|| format!("{} is empty in a selected row", claim.metric))
+    };
+    let theory = |r: &[Value]| claim.theory_metric.as_ref().and_then(|m| t.f64(r, m));
+    // a computed value is exact; a measured one needs its interval
+    let interval = |r: &[Value], confidence: f64| -> Result<(Interval, bool), String> {
+        match claim.basis {
+            Basis::Computed | Basis::Counted | Basis::Reference => {
+                Ok((Interval::exact(value(r)?), false))
+            }
+            Basis::Measured => verdict_interval(t, r, &claim.metric, confidence, proportion)
+                .ok_or_else(|| {
+                    format!(
+                        "{} has no interval: mark the claim computed, or measure it with one",
+                        claim.metric
+                    )
+                }),
+        }
+    };
+    let c = VERDICT_CONFIDENCE;
+    match claim.check {
+        Check::Value => {
+            let [r] = selected[..] else {
+                return Err(format!(
+                    "selector matched {} rows, expected 1",
+                    selected.len()
+                ));
+            };
+            let Some(base) = &claim.baseline else {
+                let (mut i, rescaled) = interval(r, c)?;
+                // a rare rate averaged over replicates: its t-interval leaves
+                // [0, 1]; pool the replicates' counts instead (exact interval)
+                if claim.source == Source::Summary
+                    && proportion
+                    && claim.basis == Basis::Measured
+                    && let Some(p) = pooled_replicates(claim, tables, c, &i)
+                {
+                    i = p;
+                }
+                return Ok(Measured::of(i, theory(r), rescaled));
+            };
+            let b: Vec<&Vec<Value>> = t.select(base).collect();
+            let [b] = b[..] else {
+                return Err(format!("baseline matched {} rows, expected 1", b.len()));
+            };
+            let ((x, rx), (y, ry)) = (interval(r, c)?, interval(b, c)?);
+            let ratio = if claim.basis != Basis::Measured {
+                Interval::exact(x.value / y.value)
+            } else {
+                // both intervals are at the verdict level already
+                stats::ratio_interval(x, y, c)
+            };
+            Ok(Measured::of(
+                ratio,
+                theory(r).zip(theory(b)).map(|(x, y)| x / y),
+                rx || ry,
+            ))
+        }
+        Check::EqualAcross => {
+            if selected.len() < 2 {
+                return Err(format!(
+                    "selector matched {} rows, expected 2 or more",
+                    selected.len()
+                ));
+            }
+            let mut vals = Vec::new();
+            for r in &selected {
+                let (i, rescaled) = interval(r, c)?;
+                if i.value.is_nan() || i.value <= 0.0 {
+                    return Err(format!(
+                        "{} = {} in a selected row: a ratio needs positive values",
+                        claim.metric, i.value
+                    ));
+                }
+                vals.push((i, rescaled, theory(r)));
+            }
+            let hi = vals
+                .iter()
+                .max_by(|a, b| a.0.value.total_cmp(&b.0.value))
+                .unwrap();
+            let lo = vals
+                .iter()
+                .min_by(|a, b| a.0.value.total_cmp(&b.0.value))
+                .unwrap();
+            let ratio = if claim.basis != Basis::Measured {
+                Interval::exact(hi.0.value / lo.0.value)
+            } else {
+                stats::ratio_interval(hi.0, lo.0, c)
+            };
+            Ok(Measured::of(
+                ratio,
+                hi.2.zip(lo.2).map(|(a, b)| a / b),
+                hi.1 || lo.1,
+            ))
+        }
+        Check::Max => {
+            if selected.is_empty() {
+                return Err("selector matched no rows".into());
+            }
+            let mut max = f64::NEG_INFINITY;
+            for r in &selected {
+                max = max.max(value(r)?);
+            }
+            Ok(Measured::of(
+                Interval::exact(max),
+                selected.iter().filter_map(|r| theory(r)).reduce(f64::max),
+                false,
+            ))
+        }
+        Check::Pooled => {
+            if selected.is_empty() {
+                return Err("selector matched no rows".into());
+            }
+            let (kc, nc) = (format!("{}_k", claim.metric), format!("{}_n", claim.metric));
+            if !(t.has(&kc) && t.has(&nc)) {
+                return Err(format!(
+                    "{} is not a proportion (no {kc}, {nc})",
+                    claim.metric
+                ));
+            }
+            let (mut k, mut n) = (0u64, 0u64);
+            for r in &selected {
+                k += t.f64(r, &kc).ok_or("empty count")? as u64;
+                n += t.f64(r, &nc).ok_or("empty count")? as u64;
+            }
+            let (lo, hi) = stats::clopper_pearson(k, n, c);
+            let rate = if n == 0 {
+                f64::NAN
+            } else {
+                k as f64 / n as f64
+            };
+            let th: Vec<f64> = selected.iter().filter_map(|r| theory(r)).collect();
+            Ok(Measured::of(
+                Interval::new(rate, lo, hi),
+                (!th.is_empty()).then(|| th.iter().sum::<f64>() / th.len() as f64),
+                false,
+            ))
+        }
+        Check::Every => {
+            // rows where the metric does not apply (empty) are not part of "every"
+            let rows: Vec<&&Vec<Value>> = selected
+                .iter()
+                .filter(|r| t.f64(r, &claim.metric).is_some())
+                .collect();
+            if rows.is_empty() {
+                return Err(if selected.is_empty() {
+                    "selector matched no rows".into()
+                } else {
+                    format!("{} is empty in every selected row", claim.metric)
+                });
+            }
+            // Holm's first step: a row refutes the universal claim at the
+            // familywise level c when its interval at 1 − (1 − c)/k lies
+            // outside the band; the claim holds when every row holds at c
+            // (an intersection-union test needs no correction)
+            let k = rows.len();
+            let corrected = 1.0 - (1.0 - c) / k as f64;
+            let mut judged = Vec::new();
+            for r in &rows {
+                let (at_c, rescaled) = interval(r, c)?;
+                let (at_k, _) = interval(r, corrected)?;
+                judged.push(Judged {
+                    at_c,
+                    at_k,
+                    rescaled,
+                    theory: theory(r),
+                });
+            }
+            // the interval's edge nearest the band's edge
+            let room = |i: Interval| {
+                test.room(i.lo.min(i.value))
+                    .min(test.room(i.hi.max(i.value)))
+            };
+            // the row nearest (or farthest past) the edge among those kept, by
+            // its interval at c or at the corrected level
+            let nearest = |keep: &dyn Fn(&Judged) -> bool, at_k: bool| {
+                judged
+                    .iter()
+                    .filter(|j| keep(j))
+                    .map(|j| (*j, if at_k { j.at_k } else { j.at_c }))
+                    .min_by(|a, b| room(a.1).total_cmp(&room(b.1)))
+            };
+            let fails = |j: &Judged| verdict(test, j.at_k) == Verdict::DoesNotHold;
+            let holds = |j: &Judged| verdict(test, j.at_c) == Verdict::Holds;
+            let (v, corrected_interval, (chosen, shown)) = if let Some(row) = nearest(&fails, true)
+            {
+                (Verdict::DoesNotHold, true, row)
+            } else if judged.iter().all(holds) {
+                (
+                    Verdict::Holds,
+                    false,
+                    nearest(&|_| true, false).expect("rows"),
+                )
+            } else {
+                let row = nearest(&|j| !holds(j), false).expect("a row that does not hold");
+                (Verdict::Inconclusive, false, row)
+            };
+            let holm = (k > 1 && claim.basis == Basis::Measured).then(|| {
+                format!(
+                    "every: {k} rows; a failure is decided at {}% (Holm, {}/{k}), holding at {}%{}",
+                    sig(100.0 * corrected, 6),
+                    sig(100.0 * (1.0 - c), 3),
+                    sig(100.0 * c, 4),
+                    if corrected_interval {
+                        "; the interval shown is the corrected one"
+                    } else {
+                        ""
+                    }
+                )
+            });
+            Ok(Measured {
+                interval: shown,
+                theory: chosen.theory,
+                rescaled: chosen.rescaled,
+                verdict: Some(v),
+                holm,
+            })
+        }
+        Check::Report => {
+            let [r] = selected[..] else {
+                return Err(format!(
+                    "selector matched {} rows, expected 1",
+                    selected.len()
+                ));
+            };
+            // a measured value keeps its interval (shown, never judged)
+            let (interval, rescaled) = if claim.basis == Basis::Measured {
+                interval(r, c)?
+            } else {
+                (Interval::exact(value(r)?), false)
+            };
+            Ok(Measured::of(interval, theory(r), rescaled))
+        }
+    }
+}
+
+/// For a summary mean of a proportion whose t-interval `i` leaves [0, 1]
+/// (a rare rate: the normal approximation fails), the replicates' counts
+/// pooled from the results (the same selector picks the setting's
+/// replicates) with their exact interval; `None` when the t-interval is
+/// inside [0, 1] or the counts are missing.
+fn pooled_replicates(claim: &Claim, tables: &Tables, c: f64, i: &Interval) -> Option<Interval> {
+    let sd = tables
+        .summary
+        .as_ref()?
+        .select(&claim.select)
+        .next()
+        .and_then(|r| {
+            let s = tables.summary.as_ref()?;
+            let (m, sd, n) = (
+                s.f64(r, &claim.metric)?,
+                s.f64(r, &format!("{}_sd", claim.metric))?,
+                s.f64(r, "replicates")?,
+            );
+            Some((m, stats::t(c, n - 1.0) * sd / n.sqrt()))
+        })?;
+    if sd.0 - sd.1 >= 0.0 && sd.0 + sd.1 <= 1.0 {
+        return None;
+    }
+    let t = &tables.results;
+    let (kc, nc) = (format!("{}_k", claim.metric), format!("{}_n", claim.metric));
+    let (mut k, mut n) = (0u64, 0u64);
+    for r in t.select(&claim.select) {
+        k += t.f64(r, &kc)? as u64;
+        n += t.f64(r, &nc)? as u64;
+    }
+    let (lo, hi) = stats::clopper_pearson(k, n, c);
+    (n > 0).then(|| Interval::new(i.value, lo.min(i.value), hi.max(i.value)))
+}
