@@ -6,6 +6,7 @@ use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::experiment::Spec;
 use crate::experiment::disk::{self, RunRecord};
+use crate::experiment::lock::OutLock;
 use crate::experiment::runner::{self, RunOptions, StudyRun};
 use crate::export;
 use crate::report::ledger;
@@ -61,6 +62,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 println!("{}", plan.line());
             }
             plan.check(&spec)?;
+            // everything checked: take the output directory before writing
+            let _lock = OutLock::acquire(&opts.out, true)?;
             let pool = pool(threads)?;
             on_ctrl_c();
             let bar = progress(spec.trials(opts.quick) as u64, cli.quiet);
@@ -112,6 +115,11 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Report { dir } => {
+            // a directory that is not there is refused by rebuild, as before
+            let _lock = dir
+                .is_dir()
+                .then(|| OutLock::acquire(dir, false))
+                .transpose()?;
             let rebuilt = disk::rebuild(dir)?;
             if !cli.quiet {
                 print_counts(&rebuilt.ledger, dir, rebuilt.run.seconds);
@@ -556,6 +564,8 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
                 .unwrap_or_default()
         );
     }
+    // every spec checked: take the output directory before writing
+    let _lock = OutLock::acquire(&opts.out, true)?;
     let clock = Instant::now();
     let pool = pool(opts.threads)?;
     on_ctrl_c();
@@ -595,24 +605,4 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
         print_counts(&rebuilt.ledger, &opts.out, rebuilt.run.seconds);
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn claims_accepts_the_ledgers_verdict_names() {
-        use clap::CommandFactory;
-        let cmd = crate::cli::Cli::command();
-        let claims = cmd.find_subcommand("claims").unwrap();
-        let arg = claims
-            .get_arguments()
-            .find(|a| a.get_id() == "verdict")
-            .unwrap();
-        let names: Vec<String> = arg
-            .get_possible_values()
-            .iter()
-            .map(|v| v.get_name().to_string())
-            .collect();
-        assert_eq!(names, crate::report::print::VERDICTS);
-    }
 }

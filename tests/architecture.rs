@@ -146,3 +146,38 @@ fn no_source_file_outgrows_six_hundred_lines() {
         assert!(n <= 620, "{} has {n} lines", f.display());
     }
 }
+
+/// Every property test draws the same cases on every run: each file with a
+/// `proptest!` block configures it with a fixed RNG seed, so CI can fail
+/// only on a change (a failure found once stays in the regressions file).
+#[test]
+fn every_property_test_pins_its_rng_seed() {
+    let mut all = Vec::new();
+    files(Path::new("tests"), &mut all);
+    files(Path::new("src"), &mut all);
+    let mut blocks = 0;
+    for f in all
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "rs"))
+    {
+        let text = std::fs::read_to_string(f).unwrap();
+        if f.ends_with("architecture.rs") {
+            continue;
+        }
+        for (i, _) in text.match_indices("proptest! {") {
+            blocks += 1;
+            let head = &text[i..(i + 200).min(text.len())];
+            assert!(
+                head.contains("#![proptest_config("),
+                "{}: a proptest! block without its config",
+                f.display()
+            );
+            assert!(
+                text.contains("RngSeed::Fixed("),
+                "{}: proptest's RNG seed is not pinned",
+                f.display()
+            );
+        }
+    }
+    assert!(blocks >= 2, "{blocks} proptest! blocks");
+}

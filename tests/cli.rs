@@ -749,6 +749,43 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
         );
         assert!(!out.exists(), "{args:?} created {}", out.display());
     }
+    // the directory in use: another sketchlab (this test, through the same
+    // lock) holds OUT; every command that writes there refuses, naming the
+    // holder, and writes nothing beside the lock file
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("out");
+    let held = sketchlab::experiment::lock::OutLock::acquire(&out, true).unwrap();
+    let out_s = out.to_str().unwrap();
+    let holder = format!("is in use by sketchlab pid {} on host ", std::process::id());
+    for args in [
+        vec!["run", "bloom_overfill", "--quick", "--out", out_s],
+        vec![
+            "run",
+            "bloom_overfill",
+            "--quick",
+            "--resume",
+            "--out",
+            out_s,
+        ],
+        vec!["reproduce", "--quick", "--out", out_s],
+        vec!["report", out_s],
+    ] {
+        let o = sketchlab().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: {out_s} {holder}"))
+                && err.trim_end().ends_with("; wait, or use another --out")
+                && err.trim_end().lines().count() == 1,
+            "{args:?}: {err:?}"
+        );
+        let files: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(files, [".sketchlab.lock"], "{args:?}");
+    }
+    drop(held);
 }
 
 /// `sketchlab design filter`: the essay's case in JSON (298 lookups per
@@ -931,4 +968,23 @@ fn design_frequency_shapes_counters_and_refuses_bad_input() {
             ("--merge-nodes", "0"),
         ],
     );
+}
+
+/// `sketchlab claims --verdict` accepts exactly the ledger's verdict names
+/// (the CLI spells them itself: it may not depend on the report layer).
+#[test]
+fn claims_accepts_the_ledgers_verdict_names() {
+    use clap::CommandFactory;
+    let cmd = sketchlab::cli::Cli::command();
+    let claims = cmd.find_subcommand("claims").unwrap();
+    let arg = claims
+        .get_arguments()
+        .find(|a| a.get_id() == "verdict")
+        .unwrap();
+    let names: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .map(|v| v.get_name().to_string())
+        .collect();
+    assert_eq!(names, sketchlab::report::print::VERDICTS);
 }

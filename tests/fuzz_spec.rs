@@ -350,10 +350,13 @@ fn apply(doc: &mut toml::Table, m: &Mutation) {
     }
 }
 
+/// The same cases on every run (a fixed RNG seed): CI fails only on a
+/// change; cases worth keeping are in tests/fuzz_corpus/.
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases,
         failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20_261_204),
         ..ProptestConfig::default()
     }
 }

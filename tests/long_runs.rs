@@ -32,6 +32,15 @@ fn spec(dir: &Path) -> PathBuf {
     p
 }
 
+/// The slow spec under `dir`, and the results.csv of a run of it alone.
+fn spec_and_reference(dir: &Path, threads: &str) -> (PathBuf, Vec<u8>) {
+    let spec = spec(dir);
+    let alone = dir.join("alone");
+    assert!(run(&spec, &alone, threads, &[]).status.success());
+    let reference = sketchlab::export::read_output_at(&alone.join("slow/results.csv")).unwrap();
+    (spec, reference)
+}
+
 fn run(spec: &Path, out: &Path, threads: &str, extra: &[&str]) -> std::process::Output {
     std::process::Command::new(BIN)
         .arg("run")
@@ -75,15 +84,18 @@ fn start_and_wait(spec: &Path, out: &Path, threads: &str, at_least: usize) -> st
 
 fn kill_and_resume(threads: &str) {
     let d = tempfile::tempdir().unwrap();
-    let spec = spec(d.path());
-    let whole = d.path().join("whole");
-    assert!(run(&spec, &whole, threads, &[]).status.success());
-    let reference = sketchlab::export::read_output_at(&whole.join("slow/results.csv")).unwrap();
+    let (spec, reference) = spec_and_reference(d.path(), threads);
 
     let out = d.path().join("killed");
     let mut child = start_and_wait(&spec, &out, threads, 4);
+    let dead = child.id();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
+    // the killed run's lock file still names it; the OS released its lock, so
+    // --resume takes the directory over
+    let lock = out.join(sketchlab::experiment::lock::FILE);
+    let line = std::fs::read_to_string(&lock).unwrap();
+    assert!(line.starts_with(&format!("pid {dead} host ")), "{line}");
     let journal = out.join("slow/journal");
     let kept = records(&journal);
     assert!((4..48).contains(&kept), "{kept} records");
@@ -97,6 +109,8 @@ fn kill_and_resume(threads: &str) {
 
     let resumed = run(&spec, &out, threads, &["--resume"]);
     assert!(resumed.status.success(), "{resumed:?}");
+    let line = std::fs::read_to_string(&lock).unwrap();
+    assert!(!line.starts_with(&format!("pid {dead} ")), "{line}");
     assert!(
         sketchlab::export::read_output_at(&out.join("slow/results.csv")).unwrap() == reference,
         "resumed results.csv differs (threads {threads})"
@@ -121,6 +135,105 @@ fn kill_and_resume(threads: &str) {
     assert!(
         sketchlab::export::read_output_at(&out.join("slow/results.csv")).unwrap() == reference,
         "results with another kind's columns were kept"
+    );
+}
+
+/// Two runs started together on one output directory: exactly one proceeds,
+/// the other exits 2 naming the holder and writes nothing, and the winner's
+/// results are byte-identical to a run alone.
+#[test]
+fn two_runs_on_one_directory_one_proceeds_the_other_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let (spec, reference) = spec_and_reference(d.path(), "1");
+    let out = d.path().join("shared");
+    let start = || {
+        std::process::Command::new(BIN)
+            .arg("run")
+            .arg(&spec)
+            .args(["--quiet", "--threads", "1", "--out"])
+            .arg(&out)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (start(), start());
+    let pids = [a.id(), b.id()];
+    let outs = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+    let codes: Vec<Option<i32>> = outs.iter().map(|o| o.status.code()).collect();
+    let winner = codes
+        .iter()
+        .position(|c| *c == Some(0))
+        .expect("one run proceeds");
+    let loser = 1 - winner;
+    assert_eq!(codes[loser], Some(2), "{codes:?}");
+    let err = String::from_utf8_lossy(&outs[loser].stderr);
+    assert!(
+        err.contains(&format!(
+            "is in use by sketchlab pid {} on host ",
+            pids[winner]
+        )) && err.trim_end().ends_with("; wait, or use another --out")
+            && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+    assert!(
+        sketchlab::export::read_output_at(&out.join("slow/results.csv")).unwrap() == reference,
+        "the winner's results differ from a run alone"
+    );
+}
+
+/// A full disk: exit 1 with one line naming the file, no half-written
+/// temporary left, the journal intact; with space again, `--resume`
+/// completes byte-identically to a run alone. The disk is a 32 KiB tmpfs,
+/// which needs root (CI runs as root); elsewhere the test says it skipped.
+#[test]
+fn a_full_disk_fails_naming_the_file_and_resume_completes() {
+    let d = tempfile::tempdir().unwrap();
+    let (spec, reference) = spec_and_reference(d.path(), "2");
+    let mnt = d.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    let mount = |opts: &str| {
+        std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
+            .arg(&mnt)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !mount("size=32k") {
+        eprintln!("skipped: mounting a small tmpfs needs root (CI runs this test as root)");
+        return;
+    }
+    struct Unmount(PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _unmount = Unmount(mnt.clone());
+    let out = mnt.join("out");
+    let full = run(&spec, &out, "2", &[]);
+    let err = String::from_utf8_lossy(&full.stderr);
+    assert_eq!(full.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with(&format!("error: writing {}", out.display()))
+            && err.contains("No space left on device")
+            && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+    let study = out.join("slow");
+    let left: Vec<String> = std::fs::read_dir(&study)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.iter().all(|f| !f.contains(".tmp-")), "{left:?}");
+    assert_eq!(records(&study.join("journal")), 48, "the journal is intact");
+    // space again: the same mount, larger
+    assert!(mount("remount,size=64m"), "remounting the tmpfs larger");
+    let resumed = run(&spec, &out, "2", &["--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert!(
+        sketchlab::export::read_output_at(&study.join("results.csv")).unwrap() == reference,
+        "resumed after a full disk, results.csv differs"
     );
 }
 
@@ -379,6 +492,28 @@ fn merge_refuses_missing_duplicate_incomplete_and_mismatched_shards() {
     let body = text.trim_end().rsplit_once('\n').unwrap().0;
     std::fs::write(&f, format!("{body}\n")).unwrap();
     merge_fails(&[&s[0], &cut], &out, "is incomplete");
+    // a merge into a directory another sketchlab holds is refused, naming
+    // it, and writes nothing there (merge locks its output only: the shard
+    // folders it reads may be held by anyone)
+    let busy = d.path().join("busy");
+    let held = sketchlab::experiment::lock::OutLock::acquire(&busy, true).unwrap();
+    let _reader = sketchlab::experiment::lock::OutLock::acquire(&s[0], false).unwrap();
+    let o = Command::new(BIN)
+        .arg("merge")
+        .args(&s)
+        .arg("--out")
+        .arg(&busy)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is in use by sketchlab pid"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(&busy).unwrap().count(),
+        1,
+        "only the lock"
+    );
+    drop(held);
     // and the complete set merges
     let ok = Command::new(BIN)
         .arg("merge")

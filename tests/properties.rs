@@ -11,7 +11,19 @@ fn strategy() -> impl Strategy<Value = StrategyId> {
     prop::sample::select(StrategyId::ALL.to_vec())
 }
 
+/// Every property draws the same cases on every run (a fixed RNG seed), so
+/// CI fails only on a change; a failure found once stays in
+/// `properties.proptest-regressions`, replayed first.
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20_261_204),
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
+    #![proptest_config(config())]
+
     #[test]
     fn bloom_has_no_false_negatives(keys in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..40), 1..200),
                                     m in 1u64..5000, k in 1u32..20, kind in strategy(), seed in any::<u64>()) {

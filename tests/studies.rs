@@ -1496,14 +1496,15 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Every file under `dir`, relative, sorted.
+/// Every file under `dir`, relative, sorted; the output lock (which names
+/// the last process that held the directory) is not output.
 fn tree(dir: &Path) -> Vec<std::path::PathBuf> {
     fn walk(root: &Path, d: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
             if p.is_dir() {
                 walk(root, &p, out);
-            } else {
+            } else if p.file_name().unwrap() != sketchlab::experiment::lock::FILE {
                 out.push(p.strip_prefix(root).unwrap().to_path_buf());
             }
         }

@@ -220,7 +220,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
         .map(|name| merge_study(name, &groups[name], threads))
         .collect::<Result<Vec<Merged>>>()?;
 
-    // all checked: now write
+    // all checked: take the output directory (the inputs are only read), then write
+    let _lock = super::lock::OutLock::acquire(out, true)?;
     for m in &merged {
         let dir = out.join(&m.spec.name);
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;

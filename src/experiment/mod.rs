@@ -7,6 +7,7 @@ pub mod disk;
 pub mod grid;
 pub mod journal;
 pub mod kinds;
+pub mod lock;
 pub mod merge;
 pub mod params;
 pub mod plan;

@@ -16,10 +16,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let tmp = tmp_path(path);
     let mut f =
         std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    f.write_all(bytes)
-        .with_context(|| format!("writing {}", tmp.display()))?;
+    let written = f
+        .write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()));
     f.sync_all().ok();
     drop(f);
+    // a failed write (a full disk) leaves no half-written temporary behind
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
     std::fs::rename(&tmp, path)
         .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
 }
