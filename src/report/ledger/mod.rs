@@ -21,7 +21,8 @@ pub enum Check {
     /// The metric of the single selected row (or its ratio to `baseline`).
     Value,
     /// The metric must agree across the selected rows: measured is the largest
-    /// ratio between two of them, with its interval, tested against 1 ± tolerance.
+    /// ratio between two of them, with its interval, tested against 1 within
+    /// the claim's margin.
     EqualAcross,
     /// The largest value over the selected rows (e.g. false negatives).
     Max,
