@@ -138,6 +138,7 @@ const KEYS: &[&str] = &[
     "regime",
     "correction",
     "undecidable_at",
+    "per_theory",
     "check",
     "table",
     "baseline",

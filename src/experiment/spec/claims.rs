@@ -57,6 +57,11 @@ pub(super) struct RawClaim {
     /// Why the full run cannot decide the claim, and what size would.
     #[serde(default)]
     undecidable_at: Option<String>,
+    /// Measured ÷ theory_metric in the same row, against `documented = 1`:
+    /// for a formula whose value depends on the run's sizes (N/w), so a quick
+    /// run is judged against its own N and w.
+    #[serde(default)]
+    per_theory: bool,
     #[serde(default)]
     check: Option<String>,
     #[serde(default)]
@@ -289,6 +294,13 @@ pub(super) fn validate(
                 ));
             }
         };
+        if c.per_theory && (c.theory_metric.is_none() || c.documented != 1.0) {
+            return Err(fe(
+                &at("per_theory"),
+                "true",
+                "needs theory_metric and documented = 1 (the measured value is a ratio to the formula)",
+            ));
+        }
         let select = selector(path, kind, &at("select"), &c.select)?;
         let baseline = match &c.baseline {
             Some(b) => Some(selector(path, kind, &at("baseline"), b)?),
@@ -318,6 +330,7 @@ pub(super) fn validate(
             regime: c.regime,
             correction: c.correction,
             undecidable_at: c.undecidable_at,
+            per_theory: c.per_theory,
         });
     }
     Ok(claims)

@@ -148,6 +148,14 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
                 {
                     i = p;
                 }
+                if claim.per_theory {
+                    // a ratio to the row's own formula value
+                    let th = theory(r).filter(|t| *t > 0.0).ok_or_else(|| {
+                        format!("per_theory: {:?} is not positive", claim.theory_metric)
+                    })?;
+                    let ratio = Interval::new(i.value / th, i.lo / th, i.hi / th);
+                    return Ok(Measured::of(ratio, Some(1.0), rescaled));
+                }
                 return Ok(Measured::of(i, theory(r), rescaled));
             };
             let b: Vec<&Vec<Value>> = t.select(base).collect();

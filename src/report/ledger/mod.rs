@@ -111,6 +111,9 @@ pub struct Claim {
     /// Why the full run cannot afford to decide the claim, and the size that
     /// would: said in the note when the verdict is inconclusive.
     pub undecidable_at: Option<String>,
+    /// The measured value is divided by the row's `theory_metric` (a
+    /// size-dependent formula, judged as a ratio to 1).
+    pub per_theory: bool,
 }
 
 impl Claim {

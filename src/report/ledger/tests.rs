@@ -54,6 +54,7 @@ fn claim(setting: &str, check: Check, quantity: Quantity) -> Claim {
         regime: None,
         correction: None,
         undecidable_at: None,
+        per_theory: false,
     }
 }
 
@@ -230,4 +231,43 @@ fn pooled_and_equal_across_on_rows() {
         lo < 1.006 && 1.006 < hi && lo > 0.98 && hi < 1.04,
         "{lo} {hi}"
     );
+}
+
+#[test]
+fn per_theory_judges_the_ratio_to_the_rows_own_formula() {
+    // a quick run (N/w = 367.8) and a full one (3,677.8): both hold as N/w
+    let mut t = Table::new(vec![
+        Column::new("setting", ColType::Str),
+        Column::new("x", ColType::Float),
+        Column::new("x_lo", ColType::Float),
+        Column::new("x_hi", ColType::Float),
+        Column::new("x_th", ColType::Float),
+    ]);
+    for (name, x, th) in [
+        ("quick", 366.9, 367.8),
+        ("full", 3669.5, 3677.8),
+        ("off", 400.0, 3677.8),
+    ] {
+        t.rows.push(vec![
+            Value::from(name),
+            x.into(),
+            (x * 0.99).into(),
+            (x * 1.01).into(),
+            th.into(),
+        ]);
+    }
+    let tables = Tables {
+        results: t,
+        summary: None,
+    };
+    let mut c = claim("quick", Check::Value, Quantity::Rate);
+    (c.metric, c.theory_metric, c.documented, c.per_theory) =
+        ("x".into(), Some("x_th".into()), 1.0, true);
+    let r = evaluate(&c, "x", &tables);
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert!((r.measured.unwrap() - 366.9 / 367.8).abs() < 1e-12);
+    c.select[0].1 = vec![Value::from("full")];
+    assert_eq!(evaluate(&c, "x", &tables).verdict, Verdict::Holds);
+    c.select[0].1 = vec![Value::from("off")];
+    assert_eq!(evaluate(&c, "x", &tables).verdict, Verdict::DoesNotHold);
 }
