@@ -144,6 +144,8 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
                 if claim.source == Source::Summary
                     && proportion
                     && claim.basis == Basis::Measured
+                    && verdict_interval(t, r, &claim.metric, c, false)
+                        .is_some_and(|(raw, _)| raw.lo < 0.0 || raw.hi > 1.0)
                     && let Some(p) = pooled_replicates(claim, tables, c, &i)
                 {
                     i = p;
@@ -353,29 +355,12 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
     }
 }
 
-/// For a summary mean of a proportion whose t-interval `i` leaves [0, 1]
-/// (a rare rate: the normal approximation fails), the replicates' counts
-/// pooled from the results (the same selector picks the setting's
-/// replicates) with their exact interval; `None` when the t-interval is
-/// inside [0, 1] or the counts are missing.
+/// For a summary mean of a proportion whose t-interval leaves [0, 1] (a rare
+/// rate: the normal approximation fails; the caller checks), the replicates'
+/// counts pooled from the results (the same selector picks the setting's
+/// replicates) with their exact interval around the mean `i`; `None` when the
+/// counts are missing.
 fn pooled_replicates(claim: &Claim, tables: &Tables, c: f64, i: &Interval) -> Option<Interval> {
-    let sd = tables
-        .summary
-        .as_ref()?
-        .select(&claim.select)
-        .next()
-        .and_then(|r| {
-            let s = tables.summary.as_ref()?;
-            let (m, sd, n) = (
-                s.f64(r, &claim.metric)?,
-                s.f64(r, &format!("{}_sd", claim.metric))?,
-                s.f64(r, "replicates")?,
-            );
-            Some((m, stats::t(c, n - 1.0) * sd / n.sqrt()))
-        })?;
-    if sd.0 - sd.1 >= 0.0 && sd.0 + sd.1 <= 1.0 {
-        return None;
-    }
     let t = &tables.results;
     let (kc, nc) = (format!("{}_k", claim.metric), format!("{}_n", claim.metric));
     let (mut k, mut n) = (0u64, 0u64);
