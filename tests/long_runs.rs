@@ -648,3 +648,117 @@ fn run_refuses_a_plan_that_does_not_fit_in_memory() {
     .unwrap();
     refuse("1", "make the largest trial smaller");
 }
+
+/// Sequential sampling (`[sequential]`): 1,000-key filters whose 10-bit
+/// setting gains replicates until the FPR formula is decided at ±10%.
+const SEQUENTIAL: &str = r#"name = "seq"
+kind = "double_hashing"
+description = "sequential sampling"
+seed = 7
+
+[grid]
+n = 1000
+bits_per_key = [4, 10, 16]
+k = 7
+scheme = "independent"
+queries = 20000
+replicates = 2
+
+[sequential]
+claims = ["formula", "half"]
+batch = 6
+budget = 62
+
+[[claim]]
+id = "formula"
+document = "000"
+quote = "q"
+documented = 0.00819
+unit = "FPR"
+select = { bits_per_key = 10 }
+metric = "fpr_measured"
+table = "summary"
+basis = "measured"
+type = "approximation"
+quantity = "approx"
+
+[[claim]]
+id = "half"
+document = "000"
+quote = "q"
+documented = 0.5
+unit = "FPR"
+select = { bits_per_key = 4 }
+metric = "fpr_measured"
+table = "summary"
+basis = "measured"
+type = "approximation"
+quantity = "approx"
+"#;
+
+/// `reproduce` of the experiments in `exp` at full size.
+fn reproduce_full(exp: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(BIN)
+        .args(["reproduce", "--quiet", "--experiments"])
+        .arg(exp)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn sequential_sampling_is_the_same_sharded_merged_and_at_any_thread_count() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = d.path().join("exp");
+    std::fs::create_dir_all(&exp).unwrap();
+    std::fs::write(exp.join("seq.toml"), SEQUENTIAL).unwrap();
+    let (one, two) = (d.path().join("one"), d.path().join("two"));
+    for (dir, threads) in [(&one, "1"), (&two, "2")] {
+        let o = reproduce_full(&exp, dir, &["--threads", threads]);
+        assert!(o.status.success(), "{o:?}");
+    }
+    assert_same_results(&one, &two, &["seq"]);
+    // the 10-bit setting grew past its 2 replicates; the others did not
+    let rows = sketchlab::export::read_output_at(&one.join("seq/results.csv")).unwrap();
+    let text = String::from_utf8(rows).unwrap();
+    let count = |bits: &str| {
+        text.lines()
+            .filter(|l| l.starts_with(&format!("1000,{bits},")))
+            .count()
+    };
+    assert_eq!((count("4"), count("16")), (2, 2), "{text}");
+    assert!(count("10") > 2 && count("10") < 62, "{}", count("10"));
+    let manifest = std::fs::read_to_string(one.join("seq/manifest.json")).unwrap();
+    assert!(
+        manifest.contains("\"sequential\": \"3 settings took 2..="),
+        "{manifest}"
+    );
+    let report = std::fs::read_to_string(one.join("REPORT.md")).unwrap();
+    let took = count("10");
+    assert!(
+        report.contains(&format!("this run took {took}")),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("{} trials in", took + 4)),
+        "{report}"
+    );
+
+    let shards: Vec<PathBuf> = (0..3).map(|i| d.path().join(format!("s{i}"))).collect();
+    for (i, dir) in shards.iter().enumerate() {
+        let o = reproduce_full(&exp, dir, &["--shard", &format!("{i}/3")]);
+        assert!(o.status.success(), "{o:?}");
+    }
+    let merged = d.path().join("merged");
+    let o = Command::new(BIN)
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    assert_same_results(&one, &merged, &["seq"]);
+}

@@ -219,7 +219,20 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             description: &st.spec.description,
             kind: st.spec.kind.name(),
             spec_path: &st.spec.path,
-            trials: st.manifest.trials,
+            // the trials run (a sequential study stops settings short of its budget)
+            trials: if st.spec.sequential.is_some() {
+                let c = st.tables.results.col("trial_id");
+                let ids: std::collections::HashSet<String> = st
+                    .tables
+                    .results
+                    .rows
+                    .iter()
+                    .map(|r| r[c].to_string())
+                    .collect();
+                ids.len()
+            } else {
+                st.manifest.trials
+            },
             data: st
                 .manifest
                 .files

@@ -20,6 +20,8 @@ struct Merged {
     opts: RunOptions,
     records: Vec<Record>,
     seconds: f64,
+    /// Per trial: whether the sequential rule asks for it.
+    wanted: Vec<bool>,
 }
 
 /// Every `OUT/<study>/shard-I-of-N.journal` under the given folders.
@@ -145,17 +147,30 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
             }
         }
     }
+    // a sequential study needs the trials its rule asks for, no fewer, no more
+    let have: std::collections::HashMap<usize, Record> = slots
+        .iter()
+        .flatten()
+        .map(|r| (r.index, r.clone()))
+        .collect();
+    let wanted = super::sequential::wanted(&spec, opts.quick, &trials, &have)?;
+    if let Some(extra) = have.keys().filter(|&&i| !wanted[i]).min() {
+        return Err(Error::Input(format!(
+            "{name}: trial {extra} ({:016x}) is beyond what the spec's sequential rule asks for (the shards come from another rule)",
+            trials[*extra].id
+        )));
+    }
     let absent: Vec<String> = slots
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.is_none())
+        .filter(|(i, s)| s.is_none() && wanted[*i])
         .map(|(i, _)| i.to_string())
         .collect();
     if !absent.is_empty() {
         return Err(Error::Input(format!(
             "{name}: {} of {} trials missing from the shards (trial {}{})",
             absent.len(),
-            trials.len(),
+            wanted.iter().filter(|w| **w).count(),
             absent[..absent.len().min(5)].join(", "),
             if absent.len() > 5 { ", …" } else { "" }
         )));
@@ -165,6 +180,7 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
         opts,
         records: slots.into_iter().flatten().collect(),
         seconds: shards.iter().map(|(_, c)| c.seconds).sum(),
+        wanted,
     })
 }
 
@@ -228,7 +244,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
         let table = runner::to_table(&m.spec, &m.records)?;
         let rows = export::write_output(&dir, "results.csv", &export::csv::to_bytes(&table)?)?;
         export::write_atomic(&dir.join("spec.toml"), m.spec.source.as_bytes())?;
-        let manifest = runner::manifest(
+        let mut manifest = runner::manifest(
             &m.spec,
             &m.opts,
             &table,
@@ -237,6 +253,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
             m.seconds,
             started,
         );
+        manifest.sequential = super::sequential::describe(&m.spec, m.opts.quick, &m.wanted);
         export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     }
     RunRecord {

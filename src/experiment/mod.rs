@@ -13,6 +13,7 @@ pub mod params;
 pub mod plan;
 pub mod row;
 pub mod runner;
+pub mod sequential;
 pub mod shard;
 pub mod spec;
 pub mod summary;

@@ -80,19 +80,31 @@ pub fn trials(spec: &Spec, opts: &RunOptions) -> Vec<Trial> {
     grid::expand(
         spec.kind.name(),
         spec.grid(opts.quick),
-        spec.replicates(opts.quick),
+        spec.max_replicates(opts.quick),
         opts.seed.unwrap_or(spec.seed),
     )
 }
 
 /// Which trials each shard runs (every shard computes the same list).
 pub fn shard_of(spec: &Spec, trials: &[Trial], count: u32) -> Vec<u32> {
-    let costs: Option<Vec<f64>> = trials
-        .iter()
-        .map(|t| spec.kind.footprint(&t.params).map(|f| f.work))
-        .collect();
     let start = (xxhash_rust::xxh3::xxh3_64(spec.name.as_bytes()) % count as u64) as u32;
-    shard::assign(trials, costs.as_deref(), count, start)
+    let cost = |t: &Trial| spec.kind.footprint(&t.params).map(|f| f.work);
+    if spec.sequential.is_none() {
+        let costs: Option<Vec<f64>> = trials.iter().map(cost).collect();
+        return shard::assign(trials, costs.as_deref(), count, start);
+    }
+    // sequential: a setting's replicates stay together (its rule reads them
+    // all), placed by its first trial at the cost of the whole budget
+    let firsts: Vec<Trial> = trials
+        .iter()
+        .filter(|t| t.replicate == 0)
+        .cloned()
+        .collect();
+    let per = (trials.len() / firsts.len().max(1)) as f64;
+    let costs: Option<Vec<f64>> = firsts.iter().map(|t| cost(t).map(|c| c * per)).collect();
+    let placed = shard::assign(&firsts, costs.as_deref(), count, start);
+    let per = per as usize;
+    trials.iter().map(|t| placed[t.index / per]).collect()
 }
 
 /// The command to resume this run: the same arguments plus `--resume`.
@@ -230,39 +242,59 @@ pub fn run_study(
     progress.inc(done.len() as u64);
     let resumed = done.len();
 
-    let todo: Vec<&Trial> = all
-        .iter()
-        .filter(|t| mine[t.index] && !done.contains_key(&t.index))
-        .collect();
-    let one = |t: &&Trial| -> anyhow::Result<Option<Record>> {
-        if interrupted() {
-            return Ok(None);
+    // rounds: one for a fixed-size study; a sequential one adds replicates
+    // to its undecided settings until each is decided or at its budget
+    let mut done = done;
+    let mut wanted;
+    loop {
+        wanted = super::sequential::wanted(spec, opts.quick, &all, &done)?;
+        let todo: Vec<&Trial> = all
+            .iter()
+            .filter(|t| mine[t.index] && wanted[t.index] && !done.contains_key(&t.index))
+            .collect();
+        if todo.is_empty() {
+            break;
         }
-        let rec = run_one(spec, t)?;
-        writer.append(&rec)?;
-        progress.inc(1);
-        Ok(Some(rec))
-    };
-    let ran: Vec<anyhow::Result<Option<Record>>> = if kind.timing() {
-        todo.iter().map(one).collect()
-    } else {
-        pool.install(|| todo.par_iter().map(one).collect())
-    };
-    let ran: Vec<Option<Record>> = ran.into_iter().collect::<anyhow::Result<_>>()?;
-    if ran.iter().any(Option::is_none) {
-        let kept = resumed + ran.iter().flatten().count();
-        return Err(Error::Interrupted(format!(
-            "interrupted: {kept} of {count} trials of {} are kept in {}; resume with:\n  {}",
-            spec.name,
-            path.display(),
-            resume_command()
-        )));
+        let one = |t: &&Trial| -> anyhow::Result<Option<Record>> {
+            if interrupted() {
+                return Ok(None);
+            }
+            let rec = run_one(spec, t)?;
+            writer.append(&rec)?;
+            progress.inc(1);
+            Ok(Some(rec))
+        };
+        let ran: Vec<anyhow::Result<Option<Record>>> = if kind.timing() {
+            todo.iter().map(one).collect()
+        } else {
+            pool.install(|| todo.par_iter().map(one).collect())
+        };
+        let ran: Vec<Option<Record>> = ran.into_iter().collect::<anyhow::Result<_>>()?;
+        if ran.iter().any(Option::is_none) {
+            let kept = done.len() + ran.iter().flatten().count();
+            return Err(Error::Interrupted(format!(
+                "interrupted: {kept} of {count} trials of {} are kept in {}; resume with:\n  {}",
+                spec.name,
+                path.display(),
+                resume_command()
+            )));
+        }
+        done.extend(ran.into_iter().flatten().map(|r| (r.index, r)));
     }
-    let mut records: Vec<Record> = done
-        .into_values()
-        .chain(ran.into_iter().flatten())
-        .collect();
+    // trials a sequential setting did not need
+    let count = (0..all.len()).filter(|&i| mine[i] && wanted[i]).count();
+    progress.inc(
+        all.iter()
+            .filter(|t| mine[t.index])
+            .count()
+            .saturating_sub(count) as u64,
+    );
+    let mut records: Vec<Record> = done.into_values().collect();
     records.sort_by_key(|r| r.index);
+    let finished = |resumed: usize, reused: bool, rows_file: PathBuf| StudyRun {
+        trials: count,
+        ..finished(resumed, reused, rows_file)
+    };
     let table = to_table(spec, &records)?;
     if opts.shard.is_some() {
         writer.finish(clock.elapsed().as_secs_f64())?;
@@ -273,7 +305,7 @@ pub fn run_study(
     let csv = export::csv::to_bytes(&table)?;
     let rows = export::write_output(&dir, "results.csv", &csv)?;
     export::write_atomic(&dir.join("spec.toml"), spec.source.as_bytes())?;
-    let manifest = manifest(
+    let mut manifest = manifest(
         spec,
         opts,
         &table,
@@ -282,6 +314,7 @@ pub fn run_study(
         clock.elapsed().as_secs_f64(),
         started,
     );
+    manifest.sequential = super::sequential::describe(spec, opts.quick, &wanted);
     let run = finished(resumed, false, rows);
     export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
@@ -349,6 +382,7 @@ pub fn manifest(
         seconds,
         resumed_trials: resumed,
         peak_rss_bytes: crate::metrics::process::peak_rss_bytes(),
+        sequential: None,
         files: vec![
             export::file_name(rows),
             "spec.toml".into(),
@@ -409,8 +443,24 @@ fn run_one(spec: &Spec, t: &Trial) -> anyhow::Result<Record> {
 /// The rows of a study, in trial order, without writing anything (tests).
 pub fn run_trials(spec: &Spec, opts: &RunOptions, pool: &rayon::ThreadPool) -> Result<Table> {
     let all = trials(spec, opts);
-    let records: Vec<anyhow::Result<Record>> =
-        pool.install(|| all.par_iter().map(|t| run_one(spec, t)).collect());
-    let records = records.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
+    let mut done: HashMap<usize, Record> = HashMap::new();
+    loop {
+        let wanted = super::sequential::wanted(spec, opts.quick, &all, &done)?;
+        let todo: Vec<&Trial> = all
+            .iter()
+            .filter(|t| wanted[t.index] && !done.contains_key(&t.index))
+            .collect();
+        if todo.is_empty() {
+            break;
+        }
+        let records: Vec<anyhow::Result<Record>> =
+            pool.install(|| todo.par_iter().map(|t| run_one(spec, t)).collect());
+        for r in records {
+            let r = r?;
+            done.insert(r.index, r);
+        }
+    }
+    let mut records: Vec<Record> = done.into_values().collect();
+    records.sort_by_key(|r| r.index);
     to_table(spec, &records)
 }

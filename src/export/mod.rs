@@ -144,6 +144,9 @@ pub struct Manifest {
     /// `reproduce` the peak over every study so far).
     #[serde(default)]
     pub peak_rss_bytes: Option<u64>,
+    /// How a sequential study's settings stopped (`[sequential]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<String>,
     pub files: Vec<String>,
     pub command: Vec<String>,
 }

@@ -331,6 +331,7 @@ pub(super) fn validate(
             correction: c.correction,
             undecidable_at: c.undecidable_at,
             per_theory: c.per_theory,
+            sequential: None,
         });
     }
     Ok(claims)

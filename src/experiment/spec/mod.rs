@@ -23,6 +23,32 @@ struct RawSpec {
     quick: Option<toml::Table>,
     #[serde(default, rename = "claim")]
     claims: Vec<RawClaim>,
+    #[serde(default)]
+    sequential: Option<RawSequential>,
+}
+
+/// `[sequential]`: add replicates while a claim is undecided.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSequential {
+    claims: Vec<String>,
+    batch: u32,
+    budget: u32,
+    #[serde(default)]
+    quick_budget: Option<u32>,
+}
+
+/// Sequential sampling (`[sequential]`): each setting starts with the
+/// grid's replicates and gains `batch` more while any of `claims` is
+/// inconclusive on that setting's own rows, up to `budget` replicates.
+/// The rule reads only the setting's rows, so it stops at the same place at
+/// any thread count and in any shard (a setting's replicates share a shard).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sequential {
+    pub claims: Vec<String>,
+    pub batch: u32,
+    pub budget: u32,
+    pub quick_budget: u32,
 }
 
 /// A validated study.
@@ -44,6 +70,7 @@ pub struct Spec {
     pub replicates: u32,
     pub quick_replicates: u32,
     pub claims: Vec<Claim>,
+    pub sequential: Option<Sequential>,
 }
 
 impl std::fmt::Debug for Spec {
@@ -70,8 +97,20 @@ impl Spec {
     }
 
     /// Trials in a run.
+    /// The most replicates a setting can take: the sequential budget, else
+    /// the grid's replicates (trials are expanded to this many per setting).
+    pub fn max_replicates(&self, quick: bool) -> u32 {
+        match &self.sequential {
+            Some(s) if quick => s.quick_budget,
+            Some(s) => s.budget,
+            None => self.replicates(quick),
+        }
+    }
+
+    /// The study's trials at most (all of them, unless sequential sampling
+    /// stops a setting early).
     pub fn trials(&self, quick: bool) -> usize {
-        super::grid::count(self.grid(quick), self.replicates(quick))
+        super::grid::count(self.grid(quick), self.max_replicates(quick))
     }
 
     /// Reads and validates a spec file.
@@ -177,7 +216,16 @@ impl Spec {
             check_trials(path, kind, g)?;
         }
 
-        let claims = claims::validate(path, kind, raw.claims, replicates, quick_replicates)?;
+        let mut claims = claims::validate(path, kind, raw.claims, replicates, quick_replicates)?;
+        let sequential = match raw.sequential {
+            Some(q) => Some(sequential(
+                path,
+                q,
+                &mut claims,
+                [(&grid, replicates), (&quick_grid, quick_replicates)],
+            )?),
+            None => None,
+        };
 
         Ok(Spec {
             path: path.to_path_buf(),
@@ -192,8 +240,119 @@ impl Spec {
             replicates,
             quick_replicates,
             claims,
+            sequential,
         })
     }
+}
+
+/// A grid: each parameter with its values.
+type Axes = [(&'static str, Vec<Value>)];
+
+/// Validates `[sequential]` and marks its claims (their notes say how the
+/// replicates were chosen).
+fn sequential(
+    path: &Path,
+    raw: RawSequential,
+    claims: &mut [Claim],
+    grids: [(&Axes, u32); 2],
+) -> Result<Sequential> {
+    let fe = |field: &str, value: &str, allowed: &str| {
+        Error::field(path, &format!("sequential.{field}"), value, allowed)
+    };
+    if raw.claims.is_empty() {
+        return Err(fe("claims", "[]", "must name at least one claim"));
+    }
+    let (start, quick_start) = (grids[0].1, grids[1].1);
+    if start < 2 {
+        return Err(fe(
+            "claims",
+            &format!("{:?}", raw.claims),
+            "needs grid.replicates >= 2 (the rule reads the summary over replicates)",
+        ));
+    }
+    if !(1..=100_000).contains(&raw.batch) {
+        return Err(fe(
+            "batch",
+            &raw.batch.to_string(),
+            "must be in 1..=100000 (replicates added per round)",
+        ));
+    }
+    if raw.budget < start || raw.budget > 100_000 {
+        return Err(fe(
+            "budget",
+            &raw.budget.to_string(),
+            &format!(
+                "must be in grid.replicates ({start})..=100000 (replicates per setting at most)"
+            ),
+        ));
+    }
+    let quick_budget = raw.quick_budget.unwrap_or(quick_start);
+    if quick_budget < quick_start || quick_budget > raw.budget {
+        return Err(fe(
+            "quick_budget",
+            &quick_budget.to_string(),
+            &format!(
+                "must be in the quick replicates ({quick_start})..=budget ({})",
+                raw.budget
+            ),
+        ));
+    }
+    for (i, id) in raw.claims.iter().enumerate() {
+        let Some(c) = claims.iter_mut().find(|c| &c.id == id) else {
+            return Err(fe(
+                &format!("claims[{i}]"),
+                &format!("{id:?}"),
+                "must name a claim of this spec",
+            ));
+        };
+        if c.basis != Basis::Measured || c.check == Check::Report {
+            return Err(fe(
+                &format!("claims[{i}]"),
+                &format!("{id:?}"),
+                "must be a measured claim with a verdict (more replicates cannot decide a computed one)",
+            ));
+        }
+        if c.baseline.is_some() {
+            return Err(fe(
+                &format!("claims[{i}]"),
+                &format!("{id:?}"),
+                "must be judged within one setting (a baseline reads another setting's rows)",
+            ));
+        }
+        if raw.claims[..i].contains(id) {
+            return Err(fe(
+                &format!("claims[{i}]"),
+                &format!("{id:?}"),
+                "is named twice",
+            ));
+        }
+        c.sequential = Some(format!(
+            "sequential: {start} replicates per setting, {} more while undecided, at most {}",
+            raw.batch, raw.budget
+        ));
+    }
+    for ((g, _), budget, table) in [
+        (grids[0], raw.budget, "budget"),
+        (grids[1], quick_budget, "quick_budget"),
+    ] {
+        let n = super::grid::count_checked(g, budget);
+        if n > super::grid::MAX_TRIALS {
+            return Err(fe(
+                table,
+                &budget.to_string(),
+                &format!(
+                    "{n} trials at the budget; a study may have at most {}",
+                    super::grid::MAX_TRIALS
+                ),
+            ));
+        }
+    }
+    Ok(Sequential {
+        claims: raw.claims,
+        batch: raw.batch,
+        budget: raw.budget,
+        quick_budget,
+    })
 }
 
 /// Removes and checks the runner's `replicates` axis from a grid table.

@@ -114,6 +114,9 @@ pub struct Claim {
     /// The measured value is divided by the row's `theory_metric` (a
     /// size-dependent formula, judged as a ratio to 1).
     pub per_theory: bool,
+    /// Set when the study adds replicates while this claim is undecided
+    /// (`[sequential]`): the rule, said in the note.
+    pub sequential: Option<String>,
 }
 
 impl Claim {
@@ -262,6 +265,19 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
             }
             if let Some(holm) = &m.holm {
                 append(&mut row.note, holm);
+            }
+            if let Some(rule) = &claim.sequential {
+                let took = tables
+                    .summary
+                    .as_ref()
+                    .and_then(|s| {
+                        s.select(&claim.select)
+                            .filter_map(|r| s.f64(r, "replicates"))
+                            .reduce(f64::max)
+                    })
+                    .map(|n| format!("; this run took {n}"))
+                    .unwrap_or_default();
+                append(&mut row.note, &format!("{rule}{took}"));
             }
             if let (Verdict::Inconclusive, Some(size)) = (row.verdict, &claim.undecidable_at) {
                 append(
