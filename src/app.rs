@@ -250,11 +250,13 @@ fn list(dir: &Path) -> Result<()> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        // a sequential study runs up to its budget
+        let most = if s.sequential.is_some() { "≤" } else { "" };
         println!(
             "{:<20} {:<16} {:>6} trials ({:>4} quick)  {}",
             s.name,
             s.kind.name(),
-            s.trials(false),
+            format!("{most}{}", s.trials(false)),
             s.trials(true),
             description
         );

@@ -87,6 +87,12 @@ pub trait Study: Sync + 'static {
     fn footprint(&self, _p: &Self::P) -> Option<Footprint> {
         None
     }
+    /// The independent draws behind a proportion `metric` in one trial (a
+    /// filter's false-positive rate: its queries), so a spec can be checked
+    /// for feasibility before it runs (`None`: the data alone tell).
+    fn draws(&self, _p: &Self::P, _metric: &str) -> Option<f64> {
+        None
+    }
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     fn section(&self, t: &Tables) -> Section;
     /// Matrix figures (PNG only), also drawn from rows alone.
@@ -114,6 +120,7 @@ pub trait Kind: Sync {
     /// One trial's rows (metric cells only).
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>>;
     fn footprint(&self, p: &Params) -> Option<Footprint>;
+    fn draws(&self, metric: &str, p: &Params) -> Option<f64>;
     fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>>;
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     fn section(&self, t: &Tables) -> Section;
@@ -201,6 +208,9 @@ impl<S: Study> Kind for S {
     }
     fn footprint(&self, p: &Params) -> Option<Footprint> {
         Study::footprint(self, &S::P::from_params(p))
+    }
+    fn draws(&self, metric: &str, p: &Params) -> Option<f64> {
+        Study::draws(self, &S::P::from_params(p), metric)
     }
     fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
         Study::keys(self, &S::P::from_params(p), seeds)

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 pub use crate::report::ledger::{Basis, Check, Claim, ClaimType, Quantity, Reading, Scale, Source};
 
 mod claims;
+mod feasible;
 use claims::RawClaim;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -226,6 +227,11 @@ impl Spec {
             )?),
             None => None,
         };
+        let planned = match &sequential {
+            Some(q) => q.budget,
+            None => replicates,
+        };
+        feasible::check(path, kind, &grid, planned, &claims)?;
 
         Ok(Spec {
             path: path.to_path_buf(),

@@ -251,11 +251,19 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
                 k as f64 / n as f64
             };
             let th: Vec<f64> = selected.iter().filter_map(|r| theory(r)).collect();
-            Ok(Measured::of(
-                Interval::new(rate, lo, hi),
-                (!th.is_empty()).then(|| th.iter().sum::<f64>() / th.len() as f64),
-                false,
-            ))
+            let th = (!th.is_empty()).then(|| th.iter().sum::<f64>() / th.len() as f64);
+            if claim.per_theory {
+                // the pooled rate as a ratio to the rows' mean formula value
+                let th = th.filter(|t| *t > 0.0).ok_or_else(|| {
+                    format!("per_theory: {:?} is not positive", claim.theory_metric)
+                })?;
+                return Ok(Measured::of(
+                    Interval::new(rate / th, lo / th, hi / th),
+                    Some(1.0),
+                    false,
+                ));
+            }
+            Ok(Measured::of(Interval::new(rate, lo, hi), th, false))
         }
         Check::Every => {
             // rows where the metric does not apply (empty) are not part of "every"

@@ -272,3 +272,43 @@ fn per_theory_judges_the_ratio_to_the_rows_own_formula() {
     c.select[0].1 = vec![Value::from("off")];
     assert_eq!(evaluate(&c, "x", &tables).verdict, Verdict::DoesNotHold);
 }
+
+#[test]
+fn pooled_per_theory_is_the_pooled_rate_over_the_mean_formula() {
+    // two replicates of a rare event: 3 of 1,000,000 and 5 of 1,000,000
+    // against a formula of 4e-6 (mean of 3.9e-6 and 4.1e-6): ratio 1.0
+    let mut t = Table::new(vec![
+        Column::new("setting", ColType::Str),
+        Column::new("x", ColType::Float),
+        Column::new("x_k", ColType::Int),
+        Column::new("x_n", ColType::Int),
+        Column::new("x_th", ColType::Float),
+    ]);
+    for (k, th) in [(3i64, 3.9e-6), (5, 4.1e-6)] {
+        t.rows.push(vec![
+            Value::from("quick"),
+            (k as f64 / 1e6).into(),
+            Value::Int(k),
+            Value::Int(1_000_000),
+            th.into(),
+        ]);
+    }
+    let tables = Tables {
+        results: t,
+        summary: None,
+    };
+    let mut c = claim("quick", Check::Pooled, Quantity::Rate);
+    (c.metric, c.theory_metric, c.documented, c.per_theory) =
+        ("x".into(), Some("x_th".into()), 1.0, true);
+    let r = evaluate(&c, "x", &tables);
+    assert!((r.measured.unwrap() - 1.0).abs() < 1e-12, "{r:?}");
+    let (lo, hi) = r.interval.unwrap();
+    let (clo, chi) = sketchlab_cp(8, 2_000_000);
+    assert!((lo - clo / 4e-6).abs() < 1e-9 && (hi - chi / 4e-6).abs() < 1e-9);
+    // 8 events cannot tell a factor of 1.1 either way: undecided, not holds
+    assert_eq!(r.verdict, Verdict::Inconclusive);
+}
+
+fn sketchlab_cp(k: u64, n: u64) -> (f64, f64) {
+    crate::stats::clopper_pearson(k, n, super::VERDICT_CONFIDENCE)
+}

@@ -113,6 +113,11 @@ impl Study for BloomFpr {
         })
     }
 
+    fn draws(&self, p: &P, metric: &str) -> Option<f64> {
+        // the FPR is over the trial's absent-key queries
+        (metric == "fpr_measured").then_some(p.queries as f64)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let (m, _) = super::bloom_fpr::m_k(p.n, p.bits_per_key, p.k);
         Some(Footprint::one(

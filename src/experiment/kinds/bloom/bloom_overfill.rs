@@ -110,6 +110,11 @@ impl Study for BloomOverfill {
         })
     }
 
+    fn draws(&self, p: &P, metric: &str) -> Option<f64> {
+        // the FPR is over the trial's absent-key queries
+        (metric == "fpr_measured").then_some(p.queries as f64)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         Some(Footprint::one(
             bloom_bytes(bloom_bits(p.capacity, p.p)),

@@ -122,6 +122,11 @@ impl Study for BloomSizing {
         })
     }
 
+    fn draws(&self, p: &P, metric: &str) -> Option<f64> {
+        // the FPR is over the trial's absent-key queries
+        (metric == "fpr_measured").then_some(p.queries as f64)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         // and the probes-read sample kept for its interval
         let sample = p.queries.min(1_000_000) as f64;

@@ -204,6 +204,11 @@ impl Study for KeySize {
         })
     }
 
+    fn draws(&self, p: &P, metric: &str) -> Option<f64> {
+        // the FPR is over the trial's absent-key queries
+        (metric == "fpr_measured").then_some(p.queries as f64)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let n = p.n as f64;
         // work in 8-byte words of key hashed or copied
