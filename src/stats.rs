@@ -11,6 +11,8 @@ use statrs::distribution::{Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, Nor
 
 /// Confidence of the intervals drawn in plots and tables.
 pub const PLOT_CONFIDENCE: f64 = 0.95;
+/// The level of the ledger's verdict intervals.
+pub const VERDICT_CONFIDENCE: f64 = 0.999;
 
 /// z for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -102,6 +104,82 @@ pub fn clopper_pearson(successes: u64, trials: u64, confidence: f64) -> (f64, f6
         beta_quantile(k + 1.0, n - k, 1.0 - alpha / 2.0)
     };
     (lo, hi)
+}
+
+/// A measured value with its interval at two levels, each computed from the
+/// data: 95% (charts and tables) and 99.9% (the ledger's verdicts), so the
+/// verdict interval of a median, a mean of per-query costs or a rate through
+/// a formula is never the 95% one stretched by a normal factor. A row field
+/// of five columns: `x`, `x_lo`, `x_hi`, `x_lo999`, `x_hi999`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Estimate {
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub lo999: f64,
+    pub hi999: f64,
+}
+
+impl Estimate {
+    fn of(at95: Interval, at999: Interval) -> Estimate {
+        Estimate {
+            value: at95.value,
+            lo: at95.lo,
+            hi: at95.hi,
+            lo999: at999.lo,
+            hi999: at999.hi,
+        }
+    }
+
+    /// A sample median with its order-statistic (distribution-free) intervals.
+    pub fn median(sorted: &[f64]) -> Estimate {
+        Estimate::of(
+            median_interval(sorted, PLOT_CONFIDENCE),
+            median_interval(sorted, VERDICT_CONFIDENCE),
+        )
+    }
+
+    /// A mean over independent values with its Student-t intervals.
+    pub fn mean(xs: &[f64]) -> Estimate {
+        Estimate::of(
+            mean_interval(xs, PLOT_CONFIDENCE),
+            mean_interval(xs, VERDICT_CONFIDENCE),
+        )
+    }
+
+    /// A proportion: Wilson at 95% (as [`Proportion`]), exact
+    /// (Clopper–Pearson) at 99.9%.
+    pub fn proportion(successes: u64, trials: u64) -> Estimate {
+        let p = Proportion::new(successes, trials);
+        let (lo, hi) = clopper_pearson(successes, trials, VERDICT_CONFIDENCE);
+        Estimate::of(
+            Interval::new(p.rate, p.lo, p.hi),
+            Interval::new(p.rate, lo, hi),
+        )
+    }
+
+    /// Through a monotone function (increasing or decreasing): the
+    /// intervals' ends map to the ends.
+    pub fn map(self, f: impl Fn(f64) -> f64) -> Estimate {
+        let ends = |a: f64, b: f64| {
+            let (x, y) = (f(a), f(b));
+            (x.min(y), x.max(y))
+        };
+        let (lo, hi) = ends(self.lo, self.hi);
+        let (lo999, hi999) = ends(self.lo999, self.hi999);
+        Estimate {
+            value: f(self.value),
+            lo,
+            hi,
+            lo999,
+            hi999,
+        }
+    }
+
+    /// The 95% interval.
+    pub fn interval(&self) -> Interval {
+        Interval::new(self.value, self.lo, self.hi)
+    }
 }
 
 /// A measured proportion with its 95% Wilson interval.

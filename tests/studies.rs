@@ -803,12 +803,13 @@ fn reproduce_quick_gives_every_claim_a_verdict() {
         report.matches("\n### ").count()
             - report.matches("\n### Wrong as meant").count()
             - report.matches("\n### Caveats worth knowing").count()
-            - report.matches("\n### Undecided").count()
-            - report.matches("\n### Document ").count(),
+            - report.matches("\n### Undecided").count(),
         specs.len()
     );
-    // the ledger is grouped by document section, in the documents' order
-    let sections: Vec<&str> = report
+    assert!(report.contains("[LEDGER.md](LEDGER.md)"));
+    // the ledger (its own page) is grouped by document section, in the documents' order
+    let ledger = std::fs::read_to_string(d.join("LEDGER.md")).unwrap();
+    let sections: Vec<&str> = ledger
         .lines()
         .filter_map(|l| l.strip_prefix("#### "))
         .collect();

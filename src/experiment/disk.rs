@@ -260,6 +260,10 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             report::study_page(st, &rows).as_bytes(),
         )?;
     }
+    export::write_atomic(
+        &out.join("LEDGER.md"),
+        report::ledger_page(&rows).as_bytes(),
+    )?;
     let md = report::render(&results, &rows, &info);
     export::write_atomic(&out.join("REPORT.md"), md.as_bytes())?;
     let html = report::html::render(&results, &rows, &info)

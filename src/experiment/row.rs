@@ -46,6 +46,9 @@ pub enum Shape {
     /// statistics `x_k` (successes) and `x_n` (trials), from which any other
     /// level (the ledger's) or a pooled rate is recomputed exactly.
     Proportion,
+    /// `x`, `x_lo`, `x_hi` (95%) and `x_lo999`, `x_hi999` (99.9%, for the
+    /// ledger), each computed from the data ([`crate::stats::Estimate`]).
+    Estimate,
 }
 
 /// One declared metric field.
@@ -63,6 +66,14 @@ impl FieldDef {
             Shape::Scalar(ty) => vec![Column::new(self.name, ty)],
             Shape::Interval => interval_columns(self.name)
                 .into_iter()
+                .map(|n| Column::new(n, ColType::Float))
+                .collect(),
+            Shape::Estimate => interval_columns(self.name)
+                .into_iter()
+                .chain([
+                    format!("{}_lo999", self.name),
+                    format!("{}_hi999", self.name),
+                ])
                 .map(|n| Column::new(n, ColType::Float))
                 .collect(),
             Shape::Proportion => {
@@ -118,6 +129,25 @@ impl Field for Option<Interval> {
         match self {
             Some(i) => i.push(out),
             None => out.extend([Value::Empty, Value::Empty, Value::Empty]),
+        }
+    }
+}
+
+impl Field for crate::stats::Estimate {
+    const SHAPE: Shape = Shape::Estimate;
+    const AGG: Agg = Agg::Mean;
+    fn push(self, out: &mut Vec<Value>) {
+        out.extend([self.value, self.lo, self.hi, self.lo999, self.hi999].map(Value::Float));
+    }
+}
+
+impl Field for Option<crate::stats::Estimate> {
+    const SHAPE: Shape = Shape::Estimate;
+    const AGG: Agg = Agg::Mean;
+    fn push(self, out: &mut Vec<Value>) {
+        match self {
+            Some(e) => e.push(out),
+            None => out.extend(std::iter::repeat_n(Value::Empty, 5)),
         }
     }
 }

@@ -32,7 +32,7 @@ pub fn columns(params: &[Column], fields: &[FieldDef]) -> Vec<Column> {
     for f in fields {
         let ty = match f.shape {
             Shape::Scalar(t) => t,
-            Shape::Interval | Shape::Proportion => ColType::Float,
+            Shape::Interval | Shape::Proportion | Shape::Estimate => ColType::Float,
         };
         match f.agg {
             Agg::Mean | Agg::Median | Agg::Pitchfork => {

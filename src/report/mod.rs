@@ -401,7 +401,27 @@ pub fn study_page(st: &StudyResult<'_>, ledger: &[LedgerRow]) -> String {
     s
 }
 
-/// REPORT.md: the findings, the rule and the ledger, what the seed buys,
+/// LEDGER.md: every claim in the documents' order, section by section, each
+/// followed by its caveats, then every note (REPORT.md links to it, so the
+/// report opens with its findings and stays a few screens long).
+pub fn ledger_page(ledger: &[LedgerRow]) -> String {
+    let mut s = String::from("# Claims ledger\n\n");
+    s += &format!(
+        "{}. The rule, the materiality margins and the findings are in the [report](REPORT.md); the same rows are in `claims.csv`.\n\n",
+        reading_counts(ledger)
+    );
+    s += &ledger_by_section(ledger);
+    let notes: Vec<&LedgerRow> = ledger.iter().filter(|r| !r.note.is_empty()).collect();
+    if !notes.is_empty() {
+        s += "\nNotes:\n\n";
+        for r in notes {
+            s += &format!("- `{}`: {}\n", r.claim_id, r.note);
+        }
+    }
+    s
+}
+
+/// REPORT.md: the findings, the rule and the ledger's counts, what the seed buys,
 /// the essay's lost tables, then each study's reading with a link to its
 /// page ([`study_page`]).
 pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo) -> String {
@@ -435,7 +455,7 @@ pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo)
     s += "## Claims ledger\n\n";
     s += &format!("{}.\n\n", reading_counts(ledger));
     s += &format!(
-        "By document: {}. The ledger below follows the documents' order, section by section, each claim followed by its caveats (↳); `not measured` rows with basis `reference` are facts no harness measures (dates, venues, theorems, deployments), each with its reference in the notes (`data/claims_without_study.toml`).\n\n",
+        "By document: {}. The ledger follows the documents' order, section by section, each claim followed by its caveats (↳); `not measured` rows with basis `reference` are facts no harness measures (dates, venues, theorems, deployments), each with its reference in the notes (`data/claims_without_study.toml`).\n\n",
         per_document.join("; ")
     );
     s += &format!(
@@ -446,15 +466,7 @@ pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo)
     );
     s += "Materiality margins, by kind of quantity (a claim may override its margin with a reason, shown in its row):\n\n";
     s += &margin::table_markdown();
-    s += "\n";
-    s += &ledger_by_section(ledger);
-    let notes: Vec<&LedgerRow> = ledger.iter().filter(|r| !r.note.is_empty()).collect();
-    if !notes.is_empty() {
-        s += "\nNotes:\n\n";
-        for r in notes {
-            s += &format!("- `{}`: {}\n", r.claim_id, r.note);
-        }
-    }
+    s += "\nThe full ledger, section by section with each claim's caveats and notes, is on its own page: [LEDGER.md](LEDGER.md) (and in `claims.csv`).\n";
     let seed_rows: Vec<(&str, &SeedRow)> = studies
         .iter()
         .flat_map(|st| st.seed_rows.iter().map(move |r| (st.name, r)))

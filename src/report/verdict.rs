@@ -10,7 +10,7 @@ use crate::table::Interval;
 /// Confidence of the intervals verdicts are decided on. A ledger of N measured
 /// verdicts at level c expects about N·(1 − c) intervals to miss by chance
 /// (reported in REPORT.md); plots and tables keep 95%.
-pub const VERDICT_CONFIDENCE: f64 = 0.999;
+pub const VERDICT_CONFIDENCE: f64 = crate::stats::VERDICT_CONFIDENCE;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {

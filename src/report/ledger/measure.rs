@@ -52,6 +52,25 @@ fn verdict_interval(
             false,
         ));
     }
+    // an estimate that carries its own 99.9% interval (a median's order
+    // statistics, a mean's t, a rate's exact interval through a formula)
+    let (lo999, hi999) = (format!("{metric}_lo999"), format!("{metric}_hi999"));
+    if t.has(&lo999) && t.has(&hi999) {
+        let (lo, hi) = (t.f64(row, &lo999)?, t.f64(row, &hi999)?);
+        if (confidence - stats::VERDICT_CONFIDENCE).abs() < 1e-12 {
+            return Some((clamp(Interval::new(value, lo, hi)), false));
+        }
+        // another level (Holm's): from the 99.9% ends by the normal ratio
+        let s = stats::z(confidence) / stats::z(stats::VERDICT_CONFIDENCE);
+        return Some((
+            clamp(Interval::new(
+                value,
+                value - s * (value - lo),
+                value + s * (hi - value),
+            )),
+            true,
+        ));
+    }
     let i = t.interval(row, metric)?;
     let s = stats::z(confidence) / stats::z(stats::PLOT_CONFIDENCE);
     Some((

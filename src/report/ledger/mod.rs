@@ -260,7 +260,7 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
             if m.rescaled {
                 append(
                     &mut row.note,
-                    "verdict interval: the 95% bounds widened to 99.9% by the normal ratio",
+                    "verdict interval: the table's bounds widened to the verdict level by the normal ratio",
                 );
             }
             if let Some(holm) = &m.holm {

@@ -17,7 +17,6 @@ use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::report::SeedRow;
 use crate::stats::Proportion;
-use crate::table::Interval;
 
 pub struct UniversalFamily;
 
@@ -48,10 +47,10 @@ crate::row! {
         /// Crafted pairs that collide in the victim's draws.
         crafted_collision: Proportion,
         /// crafted_collision × m, with its 95% Wilson bounds × m.
-        crafted_collision_x_m: Interval,
+        crafted_collision_x_m: crate::stats::Estimate,
         /// Random pairs in the same draws (the 1/m reference).
         random_collision: Proportion,
-        random_collision_x_m: Interval,
+        random_collision_x_m: crate::stats::Estimate,
         universe_keys: u64 [Same],
         /// The fullest bucket when every key of the universe goes through the attacker's function.
         max_bucket_load: u64,
@@ -85,8 +84,8 @@ fn attacker(p: &P, seeds: Seeds) -> (Function, Vec<(u64, u64)>, u64) {
     (known, pairs, tries)
 }
 
-fn x_m(p: Proportion, m: f64) -> Interval {
-    Interval::new(p.rate * m, p.lo * m, p.hi * m)
+fn x_m(p: Proportion, m: f64) -> crate::stats::Estimate {
+    crate::stats::Estimate::proportion(p.successes, p.trials).map(|x| x * m)
 }
 
 impl Study for UniversalFamily {

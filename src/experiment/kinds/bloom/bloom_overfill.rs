@@ -13,7 +13,6 @@ use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
-use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct BloomOverfill;
@@ -52,7 +51,7 @@ crate::row! {
         false_negatives: u64 [Max],
         fpr_measured: Proportion,
         fpr_theory: f64 [Same],
-        db_load_measured: Interval,
+        db_load_measured: crate::stats::Estimate,
         db_load_theory: f64 [Same],
         db_load_vs_design: f64,
         required_m: u64 [Same],
@@ -102,7 +101,8 @@ impl Study for BloomOverfill {
             false_negatives: fq.false_negatives,
             fpr_measured: fpr,
             fpr_theory,
-            db_load_measured: Interval::new(load(fpr.rate), load(fpr.lo), load(fpr.hi)),
+            db_load_measured: crate::stats::Estimate::proportion(fpr.successes, fpr.trials)
+                .map(load),
             db_load_theory: load(fpr_theory),
             db_load_vs_design: load(fpr.rate) / design,
             required_m: required,

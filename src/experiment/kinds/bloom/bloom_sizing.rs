@@ -13,7 +13,6 @@ use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::{self, Proportion};
 use crate::structures::bloom::{BloomFilter, theory};
-use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct BloomSizing;
@@ -42,7 +41,7 @@ crate::row! {
         /// Bits a member's query reads: all k.
         lookups_per_query: u32 [Same],
         /// Bits an absent key's query reads before the first zero (mean, 95% interval).
-        lookups_per_negative_query: Interval,
+        lookups_per_negative_query: stats::Estimate,
         /// Σ_{i<k} ρ^i = (1 − ρ^k)/(1 − ρ) at the expected fill ρ.
         lookups_per_negative_theory: f64 [Same],
         fill_measured: Proportion,
@@ -91,7 +90,7 @@ impl Study for BloomSizing {
         let reads: Vec<f64> = (n..n + sample)
             .map(|id| f.probes_read(keys.key(id)) as f64)
             .collect();
-        let negative = stats::mean_interval(&reads, stats::PLOT_CONFIDENCE);
+        let negative = stats::Estimate::mean(&reads);
         let nf = n as f64;
         let rho = theory::expected_fill(nf, m as f64, k as f64);
         let extra =

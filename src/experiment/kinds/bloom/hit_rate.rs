@@ -14,7 +14,6 @@ use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
-use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
 use rand::RngExt;
 use std::collections::HashSet;
@@ -44,7 +43,7 @@ crate::row! {
         false_positives_passed: u64 [Sum],
         store_lookups: u64 [Sum],
         false_negatives: u64 [Max],
-        store_lookups_per: Interval,
+        store_lookups_per: crate::stats::Estimate,
         store_lookups_per_theory: f64 [Same],
         store_lookups_per_filter_theory: f64 [Same],
         hits_per: f64,
@@ -138,7 +137,8 @@ impl Study for HitRate {
             false_positives_passed: fps,
             store_lookups: lookups,
             false_negatives: fneg,
-            store_lookups_per: Interval::new(lk.rate * per, lk.lo * per, lk.hi * per),
+            store_lookups_per: crate::stats::Estimate::proportion(lookups, requests)
+                .map(|x| x * per),
             store_lookups_per_theory: per * traffic,
             store_lookups_per_filter_theory: per * theory::store_traffic(h, filter_fpr),
             hits_per: hits as f64 * scale,

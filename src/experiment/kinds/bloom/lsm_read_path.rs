@@ -18,7 +18,7 @@ use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
-use crate::stats::{self, Proportion};
+use crate::stats::{self, Estimate, Proportion};
 use crate::structures::bloom::{BloomFilter, theory};
 use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
@@ -47,12 +47,12 @@ crate::row! {
         absent_lookups: u64 [Sum],
         false_negatives: u64 [Max],
         /// Disk reads per lookup of a key in the tree, with a filter per run.
-        present_reads_with: Option<Interval>,
+        present_reads_with: Option<Estimate>,
         present_reads_with_theory: f64 [Same],
         /// The same lookups without filters: every run checked is read.
-        present_reads_without: Option<Interval>,
+        present_reads_without: Option<Estimate>,
         present_reads_without_theory: f64 [Same],
-        absent_reads_with: Option<Interval>,
+        absent_reads_with: Option<Estimate>,
         absent_reads_with_theory: f64 [Same],
         absent_reads_without: Option<f64>,
         absent_reads_without_theory: f64 [Same],
@@ -66,8 +66,10 @@ crate::row! {
     }
 }
 
-/// Mean and 95% normal interval of per-lookup counts from their sum and sum of squares.
-fn mean_interval(sum: f64, sum_sq: f64, count: u64) -> Option<Interval> {
+/// Mean of per-lookup counts from their sum and sum of squares, with its
+/// normal intervals at 95% and 99.9% (thousands of lookups: the t and normal
+/// quantiles agree).
+fn mean_estimate(sum: f64, sum_sq: f64, count: u64) -> Option<Estimate> {
     if count == 0 {
         return None;
     }
@@ -78,8 +80,15 @@ fn mean_interval(sum: f64, sum_sq: f64, count: u64) -> Option<Interval> {
     } else {
         0.0
     };
-    let half = stats::z(stats::PLOT_CONFIDENCE) * (var / c).sqrt();
-    Some(Interval::new(mean, mean - half, mean + half))
+    let se = (var / c).sqrt();
+    let half = |level: f64| stats::z(level) * se;
+    Some(Estimate {
+        value: mean,
+        lo: mean - half(stats::PLOT_CONFIDENCE),
+        hi: mean + half(stats::PLOT_CONFIDENCE),
+        lo999: mean - half(stats::VERDICT_CONFIDENCE),
+        hi999: mean + half(stats::VERDICT_CONFIDENCE),
+    })
 }
 
 /// Per-lookup read counts, summed: (sum, sum of squares, lookups).
@@ -93,8 +102,11 @@ impl Tally {
         self.1 += x * x;
         self.2 += 1;
     }
+    fn estimate(&self) -> Option<Estimate> {
+        mean_estimate(self.0, self.1, self.2)
+    }
     fn interval(&self) -> Option<Interval> {
-        mean_interval(self.0, self.1, self.2)
+        self.estimate().map(|e| e.interval())
     }
     fn plus(&self, o: &Tally) -> Tally {
         Tally(self.0 + o.0, self.1 + o.1, self.2 + o.2)
@@ -188,11 +200,11 @@ impl Study for LsmReadPath {
             present_lookups: present_with.2,
             absent_lookups: absent_with.2,
             false_negatives: fneg,
-            present_reads_with: present_with.interval(),
+            present_reads_with: present_with.estimate(),
             present_reads_with_theory: 1.0 + q * (rf - 1.0) / 2.0,
-            present_reads_without: present_without.interval(),
+            present_reads_without: present_without.estimate(),
             present_reads_without_theory: (rf + 1.0) / 2.0,
-            absent_reads_with: absent_with.interval(),
+            absent_reads_with: absent_with.estimate(),
             absent_reads_with_theory: rf * q,
             absent_reads_without: absent_without.interval().map(|i| i.value),
             absent_reads_without_theory: rf,

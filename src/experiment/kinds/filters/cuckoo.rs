@@ -22,7 +22,7 @@ use crate::report::Section;
 use crate::stats::{self, Proportion};
 use crate::structures::bloom::theory as bloom_theory;
 use crate::structures::cuckoo::{CuckooFilter, theory};
-use crate::table::{Interval, Table, Value};
+use crate::table::{Table, Value};
 use crate::workload::{KeyGen, KeyType};
 
 pub struct CuckooStudy;
@@ -70,7 +70,7 @@ crate::row! {
         crossover_fpr_semisorted: f64 [Same],
         fingerprint_bits_for_1pct: u32 [Same],
         buckets_per_query: u32 [Same],
-        cache_lines_per_query: Interval,
+        cache_lines_per_query: crate::stats::Estimate,
         /// Members denied after the deletes (`bogus_deletes`: of all;
         /// `deletes`: of those kept).
         lost_members: Option<Proportion>,
@@ -139,7 +139,7 @@ impl Study for CuckooStudy {
             crossover_fpr_semisorted: theory::crossover_epsilon(extra - 1.0, p.load),
             fingerprint_bits_for_1pct: theory::fingerprint_bits(0.01, b),
             buckets_per_query: 2,
-            cache_lines_per_query: stats::mean_interval(&lines, stats::PLOT_CONFIDENCE),
+            cache_lines_per_query: stats::Estimate::mean(&lines),
             false_negatives,
             ..R::default()
         };

@@ -10,7 +10,7 @@ use crate::export::markdown::sig;
 use crate::hashing::{KeyHasher, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
-use crate::stats::{self, Proportion};
+use crate::stats::{self, Estimate, Proportion};
 use crate::structures::birthday as bd;
 use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
@@ -43,14 +43,14 @@ crate::row! {
     pub struct R {
         n_values: f64 [Same],
         /// Median keys at the first collision, with its order-statistic interval.
-        first_collision_median: Interval [Median],
+        first_collision_median: Estimate [Median],
         median_theory: f64 [Same],
         /// Mean, with its Student-t interval.
         first_collision_mean: Interval,
         mean_theory: f64 [Same],
-        log2_median: Interval [Median],
+        log2_median: Estimate [Median],
         half_bits: f64 [Same],
-        tb_of_1mb_files_at_median: Interval [Median],
+        tb_of_1mb_files_at_median: Estimate [Median],
         p_at_0_25: Proportion,
         p_at_0_25_theory: f64 [Same],
         p_at_0_5: Proportion,
@@ -112,7 +112,7 @@ impl Study for Birthday {
         }
         counts.sort_unstable();
         let sorted: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
-        let median = stats::median_interval(&sorted, stats::PLOT_CONFIDENCE);
+        let median = Estimate::median(&sorted);
         let mean = stats::mean_interval(&sorted, stats::PLOT_CONFIDENCE);
         // a search that stopped at c keys has a collision among the first `at` keys iff c <= at
         let at = |q: f64| {
@@ -130,9 +130,9 @@ impl Study for Birthday {
             median_theory: bd::median_first_collision(n),
             first_collision_mean: mean,
             mean_theory: bd::mean_first_collision(n),
-            log2_median: Interval::new(m.log2(), median.lo.log2(), median.hi.log2()),
+            log2_median: median.map(f64::log2),
             half_bits: bits as f64 / 2.0,
-            tb_of_1mb_files_at_median: Interval::new(m * 1e-6, median.lo * 1e-6, median.hi * 1e-6),
+            tb_of_1mb_files_at_median: median.map(|x| x * 1e-6),
             p_at_0_25: a0.0,
             p_at_0_25_theory: a0.1,
             p_at_0_5: a1.0,
