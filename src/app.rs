@@ -1,6 +1,9 @@
 //! The whole pipeline behind the CLI; `main` only prints the error.
 
 mod design;
+mod keys;
+pub use keys::MAX_KEY_BYTES;
+use keys::{estimate_hll, hash_command};
 
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
@@ -15,15 +18,24 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// `--threads` may ask for up to this many workers per available core.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
 pub fn run(cli: Cli) -> Result<()> {
     if let Some(url) = &cli.redis_url {
         crate::peer::redis::set_url(url).map_err(|e| Error::Input(format!("--redis-url: {e}")))?;
     }
-    let threads = cli.threads.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let threads = cli.threads.map(usize::from).unwrap_or(cores);
+    // more workers than 4 per core only queue (65,535 of them took minutes to start)
+    if threads > MAX_THREADS_PER_CORE * cores {
+        return Err(Error::Input(format!(
+            "--threads = {threads}: must be at most {} ({MAX_THREADS_PER_CORE} per core; this machine has {cores})",
+            MAX_THREADS_PER_CORE * cores
+        )));
+    }
     let opts = RunOptions {
         out: cli.out_dir(),
         quick: cli.quick,
@@ -301,77 +313,6 @@ pub fn list_hashes() -> String {
     s
 }
 
-/// Keys from stdin, one per line without its line ending; hex-decoded with `--hex`.
-fn stdin_keys(hex: bool) -> Result<Vec<Vec<u8>>> {
-    use std::io::BufRead;
-    let mut out = Vec::new();
-    for line in std::io::stdin().lock().lines() {
-        let line =
-            line.map_err(|e| Error::Other(anyhow::anyhow!("reading keys from stdin: {e}")))?;
-        let line = line.strip_suffix('\r').map(str::to_string).unwrap_or(line);
-        out.push(if hex {
-            parse_hex(&line)?
-        } else {
-            line.into_bytes()
-        });
-    }
-    Ok(out)
-}
-
-/// `sketchlab estimate hll`: `estimator<TAB>estimate` per line.
-fn estimate_hll(
-    p: u32,
-    estimator: &str,
-    redis: bool,
-    strategy: &str,
-    seed: Option<u64>,
-    hex: bool,
-) -> Result<()> {
-    use crate::hashing::{Seed, StrategyId};
-    use crate::structures::hyperloglog::{HyperLogLog, redis::RedisHll};
-    const ESTIMATORS: [&str; 5] = ["ertl", "raw", "linear_counting", "hllpp", "hip"];
-    if estimator != "all" && !ESTIMATORS.contains(&estimator) {
-        return Err(Error::Input(format!(
-            "--estimator = {estimator:?}: must be one of {}, all",
-            ESTIMATORS.join(", ")
-        )));
-    }
-    let keys = stdin_keys(hex)?;
-    if redis {
-        let mut h = RedisHll::new();
-        keys.iter().for_each(|k| {
-            h.add(k);
-        });
-        println!("redis\t{}", h.count());
-        return Ok(());
-    }
-    let kind = StrategyId::from_name(strategy).ok_or_else(|| {
-        Error::Input(format!(
-            "--strategy = {strategy:?}: must be one of {}",
-            StrategyId::names().join(", ")
-        ))
-    })?;
-    let hasher = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
-    let mut h = HyperLogLog::new(p, hasher).map_err(|e| Error::Input(format!("--p: {e}")))?;
-    keys.iter().for_each(|k| {
-        h.insert(k);
-    });
-    for name in ESTIMATORS
-        .iter()
-        .filter(|e| estimator == "all" || **e == estimator)
-    {
-        let v = match *name {
-            "ertl" => h.ertl(),
-            "raw" => h.raw(),
-            "linear_counting" => h.linear_counting(),
-            "hllpp" => h.hllpp(),
-            _ => h.hip().unwrap_or(f64::NAN),
-        };
-        println!("{name}\t{}", crate::export::markdown::sig(v, 8));
-    }
-    Ok(())
-}
-
 /// `sketchlab hllpp-bias`: simulates the bias tables for p = 4..=18 and
 /// writes them with their provenance (byte-identical at any thread count).
 fn hllpp_bias(
@@ -417,62 +358,6 @@ fn hllpp_bias(
         );
     }
     Ok(())
-}
-
-/// `sketchlab hash`: one line per key, `key<TAB>hex`.
-fn hash_command(strategy: &str, seed: Option<u64>, hex: bool, keys: &[String]) -> Result<()> {
-    use crate::hashing::{KeyHasher, Seed, StrategyId};
-    use std::io::{BufRead, Write};
-    let kind = StrategyId::from_name(strategy).ok_or_else(|| {
-        Error::Input(format!(
-            "--strategy = {strategy:?}: must be one of {}",
-            StrategyId::names().join(", ")
-        ))
-    })?;
-    let h = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
-    let digits = (kind.width() / 4) as usize;
-    let stdin_keys;
-    let keys: &[String] = if keys.is_empty() {
-        stdin_keys = std::io::stdin()
-            .lock()
-            .lines()
-            .map(|l| l.map(|l| l.strip_suffix('\r').map(str::to_string).unwrap_or(l)))
-            .collect::<std::io::Result<Vec<String>>>()
-            .map_err(|e| Error::Other(anyhow::anyhow!("reading keys from stdin: {e}")))?;
-        &stdin_keys
-    } else {
-        keys
-    };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for key in keys {
-        let bytes = if hex {
-            parse_hex(key)?
-        } else {
-            key.as_bytes().to_vec()
-        };
-        let v = h.native(&bytes);
-        writeln!(out, "{key}\t{v:0digits$x}").map_err(|e| Error::Other(e.into()))?;
-    }
-    out.flush().map_err(|e| Error::Other(e.into()))
-}
-
-fn parse_hex(s: &str) -> Result<Vec<u8>> {
-    let bad = || {
-        Error::Input(format!(
-            "key {s:?}: with --hex, keys must be an even number of hex digits"
-        ))
-    };
-    if !s.len().is_multiple_of(2) {
-        return Err(bad());
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| {
-            s.get(i..i + 2)
-                .and_then(|b| u8::from_str_radix(b, 16).ok())
-                .ok_or_else(bad)
-        })
-        .collect()
 }
 
 fn pool(threads: usize) -> Result<rayon::ThreadPool> {

@@ -34,6 +34,7 @@ theory_metric = "fpr_theory"
 basis = "measured"
 type = "approximation"
 quantity = "rate"
+undecidable_at = "a tiny test sweep: ±10% of 0.82% at 99.9% needs some 130,000 queries"
 "#;
 
 #[test]
@@ -718,6 +719,26 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
             vec!["run", &corpus("reject-infinite-documented.toml")],
             "claim[0].documented = inf",
         ),
+        (
+            vec!["run", &corpus("reject-duplicate-grid-value.toml")],
+            "grid.n[1] = 1000: is already n[0]",
+        ),
+        (
+            vec!["run", &corpus("reject-select-matches-nothing.toml")],
+            "claim x.select = n = 5: matches no setting",
+        ),
+        (
+            vec!["run", &corpus("reject-infeasible-claim.toml")],
+            "could never hold: it needs draws per trial (queries) >= ",
+        ),
+        (
+            vec!["run", "bloom_fpr", "--threads", "65535"],
+            "--threads = 65535: must be at most",
+        ),
+        (
+            vec!["hash", "--strategy", "xxh3", "--hex", "abc"],
+            "an even number of hex digits (3 given)",
+        ),
     ]
     .into_iter()
     .map(|(a, n)| (a.into_iter().map(String::from).collect(), n))
@@ -987,4 +1008,94 @@ fn claims_accepts_the_ledgers_verdict_names() {
         .map(|v| v.get_name().to_string())
         .collect();
     assert_eq!(names, sketchlab::report::print::VERDICTS);
+}
+
+/// A key is the bytes of its line: not UTF-8 is fine; a line longer than
+/// the key limit is refused (exit 2, naming the line), not buffered.
+#[test]
+fn stdin_keys_are_bytes_and_bounded() {
+    let o = sketchlab()
+        .args(["hash", "--strategy", "xxh3"])
+        .write_stdin(b"caf\xe9\r\nabc\n".to_vec())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let want_1 = sketchlab::hashing::StrategyId::from_name("xxh3")
+        .unwrap()
+        .build(sketchlab::hashing::Seed::fixed(
+            sketchlab::hashing::StrategyId::from_name("xxh3")
+                .unwrap()
+                .default_seed(),
+        ));
+    use sketchlab::hashing::KeyHasher;
+    let mut expect = b"caf\xe9\t".to_vec();
+    expect.extend(format!("{:032x}\n", want_1.native(b"caf\xe9")).bytes());
+    assert!(
+        o.stdout.starts_with(&expect),
+        "{:?}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = sketchlab()
+        .args(["estimate", "hll"])
+        .write_stdin(b"caf\xe9\n\xff\xfe\n".to_vec())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("ertl\t2"));
+    let mut big = vec![b'a'; sketchlab::app::MAX_KEY_BYTES + 1];
+    big.push(b'\n');
+    let o = sketchlab()
+        .args(["estimate", "hll"])
+        .write_stdin(big)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("stdin line 1: a key longer than 1048576 bytes"),
+        "{err}"
+    );
+}
+
+/// stdout closed early (`| head -1`) ends quietly with exit 0; a full disk
+/// (`> /dev/full`) is exit 1 with one line; never a panic.
+#[test]
+fn stdout_errors_end_cleanly() {
+    for args in [
+        vec!["list"],
+        vec!["list", "--hashes"],
+        vec!["hash", "--strategy", "xxh3", "a", "b"],
+        vec!["claims"],
+    ] {
+        // a reader that leaves at once
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sketchlab"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+        if std::path::Path::new("/dev/full").exists() {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_sketchlab"))
+                .args(&args)
+                .stdout(full)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+            assert!(
+                err.starts_with("error: writing to stdout: No space left on device")
+                    && err.trim_end().lines().count() == 1,
+                "{args:?}: {err}"
+            );
+        }
+    }
 }

@@ -418,3 +418,96 @@ fn selector(
     }
     Ok(out)
 }
+
+/// The part of `grid` a selector keeps: each axis cut to the selected values
+/// (selector fields that are not parameters, such as a checkpoint or
+/// `replicate`, keep every setting). A grid is a cartesian product, so the
+/// selector matches some setting exactly when no axis comes out empty.
+pub(super) fn selected_grid(
+    grid: &[(&'static str, Vec<Value>)],
+    select: &[(String, Vec<Value>)],
+) -> Vec<(&'static str, Vec<Value>)> {
+    grid.iter()
+        .map(|(name, values)| {
+            let kept = match select.iter().find(|(n, _)| n == name) {
+                Some((_, want)) => values
+                    .iter()
+                    .filter(|v| want.iter().any(|w| same_value(w, v)))
+                    .cloned()
+                    .collect(),
+                None => values.clone(),
+            };
+            (*name, kept)
+        })
+        .collect()
+}
+
+/// Equal as values: numbers by their value (`10` selects `10.0`).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Refuses a claim whose selector (or baseline) matches no setting of the
+/// full grid, or a replicate the grid does not run: its verdict would be a
+/// silent `not-measured`. (A `[quick]` grid may leave a claim out: quick runs
+/// are not meant to decide every claim.)
+pub(super) fn check_selections(
+    path: &Path,
+    grid: &[(&'static str, Vec<Value>)],
+    replicates: u32,
+    claims: &[Claim],
+) -> Result<()> {
+    for c in claims {
+        for (what, select) in [
+            ("select", Some(&c.select)),
+            ("baseline", c.baseline.as_ref()),
+        ] {
+            let Some(select) = select else { continue };
+            let field = format!("claim {}.{what}", c.id);
+            if let Some((_, reps)) = select.iter().find(|(n, _)| n == "replicate")
+                && !reps
+                    .iter()
+                    .any(|r| r.as_f64().is_some_and(|r| r < replicates as f64))
+            {
+                return Err(Error::field(
+                    path,
+                    &format!("{field}.replicate"),
+                    &reps
+                        .iter()
+                        .map(|r| r.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    &format!("must name a replicate the grid runs (0..{replicates})"),
+                ));
+            }
+            if selected_grid(grid, select)
+                .iter()
+                .any(|(_, v)| v.is_empty())
+            {
+                let shown: Vec<String> = select
+                    .iter()
+                    .filter(|(n, _)| grid.iter().any(|(g, _)| g == n))
+                    .map(|(n, v)| {
+                        format!(
+                            "{n} = {}",
+                            v.iter()
+                                .map(|x| x.toml_repr())
+                                .collect::<Vec<_>>()
+                                .join(" | ")
+                        )
+                    })
+                    .collect();
+                return Err(Error::field(
+                    path,
+                    &field,
+                    &shown.join(", "),
+                    "matches no setting of [grid]: each selected value must be one the grid runs",
+                ));
+            }
+        }
+    }
+    Ok(())
+}

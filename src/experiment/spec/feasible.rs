@@ -19,9 +19,8 @@
 
 use super::{Basis, Check, Claim, ClaimType, Source};
 use crate::error::{Error, Result};
-use crate::experiment::grid;
 use crate::experiment::kinds::Kind;
-use crate::experiment::params::{Params, Value};
+use crate::experiment::params::Value;
 use crate::report::ledger::VERDICT_CONFIDENCE;
 use crate::stats;
 use std::path::Path;
@@ -96,29 +95,6 @@ impl Plan {
     }
 }
 
-/// The settings of `grid` a claim's selector keeps (selector fields that are
-/// not parameters, such as a checkpoint, keep every setting).
-fn settings(grid: &[(&'static str, Vec<Value>)], claim: &Claim) -> Vec<Params> {
-    grid::combinations(grid)
-        .into_iter()
-        .filter(|p| {
-            claim.select.iter().all(|(name, values)| {
-                match p.0.iter().find(|(n, _)| *n == name.as_str()) {
-                    Some((_, v)) => values.iter().any(|x| same(x, v)),
-                    None => true,
-                }
-            })
-        })
-        .collect()
-}
-
-fn same(a: &Value, b: &Value) -> bool {
-    match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
-    }
-}
-
 /// The claim's plan at these sizes, if its measurement has one.
 fn plan(
     kind: &'static dyn Kind,
@@ -131,7 +107,13 @@ fn plan(
             replicates: replicates as u64,
         });
     }
-    let rows = settings(grid, claim);
+    // the selected settings (a plan over more than 10,000 of them is not
+    // worth its time at load: such a claim is judged after the run)
+    let sub = super::claims::selected_grid(grid, &claim.select);
+    if crate::experiment::grid::count_checked(&sub, 1) > 10_000 {
+        return None;
+    }
+    let rows = crate::experiment::grid::combinations(&sub);
     // the fewest draws among the rows (the widest interval decides)
     let draws = rows
         .iter()

@@ -231,6 +231,7 @@ impl Spec {
             Some(q) => q.budget,
             None => replicates,
         };
+        claims::check_selections(path, &grid, planned, &claims)?;
         feasible::check(path, kind, &grid, planned, &claims)?;
 
         Ok(Spec {
@@ -413,12 +414,18 @@ fn validate_grid(
                 }
                 let mut vs = Vec::new();
                 for (i, item) in items.iter().enumerate() {
-                    vs.push(checked(
-                        path,
-                        &format!("{table}.{}[{i}]", def.name),
-                        def,
-                        item,
-                    )?);
+                    let field = format!("{table}.{}[{i}]", def.name);
+                    let v = checked(path, &field, def, item)?;
+                    // a value twice would be two trials with one identity and seed
+                    if let Some(j) = vs.iter().position(|w| *w == v) {
+                        return Err(Error::field(
+                            path,
+                            &field,
+                            &v.toml_repr(),
+                            &format!("is already {}[{j}]: list each value once", def.name),
+                        ));
+                    }
+                    vs.push(v);
                 }
                 vs
             }

@@ -1,0 +1,193 @@
+//! The commands that read keys: `hash` and `estimate hll`. A key is the
+//! bytes of its argument or stdin line (UTF-8 or not), hex-decoded with
+//! `--hex`; a line longer than [`MAX_KEY_BYTES`] is refused.
+
+use crate::error::{Error, Result};
+
+/// The longest key a line of stdin may hold (a larger one is refused, not
+/// buffered: a 100 MB line would cost twice that in memory).
+pub const MAX_KEY_BYTES: usize = 1 << 20;
+
+/// Lines of stdin as bytes (a key is the bytes of its line, UTF-8 or not),
+/// without the line ending (`\n` or `\r\n`).
+pub(super) fn stdin_lines() -> Result<Vec<Vec<u8>>> {
+    use std::io::{BufRead, Read};
+    let mut out = Vec::new();
+    let mut input = std::io::stdin().lock();
+    loop {
+        let mut line = Vec::new();
+        let n = Read::by_ref(&mut input)
+            .take(MAX_KEY_BYTES as u64 + 2)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::Other(anyhow::anyhow!("reading keys from stdin: {e}")))?;
+        if n == 0 {
+            return Ok(out);
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        }
+        if line.len() > MAX_KEY_BYTES {
+            return Err(Error::Input(format!(
+                "stdin line {}: a key longer than {MAX_KEY_BYTES} bytes",
+                out.len() + 1
+            )));
+        }
+        out.push(line);
+    }
+}
+
+/// Keys from stdin, one per line; hex-decoded with `--hex`.
+pub(super) fn stdin_keys(hex: bool) -> Result<Vec<Vec<u8>>> {
+    let lines = stdin_lines()?;
+    if !hex {
+        return Ok(lines);
+    }
+    stdin_keys_of(&lines)
+}
+
+/// Hex-decoded stdin lines, each error naming its line.
+fn stdin_keys_of(lines: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let text = std::str::from_utf8(l).map_err(|_| {
+                Error::Input(format!(
+                    "stdin line {}: with --hex, a key is hex digits",
+                    i + 1
+                ))
+            })?;
+            parse_hex(text).map_err(|e| Error::Input(format!("stdin line {}: {e}", i + 1)))
+        })
+        .collect()
+}
+
+/// A write to stdout that failed: the reader went away (end quietly, as
+/// coreutils do), or the write did (one line, exit 1).
+pub(super) fn stdout_failed(e: std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    Error::Other(anyhow::anyhow!("writing to stdout: {e}"))
+}
+
+/// `sketchlab estimate hll`: `estimator<TAB>estimate` per line.
+pub(super) fn estimate_hll(
+    p: u32,
+    estimator: &str,
+    redis: bool,
+    strategy: &str,
+    seed: Option<u64>,
+    hex: bool,
+) -> Result<()> {
+    use crate::hashing::{Seed, StrategyId};
+    use crate::structures::hyperloglog::{HyperLogLog, redis::RedisHll};
+    const ESTIMATORS: [&str; 5] = ["ertl", "raw", "linear_counting", "hllpp", "hip"];
+    if estimator != "all" && !ESTIMATORS.contains(&estimator) {
+        return Err(Error::Input(format!(
+            "--estimator = {estimator:?}: must be one of {}, all",
+            ESTIMATORS.join(", ")
+        )));
+    }
+    let keys = stdin_keys(hex)?;
+    if redis {
+        let mut h = RedisHll::new();
+        keys.iter().for_each(|k| {
+            h.add(k);
+        });
+        println!("redis\t{}", h.count());
+        return Ok(());
+    }
+    let kind = StrategyId::from_name(strategy).ok_or_else(|| {
+        Error::Input(format!(
+            "--strategy = {strategy:?}: must be one of {}",
+            StrategyId::names().join(", ")
+        ))
+    })?;
+    let hasher = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
+    let mut h = HyperLogLog::new(p, hasher).map_err(|e| Error::Input(format!("--p: {e}")))?;
+    keys.iter().for_each(|k| {
+        h.insert(k);
+    });
+    for name in ESTIMATORS
+        .iter()
+        .filter(|e| estimator == "all" || **e == estimator)
+    {
+        let v = match *name {
+            "ertl" => h.ertl(),
+            "raw" => h.raw(),
+            "linear_counting" => h.linear_counting(),
+            "hllpp" => h.hllpp(),
+            _ => h.hip().unwrap_or(f64::NAN),
+        };
+        println!("{name}\t{}", crate::export::markdown::sig(v, 8));
+    }
+    Ok(())
+}
+
+/// `sketchlab hash`: one line per key, `key<TAB>hex`.
+pub(super) fn hash_command(
+    strategy: &str,
+    seed: Option<u64>,
+    hex: bool,
+    keys: &[String],
+) -> Result<()> {
+    use crate::hashing::{KeyHasher, Seed, StrategyId};
+    use std::io::Write;
+    let kind = StrategyId::from_name(strategy).ok_or_else(|| {
+        Error::Input(format!(
+            "--strategy = {strategy:?}: must be one of {}",
+            StrategyId::names().join(", ")
+        ))
+    })?;
+    let h = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
+    let digits = (kind.width() / 4) as usize;
+    // a key is the bytes of its argument or line; with --hex, those are hex digits
+    let (shown, keys): (Vec<Vec<u8>>, Vec<Vec<u8>>) = if keys.is_empty() {
+        let lines = stdin_lines()?;
+        let keys = if hex {
+            stdin_keys_of(&lines)?
+        } else {
+            lines.clone()
+        };
+        (lines, keys)
+    } else {
+        let shown: Vec<Vec<u8>> = keys.iter().map(|k| k.as_bytes().to_vec()).collect();
+        let keys = if hex {
+            keys.iter().map(|k| parse_hex(k)).collect::<Result<_>>()?
+        } else {
+            shown.clone()
+        };
+        (shown, keys)
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (text, bytes) in shown.iter().zip(&keys) {
+        let v = h.native(bytes);
+        out.write_all(text).map_err(stdout_failed)?;
+        writeln!(out, "\t{v:0digits$x}").map_err(stdout_failed)?;
+    }
+    out.flush().map_err(stdout_failed)
+}
+
+pub(super) fn parse_hex(s: &str) -> Result<Vec<u8>> {
+    let shown: String = s.chars().take(40).collect();
+    let more = if s.chars().count() > 40 { "…" } else { "" };
+    if let Some((at, c)) = s.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        return Err(Error::Input(format!(
+            "key \"{shown}{more}\": with --hex, {c:?} at byte {at} is not a hex digit (0-9, a-f)"
+        )));
+    }
+    if !s.len().is_multiple_of(2) {
+        return Err(Error::Input(format!(
+            "key \"{shown}{more}\": with --hex, a key is whole bytes, an even number of hex digits ({} given)",
+            s.len()
+        )));
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|e| Error::Other(e.into())))
+        .collect()
+}
