@@ -43,7 +43,7 @@ pub fn wanted(
             let decided = match have {
                 // this round is not complete: it is what the setting needs next
                 None => true,
-                Some(records) => r >= per || settled(spec, seq.claims.as_slice(), &records)?,
+                Some(records) => r >= per || settled(spec, seq.claims.as_slice(), &records, per)?,
             };
             if decided {
                 out[first..first + r].iter_mut().for_each(|w| *w = true);
@@ -78,8 +78,9 @@ pub fn describe(spec: &Spec, quick: bool, wanted: &[bool]) -> Option<String> {
     ))
 }
 
-/// Whether every named claim is decided (or does not apply) on one setting's records.
-fn settled(spec: &Spec, ids: &[String], records: &[&Record]) -> Result<bool> {
+/// Whether every named claim is decided (or does not apply) on one
+/// setting's records, or cannot be decided within `budget` replicates.
+fn settled(spec: &Spec, ids: &[String], records: &[&Record], budget: usize) -> Result<bool> {
     let owned: Vec<Record> = records.iter().map(|r| (*r).clone()).collect();
     let results = runner::to_table(spec, &owned)?;
     let summary = super::summary::summarise(
@@ -99,7 +100,18 @@ fn settled(spec: &Spec, ids: &[String], records: &[&Record]) -> Result<bool> {
         .claims
         .iter()
         .filter(|c| ids.contains(&c.id))
-        .all(|c| ledger::evaluate(c, &spec.name, &tables).verdict != Verdict::Inconclusive))
+        .all(|c| {
+            let row = ledger::evaluate(c, &spec.name, &tables);
+            row.verdict != Verdict::Inconclusive
+                || futile(c, &row, records.len(), budget)
+        }))
+}
+
+/// Futility: an undecided claim whose projected size
+/// ([`ledger::projected_size`]) exceeds the budget stops now; more
+/// replicates would cost time and space without a decision.
+fn futile(claim: &ledger::Claim, row: &ledger::LedgerRow, n: usize, budget: usize) -> bool {
+    ledger::projected_size(claim, row, n).is_some_and(|need| need > budget as f64)
 }
 
 #[cfg(test)]
@@ -246,6 +258,32 @@ quantity = "approx"
             .collect();
         let next = wanted(&spec, false, &trials, &first).unwrap();
         assert_eq!(next.iter().filter(|w| **w).count(), 2 + 8);
+    }
+
+    #[test]
+    fn futility_stops_a_claim_the_budget_cannot_decide() {
+        let spec = Spec::parse(Path::new("seq.toml"), SPEC).unwrap();
+        let claim = &spec.claims[0];
+        // the band is 0.00819 ± 10% = [0.007371, 0.009009]
+        let mut row = ledger::evaluate(
+            claim,
+            "seq",
+            &Tables {
+                results: crate::table::Table::new(vec![]),
+                summary: None,
+            },
+        );
+        (row.measured, row.interval) = (Some(0.0089), Some((0.0085, 0.0093)));
+        // half-width 0.0004 against 0.000109 to the edge: 13.5 times the size
+        let need = ledger::projected_size(claim, &row, 10).unwrap();
+        assert!((need / 10.0 - (0.0004f64 / 0.000109).powi(2)).abs() < 0.1, "{need}");
+        assert!(!futile(claim, &row, 2, 62) && futile(claim, &row, 10, 62));
+        // on the edge itself no size decides
+        (row.measured, row.interval) = (Some(0.009009), Some((0.0086, 0.0094)));
+        assert!(futile(claim, &row, 2, 100_000));
+        // an interval inside the band has no edge to cross: not futile
+        (row.measured, row.interval) = (Some(0.0082), Some((0.0080, 0.0084)));
+        assert_eq!(ledger::projected_size(claim, &row, 2), None);
     }
 
     #[test]

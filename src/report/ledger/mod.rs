@@ -274,10 +274,24 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
                         s.select(&claim.select)
                             .filter_map(|r| s.f64(r, "replicates"))
                             .reduce(f64::max)
-                    })
-                    .map(|n| format!("; this run took {n}"))
-                    .unwrap_or_default();
-                append(&mut row.note, &format!("{rule}{took}"));
+                    });
+                let mut said = format!(
+                    "{rule}{}",
+                    took.map(|n| format!("; this run took {n}")).unwrap_or_default()
+                );
+                if row.verdict == Verdict::Inconclusive
+                    && let Some(need) = took.and_then(|n| projected_size(claim, &row, n as usize))
+                {
+                    said += &format!(
+                        "; at this rate deciding would take about {} replicates, beyond its budget",
+                        if need.is_finite() {
+                            sig(need, 2)
+                        } else {
+                            "any number of".into()
+                        }
+                    );
+                }
+                append(&mut row.note, &said);
             }
             if let (Verdict::Inconclusive, Some(size)) = (row.verdict, &claim.undecidable_at) {
                 append(
@@ -328,6 +342,26 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
         Err(why) => append(&mut row.note, &why),
     }
     row
+}
+
+/// The sample size at which an undecided claim's interval, shrinking as
+/// 1/√n from its `n` now, would clear the band's edge it straddles:
+/// n · (half-width / distance to the edge)² (infinite on the edge itself);
+/// `None` when the interval straddles no edge.
+pub fn projected_size(claim: &Claim, row: &LedgerRow, n: usize) -> Option<f64> {
+    let (v, (lo, hi)) = (row.measured?, row.interval?);
+    let (a, b) = claim.test().band();
+    let d = [a, b]
+        .into_iter()
+        .filter(|e| e.is_finite() && lo <= *e && *e <= hi)
+        .map(|e| (v - e).abs())
+        .reduce(f64::min)?;
+    let h = (v - lo).max(hi - v);
+    Some(if d == 0.0 {
+        f64::INFINITY
+    } else {
+        n as f64 * (h / d).powi(2)
+    })
 }
 
 /// The documented value as claims.csv prints it: a point, a range `a-b`,
