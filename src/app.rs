@@ -194,6 +194,17 @@ fn resolve(dir: &Path, target: &str) -> Result<PathBuf> {
     if p.is_file() {
         return Ok(p);
     }
+    // there, but not a file a spec can be read from (a directory, a device, a FIFO)
+    if let Ok(m) = std::fs::metadata(&p) {
+        return Err(Error::Input(format!(
+            "{target}: not a spec file ({}); give a .toml file or a study name",
+            if m.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file"
+            }
+        )));
+    }
     let named = dir.join(format!("{target}.toml"));
     if named.is_file() {
         return Ok(named);

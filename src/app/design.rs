@@ -9,6 +9,7 @@ use std::path::Path;
 
 /// `sketchlab design …`: write the review; print its path (JSON: the review).
 pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> {
+    check_reference(&common_args(d).reference)?;
     let out = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| "reports/design".into());
@@ -75,6 +76,30 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
         Some(j) => print!("{j}"),
         None if !quiet => println!("design review -> {}", path.display()),
         None => {}
+    }
+    Ok(())
+}
+
+fn common_args(d: &Design) -> &crate::cli::ReviewArgs {
+    match d {
+        Design::Filter { common, .. }
+        | Design::Cardinality { common, .. }
+        | Design::Frequency { common, .. } => common,
+    }
+}
+
+/// The review cites the reference run's claims: a missing, unreadable or
+/// foreign file is bad input (exit 2), not a review with its table missing.
+fn check_reference(path: &Path) -> Result<()> {
+    use crate::error::Error;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::file(path, format!("--reference: cannot read: {e}")))?;
+    let header = crate::report::ledger::CSV_HEADER.join(",");
+    if text.lines().next() != Some(header.as_str()) {
+        return Err(Error::file(
+            path,
+            "--reference: not a sketchlab claims.csv (its first line is not the ledger's header)",
+        ));
     }
     Ok(())
 }

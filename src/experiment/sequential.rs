@@ -96,15 +96,10 @@ fn settled(spec: &Spec, ids: &[String], records: &[&Record], budget: usize) -> R
         results,
         summary: Some(summary),
     };
-    Ok(spec
-        .claims
-        .iter()
-        .filter(|c| ids.contains(&c.id))
-        .all(|c| {
-            let row = ledger::evaluate(c, &spec.name, &tables);
-            row.verdict != Verdict::Inconclusive
-                || futile(c, &row, records.len(), budget)
-        }))
+    Ok(spec.claims.iter().filter(|c| ids.contains(&c.id)).all(|c| {
+        let row = ledger::evaluate(c, &spec.name, &tables);
+        row.verdict != Verdict::Inconclusive || futile(c, &row, records.len(), budget)
+    }))
 }
 
 /// Futility: an undecided claim whose projected size
@@ -276,7 +271,10 @@ quantity = "approx"
         (row.measured, row.interval) = (Some(0.0089), Some((0.0085, 0.0093)));
         // half-width 0.0004 against 0.000109 to the edge: 13.5 times the size
         let need = ledger::projected_size(claim, &row, 10).unwrap();
-        assert!((need / 10.0 - (0.0004f64 / 0.000109).powi(2)).abs() < 0.1, "{need}");
+        assert!(
+            (need / 10.0 - (0.0004f64 / 0.000109).powi(2)).abs() < 0.1,
+            "{need}"
+        );
         assert!(!futile(claim, &row, 2, 62) && futile(claim, &row, 10, 62));
         // on the edge itself no size decides
         (row.measured, row.interval) = (Some(0.009009), Some((0.0086, 0.0094)));

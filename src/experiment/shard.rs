@@ -6,6 +6,10 @@ use super::grid::Trial;
 
 /// Shard `index` of `count` (0-based, as Slurm's array index and Kubernetes'
 /// completion index are).
+/// The most shards a run may be split into (more than trials is pointless;
+/// a study has at most a million).
+pub const MAX_SHARDS: u32 = 1_000_000;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     pub index: u32,
@@ -17,8 +21,16 @@ impl Shard {
     pub fn parse(s: &str) -> Result<Shard, String> {
         let bad = || format!("--shard = {s:?}: must be i/N with integers 0 <= i < N (e.g. 0/4)");
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: u32 = i.trim().parse().map_err(|_| bad())?;
-        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        let (i, n): (u64, u64) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n > MAX_SHARDS as u64 {
+            return Err(format!(
+                "--shard = {s:?}: N = {n} is more shards than a run may have (at most {MAX_SHARDS})"
+            ));
+        }
+        let (index, count) = (i.min(u32::MAX as u64) as u32, n as u32);
         if count == 0 || index >= count {
             return Err(bad());
         }

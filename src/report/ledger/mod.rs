@@ -267,17 +267,15 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
                 append(&mut row.note, holm);
             }
             if let Some(rule) = &claim.sequential {
-                let took = tables
-                    .summary
-                    .as_ref()
-                    .and_then(|s| {
-                        s.select(&claim.select)
-                            .filter_map(|r| s.f64(r, "replicates"))
-                            .reduce(f64::max)
-                    });
+                let took = tables.summary.as_ref().and_then(|s| {
+                    s.select(&claim.select)
+                        .filter_map(|r| s.f64(r, "replicates"))
+                        .reduce(f64::max)
+                });
                 let mut said = format!(
                     "{rule}{}",
-                    took.map(|n| format!("; this run took {n}")).unwrap_or_default()
+                    took.map(|n| format!("; this run took {n}"))
+                        .unwrap_or_default()
                 );
                 if row.verdict == Verdict::Inconclusive
                     && let Some(need) = took.and_then(|n| projected_size(claim, &row, n as usize))
