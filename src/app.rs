@@ -205,8 +205,13 @@ fn resolve(dir: &Path, target: &str) -> Result<PathBuf> {
             }
         )));
     }
+    // a study name is a spec's stem in `dir`, never a path out of it
+    let is_name = !target.is_empty()
+        && target
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     let named = dir.join(format!("{target}.toml"));
-    if named.is_file() {
+    if is_name && named.is_file() {
         return Ok(named);
     }
     let known = spec_files(dir).unwrap_or_default();

@@ -682,6 +682,14 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
             "experiments: not a spec file (a directory)",
         ),
         (
+            vec!["run", &corpus("reject-300-char-name.toml")],
+            "must be 1 to 64 lowercase letters",
+        ),
+        (
+            vec!["run", "../experiments/bloom_fpr"],
+            "../experiments/bloom_fpr: no such spec file",
+        ),
+        (
             vec!["run", "/dev/null"],
             "/dev/null: not a spec file (not a regular file)",
         ),
@@ -1128,4 +1136,29 @@ fn stdout_errors_end_cleanly() {
             );
         }
     }
+}
+
+/// A spec file over 1 MiB is refused before it is read (exit 2, one line).
+#[test]
+fn an_oversized_spec_is_refused_unread() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = d.path().join("big.toml");
+    let mut text = VALID.to_string();
+    text.push_str(&format!("# {}\n", "x".repeat(2 << 20)));
+    std::fs::write(&spec, text).unwrap();
+    let out = d.path().join("out");
+    let o = sketchlab()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("a spec file may be at most 1048576 bytes"),
+        "{err}"
+    );
+    assert!(!out.exists());
 }

@@ -52,6 +52,12 @@ pub struct Sequential {
     pub quick_budget: u32,
 }
 
+/// The largest spec file read (the biggest in experiments/ is a few KB).
+pub const MAX_SPEC_BYTES: u64 = 1 << 20;
+
+/// The longest study name (it names a folder and appears in every message).
+pub const MAX_NAME_CHARS: usize = 64;
+
 /// A validated study.
 #[derive(Clone)]
 pub struct Spec {
@@ -116,6 +122,18 @@ impl Spec {
 
     /// Reads and validates a spec file.
     pub fn load(path: &Path) -> Result<Spec> {
+        // a spec is a page of TOML; a huge file is a mistake, not a study
+        if let Ok(m) = std::fs::metadata(path)
+            && m.len() > MAX_SPEC_BYTES
+        {
+            return Err(Error::file(
+                path,
+                format!(
+                    "{} bytes: a spec file may be at most {MAX_SPEC_BYTES} bytes (1 MiB)",
+                    m.len()
+                ),
+            ));
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::file(path, format!("cannot read: {e}")))?;
         Spec::parse(path, &text)
@@ -149,6 +167,7 @@ impl Spec {
             |field: &str, value: &str, allowed: &str| Error::field(path, field, value, allowed);
 
         if raw.name.is_empty()
+            || raw.name.len() > MAX_NAME_CHARS
             || !raw
                 .name
                 .chars()
@@ -157,7 +176,7 @@ impl Spec {
             return Err(fe(
                 "name",
                 &format!("{:?}", raw.name),
-                "must be lowercase letters, digits and _",
+                &format!("must be 1 to {MAX_NAME_CHARS} lowercase letters, digits and _"),
             ));
         }
         let kind = kinds::find(&raw.kind).ok_or_else(|| {
