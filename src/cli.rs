@@ -284,7 +284,8 @@ pub struct ReviewArgs {
     /// Output format
     #[arg(long, default_value = "md", value_parser = ["md", "html", "json"])]
     pub format: String,
-    /// A reference run's claims.csv, for the attack results
-    #[arg(long, value_name = "FILE", default_value = "reports/claims.csv")]
-    pub reference: PathBuf,
+    /// A reference run's claims.csv, for the attack results [default:
+    /// reports/claims.csv, the committed full run, when it is there]
+    #[arg(long, value_name = "FILE")]
+    pub reference: Option<PathBuf>,
 }

@@ -9,7 +9,15 @@ use std::path::Path;
 
 /// `sketchlab design …`: write the review; print its path (JSON: the review).
 pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> {
-    check_reference(&common_args(d).reference)?;
+    // a file the user names must be a claims.csv; without one, the committed
+    // run's is used when it is there (the review says when it is not)
+    let reference = match &common_args(d).reference {
+        Some(path) => {
+            check_reference(path)?;
+            path.clone()
+        }
+        None => "reports/claims.csv".into(),
+    };
     let out = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| "reports/design".into());
@@ -32,7 +40,7 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
                 key_bytes: *key_bytes,
                 seed_policy: common.seed_policy.clone(),
             };
-            let r = review::filter::filter(&inputs, &common.reference)?;
+            let r = review::filter::filter(&inputs, &reference)?;
             review::write(r, &common.format, &out)?
         }
         Design::Cardinality {
@@ -49,7 +57,7 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
                 distinct: *distinct,
                 seed_policy: common.seed_policy.clone(),
             };
-            let r = review::cardinality::cardinality(&inputs, &common.reference)?;
+            let r = review::cardinality::cardinality(&inputs, &reference)?;
             review::write(r, &common.format, &out)?
         }
         Design::Frequency {
@@ -68,7 +76,7 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
                 zipf_s: *zipf_s,
                 seed_policy: common.seed_policy.clone(),
             };
-            let r = review::frequency::frequency(&inputs, &common.reference)?;
+            let r = review::frequency::frequency(&inputs, &reference)?;
             review::write(r, &common.format, &out)?
         }
     };

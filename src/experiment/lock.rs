@@ -50,8 +50,18 @@ impl OutLock {
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
+                // the holder writes its line just after taking the lock: until
+                // then the file is empty or names an earlier, dead holder
                 let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
+                for _ in 0..100 {
+                    holder.clear();
+                    let _ = file.seek(SeekFrom::Start(0));
+                    let _ = file.read_to_string(&mut holder);
+                    if live(&holder) {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
                 return Err(Error::Input(format!(
                     "{} is in use by {}; wait, or use another --out",
                     out.display(),
@@ -87,6 +97,20 @@ fn io(path: &Path, what: &str, e: std::io::Error) -> Error {
 
 /// "sketchlab pid 4242 on host h since 2026-12-04T01:57:00Z" from the lock
 /// file's line (or "another sketchlab" when it holds none yet).
+/// Whether a holder line names a process that may hold the lock: complete,
+/// and (on this host) a pid that is running.
+fn live(holder: &str) -> bool {
+    let words: Vec<&str> = holder.split_whitespace().collect();
+    match words[..] {
+        ["pid", pid, "host", h, "since", _] => {
+            h != host()
+                || Path::new("/proc").join(pid).exists()
+                || !Path::new("/proc/self").exists()
+        }
+        _ => false,
+    }
+}
+
 fn describe(holder: &str) -> String {
     let words: Vec<&str> = holder.split_whitespace().collect();
     match words[..] {

@@ -49,6 +49,9 @@ const COLORS: [RGBColor; 16] = [
     RGBColor(0, 0, 0),
 ];
 
+/// The farthest power of ten a log axis reaches, and its widest span.
+const MAX_DECADE: f64 = 300.0;
+
 /// Data range of one axis, over points, interval ends and reference lines.
 fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -60,9 +63,13 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
         return if log { (0.1, 1.0) } else { (0.0, 1.0) };
     }
     if log {
-        // pad a little so points on a power of ten are not drawn on the frame
+        // pad a little so points on a power of ten are not drawn on the frame;
+        // keep the axis within 10^±300 and 300 decades (plotters' log key
+        // points loop without end when an end reaches 0 or the ratio of the
+        // ends overflows: subnormal or huge values would hang the chart)
         let (a, b) = ((lo / 1.15).log10().floor(), (hi * 1.15).log10().ceil());
-        let b = if b <= a { a + 1.0 } else { b };
+        let b = b.clamp(-299.0, MAX_DECADE);
+        let a = a.clamp(-MAX_DECADE, b - 1.0).max(b - MAX_DECADE);
         (10f64.powf(a), 10f64.powf(b))
     } else {
         let pad = if hi > lo {
@@ -244,4 +251,42 @@ where
         .draw()
         .map_err(err)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod extreme_tests {
+    use super::*;
+    use crate::plot::{Chart, Point, Series, Style};
+
+    fn chart(ys: &[f64]) -> Chart {
+        let pts = ys
+            .iter()
+            .enumerate()
+            .map(|(i, y)| Point::new(i as f64 + 1.0, *y))
+            .collect();
+        Chart::new("x", "t", "x", "y")
+            .log_y()
+            .log_x()
+            .series(Series::new("s", Style::Points, pts))
+    }
+
+    /// Log axes over extreme values draw in bounded time: subnormals, a
+    /// span of hundreds of decades, and the largest floats (plotters' key
+    /// points loop without end when an axis end reaches 0 or infinity).
+    #[test]
+    fn log_axes_with_extreme_values_are_drawn() {
+        for ys in [
+            vec![5e-324, 1.0],
+            vec![1e-310, 0.5],
+            vec![1e-300, 1.0],
+            vec![1e-80, 0.01],
+            vec![1e-240, 1e300],
+            vec![1.0, f64::MAX],
+            vec![f64::MIN_POSITIVE, f64::MAX],
+        ] {
+            crate::plot::register_font();
+            let svg = svg(&chart(&ys)).unwrap();
+            assert!(svg.contains("<svg"), "{ys:?}");
+        }
+    }
 }
