@@ -1162,3 +1162,53 @@ fn an_oversized_spec_is_refused_unread() {
     );
     assert!(!out.exists());
 }
+
+/// `plan` never allocates what it is there to warn about: specs whose
+/// trials need 15 GB to 16 TB are planned (and would be refused by `run`)
+/// under a 4 GB address-space limit, their calibration not run and said so.
+#[test]
+fn plan_never_allocates_what_it_warns_about() {
+    let specs = [
+        ("bloom_fpr", "n = 100_000_000_000\nbits_per_key = 8"),
+        (
+            "count_min",
+            "universe = 1_000_000_000_000\nupdates = 10_000_000_000\nreplicates = 2",
+        ),
+        (
+            "bloom_fpr",
+            "n = [10_000_000_000, 10_000_000_001]\nbits_per_key = 12",
+        ),
+        (
+            "minhash",
+            "union_size = 1_000_000_000_000\nk = 65536\nreplicates = 2",
+        ),
+    ];
+    let d = tempfile::tempdir().unwrap();
+    for (i, (kind, grid)) in specs.iter().enumerate() {
+        let spec = d.path().join(format!("p{i}.toml"));
+        std::fs::write(
+            &spec,
+            format!("name = \"p{i}\"\nkind = \"{kind}\"\ndescription = \"x\"\nseed = 1\n[grid]\n{grid}\n"),
+        )
+        .unwrap();
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 4000000 && exec {} plan {}",
+                env!("CARGO_BIN_EXE_sketchlab"),
+                spec.display()
+            ))
+            .output()
+            .unwrap();
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
+        assert_eq!(o.status.code(), Some(0), "{kind} {grid}: {out} {err}");
+        assert!(
+            out.contains("time: not run: the cheapest trial needs")
+                && out.contains("`run` would refuse it"),
+            "{kind} {grid}: {out}"
+        );
+    }
+}

@@ -22,6 +22,9 @@ const RENDER_BYTES: f64 = 4e6;
 /// many seconds have passed (or five trials).
 const CALIBRATION_SECONDS: f64 = 0.5;
 
+/// The most work (the footprint's operations) a calibration trial may do.
+const CALIBRATION_MAX_WORK: f64 = 5e8;
+
 /// One study's plan.
 #[derive(Clone, Debug, Serialize)]
 pub struct Plan {
@@ -95,9 +98,26 @@ pub fn calibrate(spec: &Spec, opts: &RunOptions, plan: &mut Plan) -> Result<()> 
         .filter_map(|(t, f)| f.map(|f| (t, f)))
         .collect();
     cheap.sort_by(|a, b| a.1.work.total_cmp(&b.1.work));
+    // a calibration trial must be cheap: a quarter of the memory available
+    // (at most 4 GB) and a bounded amount of work, else it is not run (plan
+    // must never allocate what it is there to warn about)
+    let budget = plan.available_bytes.map_or(2e9, |a| a / 4.0).min(4e9);
+    let fits = |f: &Footprint| f.peak_bytes <= budget && f.work <= CALIBRATION_MAX_WORK;
+    if let Some((_, f)) = cheap.iter().find(|(_, f)| !fits(f))
+        && !cheap.iter().any(|(_, f)| fits(f))
+    {
+        plan.calibration = Some(format!(
+            "not run: the cheapest trial needs {} and {} operations, over what a calibration may take ({} and {} operations)",
+            bytes(f.peak_bytes),
+            sig(f.work, 3),
+            bytes(budget),
+            sig(CALIBRATION_MAX_WORK, 3)
+        ));
+        return Ok(());
+    }
     let clock = Instant::now();
     let (mut work, mut ran) = (0.0, 0);
-    for (t, f) in cheap.iter().take(5) {
+    for (t, f) in cheap.iter().filter(|(_, f)| fits(f)).take(5) {
         spec.kind
             .run(&t.params, Seeds(t.seed))
             .map_err(|e| Error::Other(e.context(format!("{}: calibration trial", spec.name))))?;
