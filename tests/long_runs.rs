@@ -763,3 +763,28 @@ fn sequential_sampling_is_the_same_sharded_merged_and_at_any_thread_count() {
     assert!(o.status.success(), "{o:?}");
     assert_same_results(&one, &merged, &["seq"]);
 }
+
+/// What a full disk can leave behind: an empty journal (the header never
+/// written) and a killed writer's temporary. `--resume` treats the empty
+/// journal as none, removes the temporary, and completes byte-identically.
+#[test]
+fn resume_after_a_full_disk_ignores_an_empty_journal_and_clears_temporaries() {
+    let d = tempfile::tempdir().unwrap();
+    let (spec, reference) = spec_and_reference(d.path(), "2");
+    let out = d.path().join("out");
+    let study = out.join("slow");
+    std::fs::create_dir_all(&study).unwrap();
+    std::fs::write(study.join("journal"), b"").unwrap();
+    std::fs::write(study.join(".results.tmp-4242.csv"), b"half a fi").unwrap();
+    let o = run(&spec, &out, "2", &["--resume"]);
+    assert!(o.status.success(), "{o:?}");
+    let rows = sketchlab::export::read_output_at(&study.join("results.csv")).unwrap();
+    assert!(rows == reference, "results differ from a run alone");
+    let left: Vec<String> = std::fs::read_dir(&study)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-") || n == "journal")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

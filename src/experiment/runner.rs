@@ -214,7 +214,9 @@ pub fn run_study(
         Some(s) => s.file_name(),
         None => "journal".into(),
     });
-    let exists = path.is_file();
+    // an empty journal (a full disk before its header) is no journal
+    let exists = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() > 0);
+    export::remove_temporaries(&dir);
     let finished = |resumed: usize, reused: bool, rows_file: PathBuf| StudyRun {
         dir: dir.clone(),
         trials: count,

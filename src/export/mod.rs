@@ -99,6 +99,24 @@ pub fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Removes the temporaries a killed writer left in `dir` (`.NAME.tmp-PID…`,
+/// see [`tmp_path`]); the caller holds the directory's lock, so no live
+/// writer owns them. Returns how many went.
+pub fn remove_temporaries(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with('.') && name.contains(".tmp-") && e.path().is_file()
+        })
+        .filter(|e| std::fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
 /// `dir/.name.tmp-PID.ext`: hidden, unique per process, same extension
 /// (plotters picks the image format from it).
 pub fn tmp_path(path: &Path) -> PathBuf {

@@ -139,6 +139,26 @@ pub fn register_font() {
     });
 }
 
+/// Draws a PNG to a temporary beside `path`, then renames it into place; on
+/// an error (a full disk) the temporary is removed and the message names the
+/// file.
+fn png_atomic(path: &Path, draw: impl FnOnce(&Path) -> anyhow::Result<()>) -> anyhow::Result<()> {
+    let tmp = crate::export::tmp_path(path);
+    let done = draw(&tmp).and_then(|()| std::fs::rename(&tmp, path).map_err(Into::into));
+    if let Err(e) = done {
+        let _ = std::fs::remove_file(&tmp);
+        let why = format!("{e:#}");
+        // plotters nests the I/O error in its backend's: say the cause
+        let why = why
+            .split("IoError(")
+            .nth(1)
+            .map(|s| s.trim_end_matches(')').to_string())
+            .unwrap_or(why);
+        anyhow::bail!("{}: cannot write the chart: {why}", path.display());
+    }
+    Ok(())
+}
+
 /// Draws every chart with points into `dir` as SVG and PNG, and every
 /// heatmap as PNG only (an SVG of thousands of cells is large and adds
 /// nothing); returns the files.
@@ -154,17 +174,13 @@ pub fn render_all(
         let svg_path = dir.join(format!("{}.svg", c.stem));
         crate::export::write_atomic(&svg_path, svg.as_bytes())?;
         let png_path = dir.join(format!("{}.png", c.stem));
-        let tmp = crate::export::tmp_path(&png_path);
-        xy::png(c, &tmp)?;
-        std::fs::rename(&tmp, &png_path)?;
+        png_atomic(&png_path, |tmp| xy::png(c, tmp))?;
         files.push(svg_path);
         files.push(png_path);
     }
     for h in heatmaps {
         let png_path = dir.join(format!("{}.png", h.stem));
-        let tmp = crate::export::tmp_path(&png_path);
-        heatmap::png(h, &tmp)?;
-        std::fs::rename(&tmp, &png_path)?;
+        png_atomic(&png_path, |tmp| heatmap::png(h, tmp))?;
         files.push(png_path);
     }
     Ok(files)
