@@ -788,3 +788,59 @@ fn resume_after_a_full_disk_ignores_an_empty_journal_and_clears_temporaries() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// Trials with `hash_seed = "random"` use their process's OS key: shards run
+/// by two processes drew two keys, so merge refuses them (exit 2, naming
+/// both keys) instead of writing a mix; an unsharded run records its key and
+/// says its rows are not reproducible.
+#[test]
+fn merge_refuses_shards_that_drew_different_random_keys() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = d.path().join("exp");
+    std::fs::create_dir_all(&exp).unwrap();
+    std::fs::copy("experiments/bloom_twins.toml", exp.join("bloom_twins.toml")).unwrap();
+    let s: Vec<PathBuf> = (0..2).map(|i| d.path().join(format!("s{i}"))).collect();
+    for (i, dir) in s.iter().enumerate() {
+        let o = reproduce(&exp, dir, &["--shard", &format!("{i}/2")]);
+        assert!(o.status.success(), "{o:?}");
+    }
+    let out = d.path().join("merged");
+    merge_fails(&[&s[0], &s[1]], &out, "cannot be merged across processes");
+    let whole = d.path().join("whole");
+    assert!(reproduce(&exp, &whole, &[]).status.success());
+    let m = std::fs::read_to_string(whole.join("bloom_twins/manifest.json")).unwrap();
+    assert!(
+        m.contains("\"reproducible\": false") && !m.contains("\"process_random_key\": null"),
+        "{m}"
+    );
+}
+
+/// `report` over a folder whose studies come from different runs (one rerun
+/// with another --seed) refuses, naming the studies and seeds, and writes
+/// nothing; a stale plain results.csv beside the packed one is refused too.
+#[test]
+fn report_refuses_a_folder_that_mixes_runs() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = small_experiments(d.path());
+    let out = d.path().join("out");
+    assert!(reproduce(&exp, &out, &[]).status.success());
+    let claims = std::fs::read(out.join("claims.csv")).unwrap();
+    let o = std::process::Command::new(BIN)
+        .args(["run", "--quick", "--quiet", "--seed", "5", "--out"])
+        .arg(&out)
+        .arg(exp.join("bloom_overfill.toml"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let o = Command::new(BIN).arg("report").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("come from different runs")
+            && err.contains("--seed 5")
+            && err.contains("its spec's seed")
+            && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+    assert_eq!(std::fs::read(out.join("claims.csv")).unwrap(), claims);
+}

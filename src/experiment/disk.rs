@@ -184,6 +184,48 @@ pub struct Rebuilt {
     pub run: RunRecord,
 }
 
+/// Refuses (before writing anything) a folder whose studies come from
+/// different runs: another `--seed`, quick and full sizes mixed (a killed
+/// `reproduce --seed 5` over an older run leaves both), or a study with both
+/// `results.csv` and `results.csv.gz` (which is current cannot be told).
+fn check_one_run(out: &Path, run: &RunRecord) -> Result<()> {
+    let mut seen: Vec<(String, Option<u64>, bool)> = Vec::new();
+    for name in &run.studies {
+        let dir = out.join(name);
+        let path = dir.join("manifest.json");
+        let m = Manifest::from_bytes(&read(&path)?)
+            .map_err(|e| Error::file(&path, format!("{e:#}")))?;
+        seen.push((name.clone(), m.seed_overridden.then_some(m.seed), m.quick));
+        if dir.join("results.csv").is_file() && dir.join("results.csv.gz").is_file() {
+            return Err(Error::file(
+                &dir,
+                "holds both results.csv and results.csv.gz: remove the stale one (the manifest lists the current one)",
+            ));
+        }
+    }
+    let label = |(name, seed, quick): &(String, Option<u64>, bool)| {
+        format!(
+            "{name} ({}, {})",
+            seed.map_or("its spec's seed".to_string(), |s| format!("--seed {s}")),
+            if *quick { "quick" } else { "full" }
+        )
+    };
+    let first = (
+        run.studies.first().cloned().unwrap_or_default(),
+        seen.first().and_then(|s| s.1),
+        run.quick,
+    );
+    if let Some(other) = seen.iter().find(|s| (s.1, s.2) != (first.1, first.2)) {
+        return Err(Error::Input(format!(
+            "{}: its studies come from different runs: {} vs {}; rerun `sketchlab reproduce` into an empty --out, or --resume the run that was interrupted",
+            out.display(),
+            label(&first),
+            label(other)
+        )));
+    }
+    Ok(())
+}
+
 /// Rebuilds every study's summary and plots, claims.csv and REPORT.md from
 /// the files under `out` alone.
 pub fn rebuild(out: &Path) -> Result<Rebuilt> {
@@ -194,6 +236,7 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             out.display()
         )));
     }
+    check_one_run(out, &run)?;
     let studies = run
         .studies
         .iter()

@@ -22,6 +22,8 @@ struct Merged {
     seconds: f64,
     /// Per trial: whether the sequential rule asks for it.
     wanted: Vec<bool>,
+    /// The per-process random key the shards' trials used, if any.
+    key: Option<String>,
 }
 
 /// Every `OUT/<study>/shard-I-of-N.journal` under the given folders.
@@ -147,6 +149,26 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
             }
         }
     }
+    // trials with hash_seed = "random" used their process's OS key: shards
+    // that drew different keys measured different hash functions
+    let mut key: Option<(&str, u32)> = None;
+    for (path, c) in shards {
+        let i = c.header.shard.map(|[i, _]| i).unwrap_or(0);
+        for k in c.records.iter().filter_map(|r| r.key.as_deref()) {
+            match key {
+                None => key = Some((k, i)),
+                Some((first, j)) if first != k => {
+                    return Err(Error::file(
+                        path,
+                        format!(
+                            "{name}: shard {i} used the random hash key {k} and shard {j} the key {first}: trials with hash_seed = \"random\" cannot be merged across processes; run this study unsharded"
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+    }
     // a sequential study needs the trials its rule asks for, no fewer, no more
     let have: std::collections::HashMap<usize, Record> = slots
         .iter()
@@ -181,6 +203,7 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
         records: slots.into_iter().flatten().collect(),
         seconds: shards.iter().map(|(_, c)| c.seconds).sum(),
         wanted,
+        key: key.map(|(k, _)| k.to_string()),
     })
 }
 
@@ -254,6 +277,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
             started,
         );
         manifest.sequential = super::sequential::describe(&m.spec, m.opts.quick, &m.wanted);
+        if m.key.is_some() {
+            manifest.process_random_key = m.key.clone();
+            manifest.reproducible = false;
+        }
         export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     }
     RunRecord {

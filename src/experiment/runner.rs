@@ -374,7 +374,8 @@ pub fn manifest(
         replicates: spec.replicates(opts.quick),
         crate_version: env!("CARGO_PKG_VERSION").to_string(),
         git_revision: export::git_revision(),
-        reproducible: kind.reproducible(),
+        // rows that used the per-process OS key differ from run to run
+        reproducible: kind.reproducible() && !uses_random_key(spec, opts),
         process_random_key: uses_random_key(spec, opts)
             .then(crate::hashing::process_random_seed_if_used)
             .flatten()
