@@ -399,23 +399,24 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
 }
 
 fn summary(spec: &Spec, run: &StudyRun) {
-    let what = if run.reused {
-        "complete already (kept)".to_string()
+    // a run that ran nothing says so, not "in 0.0 s"
+    let ran = run.trials.saturating_sub(run.resumed);
+    let how = if run.reused {
+        "complete already, kept; none run".to_string()
+    } else if ran == 0 {
+        format!("all {} from the journal; none run", run.resumed)
     } else if run.resumed > 0 {
-        format!("{} from the journal", run.resumed)
+        format!(
+            "{} from the journal, {ran} run in {:.1} s",
+            run.resumed, run.seconds
+        )
     } else {
-        String::new()
+        format!("run in {:.1} s", run.seconds)
     };
     println!(
-        "{}: {} trials{} in {:.1} s -> {}",
+        "{}: {} trials ({how}) -> {}",
         spec.name,
         run.trials,
-        if what.is_empty() {
-            what
-        } else {
-            format!(" ({what})")
-        },
-        run.seconds,
         run.rows_file.display(),
     );
 }

@@ -255,7 +255,7 @@ pub enum Design {
         after_help = "Examples:\n  sketchlab design frequency --epsilon 0.001 --delta 0.01 --stream-length 1e9\n  sketchlab design frequency --epsilon 0.001 --delta 0.01 --stream-length 1e10 --merge-nodes 200 --format json\n\nWrites OUT/frequency.md (or .html, .json) and its charts; OUT defaults to reports/design."
     )]
     Frequency {
-        /// Additive error as a share of the stream's total, in (0, 1)
+        /// Additive error as a share of the stream's total, in [1e-9, 1) (w = ⌈e/ε⌉ counters per row must fit in memory)
         #[arg(long, value_name = "EPS")]
         epsilon: f64,
         /// Chance a query exceeds εN, in (0, 1)

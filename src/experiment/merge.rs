@@ -26,6 +26,32 @@ struct Merged {
     key: Option<String>,
 }
 
+/// The per-process random key the shards' `hash_seed = "random"` trials
+/// used, if any. Shards place all such trials together, so one process drew
+/// it; shards from two processes measured two hash functions and are refused
+/// (exit 2, naming both keys) rather than merged into a mix.
+fn one_random_key(name: &str, shards: &[(PathBuf, Contents)]) -> Result<Option<String>> {
+    let mut key: Option<(&str, u32)> = None;
+    for (path, c) in shards {
+        let i = c.header.shard.map(|[i, _]| i).unwrap_or(0);
+        for k in c.records.iter().filter_map(|r| r.key.as_deref()) {
+            match key {
+                None => key = Some((k, i)),
+                Some((first, j)) if first != k => {
+                    return Err(Error::file(
+                        path,
+                        format!(
+                            "{name}: shard {i} used the random hash key {k} and shard {j} the key {first}: trials with hash_seed = \"random\" cannot be merged across processes; rerun the shard that holds them"
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(key.map(|(k, _)| k.to_string()))
+}
+
 /// Every `OUT/<study>/shard-I-of-N.journal` under the given folders.
 fn shard_files(dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
@@ -149,26 +175,7 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
             }
         }
     }
-    // trials with hash_seed = "random" used their process's OS key: shards
-    // that drew different keys measured different hash functions
-    let mut key: Option<(&str, u32)> = None;
-    for (path, c) in shards {
-        let i = c.header.shard.map(|[i, _]| i).unwrap_or(0);
-        for k in c.records.iter().filter_map(|r| r.key.as_deref()) {
-            match key {
-                None => key = Some((k, i)),
-                Some((first, j)) if first != k => {
-                    return Err(Error::file(
-                        path,
-                        format!(
-                            "{name}: shard {i} used the random hash key {k} and shard {j} the key {first}: trials with hash_seed = \"random\" cannot be merged across processes; run this study unsharded"
-                        ),
-                    ));
-                }
-                Some(_) => {}
-            }
-        }
-    }
+    let key = one_random_key(name, shards)?;
     // a sequential study needs the trials its rule asks for, no fewer, no more
     let have: std::collections::HashMap<usize, Record> = slots
         .iter()
@@ -203,7 +210,7 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
         records: slots.into_iter().flatten().collect(),
         seconds: shards.iter().map(|(_, c)| c.seconds).sum(),
         wanted,
-        key: key.map(|(k, _)| k.to_string()),
+        key,
     })
 }
 
@@ -294,4 +301,57 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
     }
     .write(out)?;
     disk::rebuild(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::journal::Header;
+
+    fn shard(i: u32, keys: &[Option<&str>]) -> (PathBuf, Contents) {
+        let records = keys
+            .iter()
+            .enumerate()
+            .map(|(n, k)| Record {
+                index: n,
+                id: n as u64,
+                key: k.map(String::from),
+                rows: Vec::new(),
+            })
+            .collect();
+        (
+            PathBuf::from(format!("s{i}/x/shard-{i}-of-2.journal")),
+            Contents {
+                header: Header {
+                    study: "x".into(),
+                    spec_path: "x.toml".into(),
+                    kind: "bloom_twins".into(),
+                    spec_xxh3_64: "0".into(),
+                    seed: 1,
+                    quick: true,
+                    trials: 4,
+                    shard: Some([i, 2]),
+                },
+                records,
+                good_len: 0,
+                torn: false,
+                complete: true,
+                seconds: 0.0,
+            },
+        )
+    }
+
+    #[test]
+    fn shards_with_two_random_keys_are_refused_and_one_key_is_recorded() {
+        let one = [shard(0, &[None, Some("aa")]), shard(1, &[Some("aa"), None])];
+        assert_eq!(one_random_key("x", &one).unwrap().as_deref(), Some("aa"));
+        let none = [shard(0, &[None]), shard(1, &[None])];
+        assert_eq!(one_random_key("x", &none).unwrap(), None);
+        let two = [shard(0, &[Some("aa")]), shard(1, &[Some("bb")])];
+        let e = one_random_key("x", &two).unwrap_err().to_string();
+        assert!(
+            e.contains("shard 1 used the random hash key bb and shard 0 the key aa"),
+            "{e}"
+        );
+    }
 }

@@ -87,6 +87,22 @@ pub fn trials(spec: &Spec, opts: &RunOptions) -> Vec<Trial> {
 
 /// Which trials each shard runs (every shard computes the same list).
 pub fn shard_of(spec: &Spec, trials: &[Trial], count: u32) -> Vec<u32> {
+    let mut placed = balanced_shards(spec, trials, count);
+    // trials with hash_seed = "random" use their process's OS key: they share
+    // one shard (one process, one key), so merge can record the key they used
+    if let Some(first) = trials.iter().position(|t| uses_random_key_here(&t.params)) {
+        let s = placed[first];
+        for (t, p) in trials.iter().zip(placed.iter_mut()) {
+            if uses_random_key_here(&t.params) {
+                *p = s;
+            }
+        }
+    }
+    placed
+}
+
+/// Shards by cost (or identity), a sequential setting's replicates together.
+fn balanced_shards(spec: &Spec, trials: &[Trial], count: u32) -> Vec<u32> {
     let start = (xxhash_rust::xxh3::xxh3_64(spec.name.as_bytes()) % count as u64) as u32;
     let cost = |t: &Trial| spec.kind.footprint(&t.params).map(|f| f.work);
     if spec.sequential.is_none() {

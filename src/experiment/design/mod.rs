@@ -49,9 +49,21 @@ fn finite(kind: &str, values: &[(&str, f64)]) -> Result<()> {
 /// `v` within `[lo, hi]`, else one line naming the flag.
 fn within(kind: &str, name: &str, v: f64, lo: f64, hi: f64) -> Result<()> {
     if v < lo || v > hi {
-        return bad(kind, format!("{name} = {v}: must be in [{lo}, {hi}]"));
+        return bad(
+            kind,
+            format!("{name} = {}: must be in [{}, {}]", num(v), num(lo), num(hi)),
+        );
     }
     Ok(())
+}
+
+/// A number as a person writes it: 1e-12, not 0.000000000001.
+fn num(v: f64) -> String {
+    if v != 0.0 && (v.abs() < 1e-4 || v.abs() >= 1e7) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }
 
 /// `v` strictly inside (0, 1), else one line naming the flag.
