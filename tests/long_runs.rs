@@ -492,6 +492,19 @@ fn merge_refuses_missing_duplicate_incomplete_and_mismatched_shards() {
     let body = text.trim_end().rsplit_once('\n').unwrap().0;
     std::fs::write(&f, format!("{body}\n")).unwrap();
     merge_fails(&[&s[0], &cut], &out, "is incomplete");
+    // a middle record written twice (damage): merge and --resume agree that
+    // the shard must be run again without --resume
+    let twice = d.path().join("twice");
+    copy_dir(&s[1], &twice);
+    let f = twice.join("hll_registers/shard-1-of-2.journal");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 3, "{text}");
+    let mut doubled: Vec<&str> = lines[..2].to_vec();
+    doubled.extend_from_slice(&lines[1..]);
+    std::fs::write(&f, doubled.join("\n") + "\n").unwrap();
+    merge_fails(&[&s[0], &twice], &out, "is recorded twice");
+    merge_fails(&[&s[0], &twice], &out, "without --resume");
     // a merge into a directory another sketchlab holds is refused, naming
     // it, and writes nothing there (merge locks its output only: the shard
     // folders it reads may be held by anyone)

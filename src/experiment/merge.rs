@@ -112,6 +112,18 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
                 path.display()
             )));
         }
+        // a record written twice is damage (no run writes one twice): say
+        // so before "incomplete", whose advice (--resume) would refuse it too
+        let mut seen = std::collections::HashSet::new();
+        if let Some(r) = c.records.iter().find(|r| !seen.insert(r.index)) {
+            return Err(Error::file(
+                path,
+                format!(
+                    "trial {} ({:016x}) is recorded twice: the file was damaged or edited; rerun shard {i}/{count} without --resume",
+                    r.index, r.id
+                ),
+            ));
+        }
         if !c.complete {
             return Err(Error::Input(format!(
                 "{name}: {} is incomplete (its task is still running or was killed: rerun it with --resume)",
