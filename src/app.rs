@@ -66,7 +66,7 @@ pub fn run(cli: Cli) -> Result<()> {
             strategy,
             hex,
             keys,
-        } => hash_command(strategy, cli.seed, *hex, keys),
+        } => hash_command(strategy, cli.seed, *hex, keys, cli.max_key_bytes as usize),
         Command::Run { target } => {
             let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
             let plan = crate::experiment::plan::plan(&spec, &opts);
@@ -184,7 +184,15 @@ pub fn run(cli: Cli) -> Result<()> {
                     strategy,
                     hex,
                 },
-        } => estimate_hll(*p, estimator, *redis, strategy, cli.seed, *hex),
+        } => estimate_hll(
+            *p,
+            estimator,
+            *redis,
+            strategy,
+            cli.seed,
+            *hex,
+            cli.max_key_bytes as usize,
+        ),
     }
 }
 

@@ -35,6 +35,12 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub quiet: bool,
 
+    /// The longest key a line of stdin may hold, in bytes (hash, estimate);
+    /// a longer line is refused, not buffered
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = 1 << 20,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub max_key_bytes: u64,
+
     /// A redis-server for the redis_hll study (default: it starts its own when redis-server is installed)
     #[arg(long, global = true, value_name = "redis://HOST:PORT")]
     pub redis_url: Option<String>,

@@ -4,20 +4,21 @@
 
 use crate::error::{Error, Result};
 
-/// The longest key a line of stdin may hold (a larger one is refused, not
-/// buffered: a 100 MB line would cost twice that in memory).
+/// The longest key a line of stdin may hold by default (`--max-key-bytes`;
+/// a larger one is refused, not buffered: a 100 MB line would cost twice that
+/// in memory).
 pub const MAX_KEY_BYTES: usize = 1 << 20;
 
 /// Lines of stdin as bytes (a key is the bytes of its line, UTF-8 or not),
 /// without the line ending (`\n` or `\r\n`).
-pub(super) fn stdin_lines() -> Result<Vec<Vec<u8>>> {
+pub(super) fn stdin_lines(max: usize) -> Result<Vec<Vec<u8>>> {
     use std::io::{BufRead, Read};
     let mut out = Vec::new();
     let mut input = std::io::stdin().lock();
     loop {
         let mut line = Vec::new();
         let n = Read::by_ref(&mut input)
-            .take(MAX_KEY_BYTES as u64 + 2)
+            .take(max as u64 + 2)
             .read_until(b'\n', &mut line)
             .map_err(|e| Error::Other(anyhow::anyhow!("reading keys from stdin: {e}")))?;
         if n == 0 {
@@ -29,9 +30,9 @@ pub(super) fn stdin_lines() -> Result<Vec<Vec<u8>>> {
                 line.pop();
             }
         }
-        if line.len() > MAX_KEY_BYTES {
+        if line.len() > max {
             return Err(Error::Input(format!(
-                "stdin line {}: a key longer than {MAX_KEY_BYTES} bytes",
+                "stdin line {}: a key longer than {max} bytes (--max-key-bytes)",
                 out.len() + 1
             )));
         }
@@ -40,8 +41,8 @@ pub(super) fn stdin_lines() -> Result<Vec<Vec<u8>>> {
 }
 
 /// Keys from stdin, one per line; hex-decoded with `--hex`.
-pub(super) fn stdin_keys(hex: bool) -> Result<Vec<Vec<u8>>> {
-    let lines = stdin_lines()?;
+pub(super) fn stdin_keys(hex: bool, max: usize) -> Result<Vec<Vec<u8>>> {
+    let lines = stdin_lines(max)?;
     if !hex {
         return Ok(lines);
     }
@@ -82,6 +83,7 @@ pub(super) fn estimate_hll(
     strategy: &str,
     seed: Option<u64>,
     hex: bool,
+    max_key: usize,
 ) -> Result<()> {
     use crate::hashing::{Seed, StrategyId};
     use crate::structures::hyperloglog::{HyperLogLog, redis::RedisHll};
@@ -92,7 +94,7 @@ pub(super) fn estimate_hll(
             ESTIMATORS.join(", ")
         )));
     }
-    let keys = stdin_keys(hex)?;
+    let keys = stdin_keys(hex, max_key)?;
     if redis {
         let mut h = RedisHll::new();
         keys.iter().for_each(|k| {
@@ -134,6 +136,7 @@ pub(super) fn hash_command(
     seed: Option<u64>,
     hex: bool,
     keys: &[String],
+    max_key: usize,
 ) -> Result<()> {
     use crate::hashing::{KeyHasher, Seed, StrategyId};
     use std::io::Write;
@@ -147,7 +150,7 @@ pub(super) fn hash_command(
     let digits = (kind.width() / 4) as usize;
     // a key is the bytes of its argument or line; with --hex, those are hex digits
     let (shown, keys): (Vec<Vec<u8>>, Vec<Vec<u8>>) = if keys.is_empty() {
-        let lines = stdin_lines()?;
+        let lines = stdin_lines(max_key)?;
         let keys = if hex {
             stdin_keys_of(&lines)?
         } else {
