@@ -690,6 +690,19 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
             "../experiments/bloom_fpr: no such spec file",
         ),
         (
+            vec![
+                "design",
+                "frequency",
+                "--epsilon",
+                "1e-12",
+                "--delta",
+                "0.01",
+                "--stream-length",
+                "1e9",
+            ],
+            "--epsilon = 1e-12: must be in [1e-9, 1]",
+        ),
+        (
             vec!["run", "/dev/null"],
             "/dev/null: not a spec file (not a regular file)",
         ),
@@ -1210,5 +1223,52 @@ fn plan_never_allocates_what_it_warns_about() {
                 && out.contains("`run` would refuse it"),
             "{kind} {grid}: {out}"
         );
+    }
+}
+
+/// A target FPR of 1e-80 or 1e-300 is a review, not a hang (plotters' log
+/// axis looped forever on such ranges); a resume that runs nothing says so.
+#[test]
+fn extreme_targets_finish_and_a_kept_run_says_none_ran() {
+    let d = tempfile::tempdir().unwrap();
+    for fpr in ["1e-80", "1e-300"] {
+        let o = sketchlab()
+            .args([
+                "design",
+                "filter",
+                "--n-expected",
+                "1e6",
+                "--n-max",
+                "3e6",
+                "--fpr",
+                fpr,
+            ])
+            .args(["--hit-rate", "0.02", "--qps", "10000", "--out"])
+            .arg(d.path().join(fpr))
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{fpr}: {o:?}");
+    }
+    let spec = d.path().join("tiny.toml");
+    std::fs::write(&spec, VALID).unwrap();
+    let out = d.path().join("out");
+    for pass in 0..2 {
+        let o = sketchlab()
+            .arg("run")
+            .arg(&spec)
+            .args(["--threads", "2", "--resume", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{o:?}");
+        if pass == 1 {
+            assert!(
+                text.contains("(complete already, kept; none run)"),
+                "{text}"
+            );
+            assert!(!text.contains(" in 0.0 s"), "{text}");
+        }
     }
 }
