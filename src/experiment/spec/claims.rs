@@ -432,7 +432,7 @@ pub(super) fn selected_grid(
             let kept = match select.iter().find(|(n, _)| n == name) {
                 Some((_, want)) => values
                     .iter()
-                    .filter(|v| want.iter().any(|w| same_value(w, v)))
+                    .filter(|v| want.iter().any(|w| v.matches(w)))
                     .cloned()
                     .collect(),
                 None => values.clone(),
@@ -440,14 +440,6 @@ pub(super) fn selected_grid(
             (*name, kept)
         })
         .collect()
-}
-
-/// Equal as values: numbers by their value (`10` selects `10.0`).
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
-    }
 }
 
 /// Refuses a claim whose selector (or baseline) matches no setting of the
