@@ -115,7 +115,13 @@ pub fn render_study(dir: &Path) -> Result<Study> {
     if let Some(keys) = write_keys(&spec, &manifest, dir)? {
         files.push(export::file_name(&keys));
     }
-    let plots = crate::plot::render_all(&kind.charts(&tables), &kind.heatmaps(&tables), dir)?;
+    let mut charts: Vec<crate::plot::Chart> = spec
+        .chart_decls()
+        .iter()
+        .filter_map(|d| crate::plot::declare::draw(d, &tables, &super::kinds::curves::curve))
+        .collect();
+    charts.extend(kind.charts(&tables));
+    let plots = crate::plot::render_all(&charts, &kind.heatmaps(&tables), dir)?;
     files.push("manifest.json".into());
     files.extend(
         plots

@@ -2,6 +2,7 @@
 //! [`Chart`] values; [`render_all`] draws each as SVG and PNG with a bundled
 //! font (data/fonts/DejaVuSans.ttf), so no system font library is needed.
 
+pub mod declare;
 mod heatmap;
 pub mod svg;
 mod xy;

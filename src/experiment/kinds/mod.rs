@@ -7,6 +7,7 @@
 mod attack;
 mod bloom;
 mod common;
+pub mod curves;
 mod filters;
 pub mod footprint;
 mod hashing;
@@ -93,7 +94,14 @@ pub trait Study: Sync + 'static {
     fn draws(&self, _p: &Self::P, _metric: &str) -> Option<f64> {
         None
     }
-    fn charts(&self, t: &Tables) -> Vec<Chart>;
+    /// The kind's charts as declarations (`[[chart]]` tables, the same a
+    /// spec may add: see [`crate::plot::declare`]), usually
+    /// `include_str!("<kind>.charts.toml")`.
+    const CHARTS: &'static str = "";
+    /// Charts no declaration can express, drawn by code (after the declared ones).
+    fn charts(&self, _t: &Tables) -> Vec<Chart> {
+        Vec::new()
+    }
     fn section(&self, t: &Tables) -> Section;
     /// Matrix figures (PNG only), also drawn from rows alone.
     fn heatmaps(&self, _t: &Tables) -> Vec<Heatmap> {
@@ -123,6 +131,8 @@ pub trait Kind: Sync {
     fn draws(&self, metric: &str, p: &Params) -> Option<f64>;
     fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>>;
     fn charts(&self, t: &Tables) -> Vec<Chart>;
+    /// The kind's default chart declarations.
+    fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl>;
     fn section(&self, t: &Tables) -> Section;
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow>;
@@ -218,6 +228,10 @@ impl<S: Study> Kind for S {
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         Study::charts(self, t)
     }
+    fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl> {
+        crate::plot::declare::parse(S::CHARTS)
+            .unwrap_or_else(|e| panic!("bug: kind {}'s chart declarations: {e}", S::NAME))
+    }
     fn section(&self, t: &Tables) -> Section {
         Study::section(self, t)
     }
@@ -299,6 +313,32 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kinds_chart_declarations_parse_and_name_its_columns() {
+        use crate::plot::declare;
+        for k in KINDS {
+            let (results, summary) = (k.columns(), k.summary_columns());
+            let none = |_: &str| None;
+            let cols = declare::Columns {
+                results: &results,
+                summary: &summary,
+                values: &none,
+            };
+            let mut names = std::collections::HashSet::new();
+            for d in k.chart_decls() {
+                assert!(
+                    names.insert(d.name.clone()),
+                    "{}: chart {} twice",
+                    k.name(),
+                    d.name
+                );
+                if let Err(e) = declare::validate(&d, &cols, &curves::curve) {
+                    panic!("{}: {e:?}", k.name());
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_kind_has_unique_columns_and_no_reserved_names() {

@@ -6,6 +6,7 @@ use super::params::Value;
 use crate::error::{Error, Result};
 pub use crate::report::ledger::{Basis, Check, Claim, ClaimType, Quantity, Reading, Scale, Source};
 
+mod charts;
 mod claims;
 mod feasible;
 use claims::RawClaim;
@@ -26,6 +27,8 @@ struct RawSpec {
     claims: Vec<RawClaim>,
     #[serde(default)]
     sequential: Option<RawSequential>,
+    #[serde(default, rename = "chart")]
+    charts: Vec<toml::Value>,
 }
 
 /// `[sequential]`: add replicates while a claim is undecided.
@@ -78,6 +81,8 @@ pub struct Spec {
     pub quick_replicates: u32,
     pub claims: Vec<Claim>,
     pub sequential: Option<Sequential>,
+    /// `[[chart]]`: charts this study adds to (or replaces among) its kind's.
+    pub charts: Vec<crate::plot::declare::ChartDecl>,
 }
 
 impl std::fmt::Debug for Spec {
@@ -91,6 +96,11 @@ impl std::fmt::Debug for Spec {
 }
 
 impl Spec {
+    /// The charts this study draws: its kind's declarations, then its own.
+    pub fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl> {
+        charts::merged(self.kind, &self.charts)
+    }
+
     pub fn grid(&self, quick: bool) -> &[(&'static str, Vec<Value>)] {
         if quick { &self.quick_grid } else { &self.grid }
     }
@@ -251,6 +261,7 @@ impl Spec {
             None => replicates,
         };
         claims::check_selections(path, &grid, planned, &claims)?;
+        let charts = charts::validate(path, kind, &raw.charts, [&grid, &quick_grid])?;
         feasible::check(path, kind, &grid, planned, &claims)?;
 
         Ok(Spec {
@@ -267,6 +278,7 @@ impl Spec {
             quick_replicates,
             claims,
             sequential,
+            charts,
         })
     }
 }

@@ -17,12 +17,10 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::{self, Proportion};
 use crate::structures::bloom::theory as bloom_theory;
 use crate::structures::cuckoo::{CuckooFilter, theory};
-use crate::table::{Table, Value};
 use crate::workload::{KeyGen, KeyType};
 
 pub struct CuckooStudy;
@@ -89,6 +87,7 @@ impl Study for CuckooStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "cuckoo";
+    const CHARTS: &'static str = include_str!("cuckoo.charts.toml");
     const ABOUT: &'static str = "cuckoo filters: load at the first failed insert, FPR vs 2b/2^f, space vs Bloom, bogus deletes, cache lines per query";
     const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
 
@@ -191,101 +190,6 @@ impl Study for CuckooStudy {
         ))
     }
 
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let mut charts = Vec::new();
-        if let Some(s) = t
-            .summary
-            .as_ref()
-            .filter(|s| s.where_str("test", "load").next().is_some())
-        {
-            let mut c = Chart::new(
-                "load_at_first_failure",
-                "Load factor at the first failed insert (mean over tables, 95% t-interval)",
-                "slots per bucket (b)",
-                "load factor",
-            )
-            .hline(0.95, "95%");
-            c = common::GroupLines {
-                x: "bucket_size",
-                y: "first_failure_load",
-                group: "fingerprint_bits",
-                theory: None,
-                style: Style::LinePoints,
-            }
-            .draw(c, s, &s.rows.iter().collect::<Vec<_>>());
-            charts.push(c);
-        }
-        let t = &t.results;
-        let fpr: Vec<&Vec<Value>> = t.where_str("test", "fpr").collect();
-        if !fpr.is_empty() {
-            let c = Chart::new(
-                "cuckoo_fpr_vs_fingerprint",
-                "Cuckoo filter FPR vs fingerprint bits (95% Wilson)",
-                "fingerprint bits (f)",
-                "false-positive rate",
-            )
-            .log_y()
-            .series(Series::new(
-                "bound 1-(1-1/(2^f-1))^(2b)",
-                Style::Line,
-                common::points(t, &fpr, "fingerprint_bits", "fpr_bound"),
-            ))
-            .series(Series::new(
-                "theory at the load reached",
-                Style::Line,
-                common::points(t, &fpr, "fingerprint_bits", "fpr_theory"),
-            ))
-            .series(Series::new(
-                "measured",
-                Style::Points,
-                common::points(t, &fpr, "fingerprint_bits", "fpr_measured"),
-            ));
-            charts.push(c);
-            charts.push(space_chart(t, &fpr));
-        }
-        let bogus: Vec<&Vec<Value>> = t.where_str("test", "bogus_deletes").collect();
-        if !bogus.is_empty() {
-            let c = Chart::new(
-                "cuckoo_members_lost_to_bogus_deletes",
-                "Members that vanish after deleting keys never inserted",
-                "bogus deletes",
-                "fraction of members now denied",
-            );
-            let c = common::GroupLines {
-                x: "bogus_deletes",
-                y: "lost_members",
-                group: "fingerprint_bits",
-                theory: None,
-                style: Style::LinePoints,
-            }
-            .draw(c, t, &bogus);
-            charts.push(c);
-        }
-        let deletes: Vec<&Vec<Value>> = t.where_str("test", "deletes").collect();
-        if !deletes.is_empty() {
-            charts.push(
-                Chart::new(
-                    "cuckoo_deleted_keys_still_present",
-                    "Deleted members the filter still calls present, vs the FPR at the load left (95% Wilson)",
-                    "fingerprint bits (f)",
-                    "fraction of deleted keys reported present",
-                )
-                .log_y()
-                .series(Series::new(
-                    "FPR at the load left, 1-(1-1/(2^f-1))^(2bα)",
-                    Style::Line,
-                    common::points(t, &deletes, "fingerprint_bits", "deleted_still_present_theory"),
-                ))
-                .series(Series::new(
-                    "measured",
-                    Style::Points,
-                    common::points(t, &deletes, "fingerprint_bits", "deleted_still_present"),
-                )),
-            );
-        }
-        charts
-    }
-
     fn section(&self, t: &Tables) -> Section {
         let summary_load = t
             .summary
@@ -382,68 +286,4 @@ impl Study for CuckooStudy {
             reading: format!("{}.", parts.join("; ")),
         }
     }
-}
-
-/// Bits per item vs FPR: measured cuckoo points, the paper's formula, a
-/// space-optimal Bloom filter, and the log2(1/ε) lower bound.
-fn space_chart(t: &Table, rows: &[&Vec<Value>]) -> Chart {
-    let pts = |col: &str| -> Vec<Point> {
-        let mut v: Vec<Point> = rows
-            .iter()
-            .filter_map(|r| {
-                let e = t.f64(r, "fpr_measured").filter(|e| *e > 0.0)?;
-                Some(Point::new(e, t.f64(r, col)?))
-            })
-            .collect();
-        v.sort_by(|a, b| a.x.total_cmp(&b.x));
-        v
-    };
-    let curve = |f: &dyn Fn(f64) -> f64| -> Vec<Point> {
-        (0..=60)
-            .map(|i| 10f64.powf(-6.0 + 5.0 * i as f64 / 60.0))
-            .map(|e| Point::new(e, f(e)))
-            .collect()
-    };
-    Chart::new(
-        "bits_per_item_vs_fpr",
-        "Space per item vs false-positive rate",
-        "false-positive rate",
-        "bits per item",
-    )
-    .log_x()
-    .series(Series::new(
-        "Bloom, 1.44 log2(1/ε)",
-        Style::Line,
-        curve(&bloom_theory::bits_per_element),
-    ))
-    .series(Series::new(
-        "lower bound log2(1/ε)",
-        Style::Line,
-        curve(&|e: f64| (1.0 / e).log2()),
-    ))
-    .series(Series::new(
-        "blocked Bloom (512-bit blocks, theory)",
-        Style::Line,
-        blocked_curve(),
-    ))
-    .series(Series::new(
-        "cuckoo, measured (f bits / load)",
-        Style::Points,
-        pts("bits_per_item"),
-    ))
-}
-
-/// (FPR, bits per key) of a blocked Bloom filter at its best integer k, from
-/// the Poisson-averaged theory, for 2 … 40 bits per key.
-fn blocked_curve() -> Vec<Point> {
-    (4..=80)
-        .map(|half_bits| {
-            let bpk = half_bits as f64 / 2.0;
-            let best = (1..=30u32)
-                .map(|k| bloom_theory::fpr_blocked(1e6, 1e6 * bpk, k as f64, 512.0))
-                .fold(f64::INFINITY, f64::min);
-            Point::new(best, bpk)
-        })
-        .filter(|p| p.x >= 1e-6)
-        .collect()
 }
