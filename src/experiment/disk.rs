@@ -118,7 +118,7 @@ pub fn render_study(dir: &Path) -> Result<Study> {
     let mut charts: Vec<crate::plot::Chart> = spec
         .chart_decls()
         .iter()
-        .filter_map(|d| crate::plot::declare::draw(d, &tables, &super::kinds::curves::curve))
+        .flat_map(|d| crate::plot::declare::draw(d, &tables, &super::kinds::curves::curve))
         .collect();
     charts.extend(kind.charts(&tables));
     let plots = crate::plot::render_all(&charts, &kind.heatmaps(&tables), dir)?;

@@ -253,14 +253,6 @@ pub fn names(t: &Table, column: &str) -> Vec<String> {
     t.distinct(column).iter().map(|c| c.to_string()).collect()
 }
 
-/// The level closest to `want`.
-pub fn nearest(levels: &[f64], want: f64) -> Option<f64> {
-    levels
-        .iter()
-        .copied()
-        .min_by(|a, b| (a - want).abs().total_cmp(&(b - want).abs()))
-}
-
 /// One sentence on the rows whose `theory` lies outside `metric`'s interval:
 /// how many, how many a 95% interval misses by chance, and the largest misses
 /// (in half-widths), named by the parameters that vary.

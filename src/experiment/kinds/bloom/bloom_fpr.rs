@@ -10,11 +10,9 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
-use crate::table::Value;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct BloomFpr;
@@ -77,6 +75,7 @@ impl Study for BloomFpr {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_fpr";
+    const CHARTS: &'static str = include_str!("bloom_fpr.charts.toml");
     const ABOUT: &'static str =
         "Bloom filter FPR vs n, bits per key, k and hash, with Wilson intervals, next to theory";
 
@@ -124,110 +123,6 @@ impl Study for BloomFpr {
             bloom_bytes(m as f64),
             (p.n + p.queries) as f64,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let Some(&n) = common::levels(t, "n").last() else {
-            return vec![];
-        };
-        let opt: Vec<&Vec<Value>> = t
-            .rows
-            .iter()
-            .filter(|r| t.f64(r, "n") == Some(n) && t.str(r, "k") == "optimal")
-            .collect();
-        let first_hash: Vec<&Vec<Value>> = {
-            let h = common::names(t, "hash")
-                .first()
-                .cloned()
-                .unwrap_or_default();
-            opt.iter()
-                .copied()
-                .filter(|r| t.str(r, "hash") == h)
-                .collect()
-        };
-        let per_hash =
-            |y: &'static str, theory: Option<(&'static str, &'static str)>| common::GroupLines {
-                x: "bits_per_key",
-                y,
-                group: "hash",
-                theory,
-                style: Style::Points,
-            };
-        let by_bpk = Chart::new(
-            "fpr_vs_bits_per_key",
-            &format!(
-                "Bloom FPR vs bits per key (n = {}, optimal integer k, 95% Wilson)",
-                sig(n, 3)
-            ),
-            "bits per key (m/n)",
-            "false-positive rate",
-        )
-        .log_y()
-        .series(Series::new(
-            "theory at real-valued k*",
-            Style::Line,
-            common::points(t, &first_hash, "bits_per_key", "fpr_theory_optimal_k"),
-        ));
-        let by_bpk = per_hash(
-            "fpr_measured",
-            Some(("fpr_theory", "theory (1-e^(-kn/m))^k, integer k")),
-        )
-        .draw(by_bpk, t, &opt);
-        let fill = Chart::new(
-            "fill_at_capacity",
-            &format!(
-                "Fraction of bits set at capacity (n = {}, optimal integer k)",
-                sig(n, 3)
-            ),
-            "bits per key (m/n)",
-            "fill ratio",
-        )
-        .hline(0.5, "half full");
-        let fill = per_hash("fill_measured", Some(("fill_theory", "theory 1-e^(-kn/m)")))
-            .draw(fill, t, &opt);
-        let mut charts = vec![by_bpk];
-        // FPR vs k at a fixed m/n (the one nearest 10).
-        if let Some(bpk) = common::nearest(&common::levels(t, "bits_per_key"), 10.0) {
-            let rows: Vec<&Vec<Value>> = t
-                .rows
-                .iter()
-                .filter(|r| {
-                    t.f64(r, "n") == Some(n)
-                        && t.f64(r, "bits_per_key") == Some(bpk)
-                        && t.str(r, "k") != "optimal"
-                })
-                .collect();
-            let c = Chart::new(
-                "fpr_vs_k",
-                &format!(
-                    "Bloom FPR vs k at m/n = {} (n = {})",
-                    sig(bpk, 3),
-                    sig(n, 3)
-                ),
-                "k (hash functions)",
-                "false-positive rate",
-            )
-            .log_y()
-            .vline(
-                theory::optimal_k(bpk, 1.0),
-                format!(
-                    "optimum k* = (m/n) ln 2 = {}",
-                    sig(theory::optimal_k(bpk, 1.0), 3)
-                ),
-            );
-            let c = common::GroupLines {
-                x: "k",
-                y: "fpr_measured",
-                group: "hash",
-                theory: Some(("fpr_theory", "theory")),
-                style: Style::Points,
-            }
-            .draw(c, t, &rows);
-            charts.push(c);
-        }
-        charts.push(fill);
-        charts
     }
 
     fn section(&self, t: &Tables) -> Section {

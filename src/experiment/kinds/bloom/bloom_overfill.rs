@@ -63,6 +63,7 @@ impl Study for BloomOverfill {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_overfill";
+    const CHARTS: &'static str = include_str!("bloom_overfill.charts.toml");
     const RECONSTRUCTS: Option<&'static str> =
         Some("The overfill: a 1M-key, 1% filter filled to 3M keys");
     const ABOUT: &'static str =
@@ -124,61 +125,10 @@ impl Study for BloomOverfill {
 
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
-        let rows: Vec<_> = t.rows.iter().collect();
-        let cap = common::levels(t, "capacity")
-            .first()
-            .copied()
-            .unwrap_or(f64::NAN);
-        let target = common::levels(t, "p").first().copied().unwrap_or(f64::NAN);
-        let log = common::levels(t, "n").last().copied().unwrap_or(1.0)
-            / common::levels(t, "n").first().copied().unwrap_or(1.0)
-            > 50.0;
-        let mut fpr = Chart::new(
-            "fpr_vs_keys",
-            &format!(
-                "Overfilling a filter sized for {} keys at {}",
-                sig(cap, 3),
-                pct(target, 2)
-            ),
-            "keys inserted",
-            "false-positive rate",
-        )
-        .series(Series::new(
-            "theory (1-e^(-kn/m))^k",
-            Style::Line,
-            common::points(t, &rows, "n", "fpr_theory"),
-        ))
-        .series(Series::new(
-            "measured (95% Wilson)",
-            Style::Points,
-            common::points(t, &rows, "n", "fpr_measured"),
-        ))
-        .vline(cap, "design capacity")
-        .hline(target, "design rate");
-        let mut load = Chart::new(
-            "db_load",
-            "Store lookups per second behind the filter",
-            "keys inserted",
-            "lookups per second",
-        )
-        .series(Series::new(
-            "theory rate·(h + (1-h)·p)",
-            Style::Line,
-            common::points(t, &rows, "n", "db_load_theory"),
-        ))
-        .series(Series::new(
-            "measured",
-            Style::Points,
-            common::points(t, &rows, "n", "db_load_measured"),
-        ))
-        .vline(cap, "design capacity");
-        if log {
-            fpr = fpr.log_x();
-            load = load.log_x();
-        }
-        let mut charts = vec![fpr, load];
-        charts.extend(load_ratio_vs_hit_rate(t, cap));
-        charts
+        let cap = common::levels(t, "capacity").first().copied();
+        cap.and_then(|cap| load_ratio_vs_hit_rate(t, cap))
+            .into_iter()
+            .collect()
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -9,7 +9,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::{self, Proportion};
 use crate::structures::bloom::{BloomFilter, theory};
@@ -59,6 +58,7 @@ impl Study for BloomSizing {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_sizing";
+    const CHARTS: &'static str = include_str!("bloom_sizing.charts.toml");
     const RECONSTRUCTS: Option<&'static str> =
         Some("Sizing for a million keys: bits, bytes, k and the FPR measured, p = 10% … 0.001%");
     const ABOUT: &'static str = "Bloom sizing by the chapter's formulas for a target p, and the FPR a filter built that way measures";
@@ -136,53 +136,6 @@ impl Study for BloomSizing {
             )
             .plus(sample * 8.0),
         )
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let rows: Vec<_> = t.rows.iter().collect();
-        let target: Vec<Point> = common::levels(t, "p")
-            .into_iter()
-            .map(|p| Point::new(p, p))
-            .collect();
-        vec![
-            Chart::new(
-                "fpr_vs_target",
-                "Measured FPR of filters sized by the chapter's formulas",
-                "target p",
-                "false-positive rate",
-            )
-            .log_x()
-            .log_y()
-            .series(Series::new("target (y = p)", Style::Line, target))
-            .series(Series::new(
-                "theory at the integer k used",
-                Style::Line,
-                common::points(t, &rows, "p", "fpr_theory"),
-            ))
-            .series(Series::new(
-                "measured (95% Wilson)",
-                Style::Points,
-                common::points(t, &rows, "p", "fpr_measured"),
-            )),
-            Chart::new(
-                "bits_per_key",
-                "Bits per key vs target p: 1.44 log2(1/p)",
-                "target p",
-                "bits per key",
-            )
-            .log_x()
-            .series(Series::new(
-                "1.44 log2(1/p)",
-                Style::Line,
-                common::points(t, &rows, "p", "bits_per_key_theory"),
-            ))
-            .series(Series::new(
-                "m/n of the built filter",
-                Style::Points,
-                common::points(t, &rows, "p", "bits_per_key"),
-            )),
-        ]
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -12,7 +12,6 @@ use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
 use crate::hashing::double::Scheme;
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::{self, Proportion};
 use crate::structures::bloom::{BloomFilter, IndependentBloom, theory};
@@ -61,6 +60,7 @@ impl Study for DoubleHashing {
     type P = P;
     type R = R;
     const NAME: &'static str = "double_hashing";
+    const CHARTS: &'static str = include_str!("double_hashing.charts.toml");
     const ABOUT: &'static str =
         "Kirsch-Mitzenmacher and enhanced double hashing vs k independent hashes at equal m and k";
 
@@ -128,48 +128,6 @@ impl Study for DoubleHashing {
             bloom_bytes(m as f64),
             (p.n + p.queries) as f64 * hashes,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = t.summary();
-        let mut charts = Vec::new();
-        for n in common::levels(t, "n") {
-            let at_n: Vec<&Vec<Value>> =
-                t.rows.iter().filter(|r| t.f64(r, "n") == Some(n)).collect();
-            let mut c = Chart::new(
-                &format!("double_vs_independent_n{}", n as u64),
-                &format!("Double hashing vs k independent hashes (n = {})", sig(n, 3)),
-                "bits per key (m/n)",
-                "false-positive rate (mean over filters, 95% t-interval)",
-            )
-            .log_y();
-            let first: Vec<&Vec<Value>> = at_n
-                .iter()
-                .copied()
-                .filter(|r| t.str(r, "scheme") == "independent")
-                .collect();
-            c = c
-                .series(Series::new(
-                    "theory, independent probes",
-                    Style::Line,
-                    common::points(t, &first, "bits_per_key", "fpr_theory"),
-                ))
-                .series(Series::new(
-                    "theory, double hashing (repeated probes)",
-                    Style::Line,
-                    common::points(t, &first, "bits_per_key", "fpr_theory_double"),
-                ));
-            c = common::GroupLines {
-                x: "bits_per_key",
-                y: "fpr_measured",
-                group: "scheme",
-                theory: None,
-                style: Style::Points,
-            }
-            .draw(c, t, &at_n);
-            charts.push(c);
-        }
-        charts
     }
 
     fn section(&self, t: &Tables) -> Section {

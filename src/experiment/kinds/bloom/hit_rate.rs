@@ -10,7 +10,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
@@ -66,6 +65,7 @@ impl Study for HitRate {
     type P = P;
     type R = R;
     const NAME: &'static str = "hit_rate";
+    const CHARTS: &'static str = include_str!("hit_rate.charts.toml");
     const RECONSTRUCTS: Option<&'static str> =
         Some("The hit-rate economics: store lookups per 10,000 requests behind a 1% filter");
     const ABOUT: &'static str =
@@ -164,41 +164,6 @@ impl Study for HitRate {
             )
             .plus(boxed_set(n, p.keys)),
         )
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let rows: Vec<_> = t.rows.iter().collect();
-        let per = common::levels(t, "per")
-            .first()
-            .copied()
-            .unwrap_or(10_000.0);
-        let floor: Vec<Point> = common::levels(t, "hit_rate")
-            .into_iter()
-            .map(|h| Point::new(h, h * per))
-            .collect();
-        vec![
-            Chart::new(
-                "store_lookups_vs_hit_rate",
-                &format!("Lookups reaching the store per {} requests", sig(per, 3)),
-                "hit rate h",
-                "store lookups",
-            )
-            .log_x()
-            .log_y()
-            .series(Series::new(
-                "theory per·(h + (1-h)p)",
-                Style::Line,
-                common::points(t, &rows, "hit_rate", "store_lookups_per_theory"),
-            ))
-            .series(Series::new("genuine hits only (h·per)", Style::Line, floor))
-            .series(Series::new(
-                "measured (95% Wilson)",
-                Style::Points,
-                common::points(t, &rows, "hit_rate", "store_lookups_per"),
-            ))
-            .hline(per, "no filter"),
-        ]
     }
 
     fn section(&self, t: &Tables) -> Section {

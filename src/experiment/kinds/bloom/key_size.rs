@@ -12,7 +12,6 @@ use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
 use crate::metrics::alloc::measure_retained;
 use crate::peer::python::{self, PyKey, SetMemory};
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
@@ -126,6 +125,7 @@ impl Study for KeySize {
     type P = P;
     type R = R;
     const NAME: &'static str = "key_size";
+    const CHARTS: &'static str = include_str!("key_size.charts.toml");
     const ABOUT: &'static str = "Bloom FPR and bytes at equal bits per key for small and large keys, next to a measured exact HashSet";
 
     const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
@@ -233,48 +233,6 @@ impl Study for KeySize {
         } else {
             filter
         })
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let rows: Vec<_> = t.rows.iter().collect();
-        vec![
-            Chart::new(
-                "fpr_vs_key_size",
-                "Bloom FPR at equal bits per key, by key size",
-                "key size (bytes)",
-                "false-positive rate",
-            )
-            .log_x()
-            .series(Series::new(
-                "theory",
-                Style::Line,
-                common::points(t, &rows, "key_bytes", "fpr_theory"),
-            ))
-            .series(Series::new(
-                "measured (95% Wilson)",
-                Style::Points,
-                common::points(t, &rows, "key_bytes", "fpr_measured"),
-            )),
-            Chart::new(
-                "memory_per_key",
-                "Memory per key: Bloom filter vs exact HashSet (measured)",
-                "key size (bytes)",
-                "bytes per key",
-            )
-            .log_x()
-            .log_y()
-            .series(Series::new(
-                "Bloom filter",
-                Style::LinePoints,
-                common::points(t, &rows, "key_bytes", "filter_bytes_per_key"),
-            ))
-            .series(Series::new(
-                "HashSet (counting allocator)",
-                Style::LinePoints,
-                common::points(t, &rows, "key_bytes", "hashset_bytes_per_key"),
-            )),
-        ]
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -16,7 +16,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::{self, Estimate, Proportion};
 use crate::structures::bloom::{BloomFilter, theory};
@@ -117,6 +116,7 @@ impl Study for LsmReadPath {
     type P = P;
     type R = R;
     const NAME: &'static str = "lsm_read_path";
+    const CHARTS: &'static str = include_str!("lsm_read_path.charts.toml");
     const ABOUT: &'static str = "disk reads per lookup over sorted runs with and without a Bloom filter per run, and the per-file hit rate";
 
     const THEORY: &'static [(&'static str, &'static str)] = &[
@@ -222,55 +222,6 @@ impl Study for LsmReadPath {
             bytes,
             p.n as f64 + p.lookups as f64 * (p.runs as f64 + 1.0) / 2.0,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut runs: Vec<f64> = t.rows.iter().filter_map(|r| t.f64(r, "runs")).collect();
-        runs.sort_by(f64::total_cmp);
-        runs.dedup();
-        let mut chart = Chart::new(
-            "reads_per_lookup",
-            "Disk reads per lookup vs hit rate, with and without a filter per run",
-            "hit rate of the lookups",
-            "disk reads per lookup",
-        )
-        .log_y();
-        let mut hit = Chart::new(
-            "per_file_hit_rate",
-            "Per-file hit rate (filter checks landing on the key's run) vs the lookups' hit rate",
-            "hit rate of the lookups",
-            "per-file hit rate",
-        );
-        for rr in runs {
-            let rows: Vec<_> = t
-                .rows
-                .iter()
-                .filter(|r| t.f64(r, "runs") == Some(rr))
-                .collect();
-            for (metric, label, style) in [
-                ("reads_with", "with filters", Style::LinePoints),
-                ("reads_without", "without", Style::Line),
-            ] {
-                chart = chart.series(Series::new(
-                    format!("{} runs, {label}", sig(rr, 3)),
-                    style,
-                    common::points(t, &rows, "hit_rate", metric),
-                ));
-            }
-            hit = hit.series(Series::new(
-                format!("{} runs (measured)", sig(rr, 3)),
-                Style::Points,
-                common::points(t, &rows, "hit_rate", "file_hit_rate"),
-            ));
-            let theory: Vec<Point> = common::points(t, &rows, "hit_rate", "file_hit_rate_theory");
-            hit = hit.series(Series::new(
-                format!("{} runs (theory)", sig(rr, 3)),
-                Style::Line,
-                theory,
-            ));
-        }
-        vec![chart, hit]
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -1,0 +1,369 @@
+//! Drawing a declaration from result rows.
+
+use super::expr::Expr;
+use super::{
+    ChartDecl, Curve, Curves, Log, Pick, RefLine, Selector, SeriesDecl, Source, all_series,
+};
+use crate::export::markdown::{pct, sig};
+use crate::plot::{Chart, Point, Series, Style};
+use crate::table::{Table, Tables, Value};
+use std::collections::BTreeMap;
+
+/// Rows of `t` that pass `f` (picks read the whole table).
+fn keep<'a>(
+    t: &'a Table,
+    rows: Vec<&'a Vec<Value>>,
+    f: &BTreeMap<String, Selector>,
+) -> Vec<&'a Vec<Value>> {
+    let mut rows = rows;
+    for (col, sel) in f {
+        if !t.has(col) {
+            return Vec::new();
+        }
+        let target: Option<Value> = match sel {
+            Selector::Op(op) if op.pick.is_some() || op.nearest.is_some() => {
+                let levels: Vec<Value> = t.distinct(col);
+                match (op.pick, op.nearest) {
+                    (Some(Pick::First), _) => levels.first().cloned(),
+                    (Some(p), _) => {
+                        let nums = levels.iter().filter_map(Value::as_f64);
+                        let x = if p == Pick::Max {
+                            nums.fold(f64::NEG_INFINITY, f64::max)
+                        } else {
+                            nums.fold(f64::INFINITY, f64::min)
+                        };
+                        x.is_finite().then_some(Value::Float(x))
+                    }
+                    (None, Some(want)) => levels
+                        .iter()
+                        .filter_map(Value::as_f64)
+                        .min_by(|a, b| (a - want).abs().total_cmp(&(b - want).abs()))
+                        .map(Value::Float),
+                    (None, None) => None,
+                }
+            }
+            _ => None,
+        };
+        rows.retain(|r| {
+            let cell = t.cell(r, col);
+            match sel {
+                Selector::Is(v) => matches_toml(cell, v),
+                Selector::Op(op) => {
+                    if let Some(n) = &op.not {
+                        !matches_toml(cell, n)
+                    } else if op.above.is_some() || op.below.is_some() {
+                        cell.as_f64().is_some_and(|x| {
+                            op.above.is_none_or(|a| x > a) && op.below.is_none_or(|b| x < b)
+                        })
+                    } else {
+                        target.as_ref().is_some_and(|tv| same(cell, tv))
+                    }
+                }
+            }
+        });
+    }
+    rows
+}
+
+fn same(cell: &Value, v: &Value) -> bool {
+    match (cell.as_f64(), v.as_f64()) {
+        (Some(a), Some(b)) => a == b,
+        _ => cell.to_string() == v.to_string(),
+    }
+}
+
+/// A cell against a TOML value or list of values: numbers numerically,
+/// text (and a number against a text column, e.g. `k = 7` where k may be
+/// "optimal") by its text.
+fn matches_toml(cell: &Value, v: &toml::Value) -> bool {
+    if let toml::Value::Array(a) = v {
+        return a.iter().any(|x| matches_toml(cell, x));
+    }
+    let Some(sel) = Value::from_toml(v) else {
+        return false;
+    };
+    cell.matches(&sel) || (matches!(cell, Value::Str(_)) && cell.to_string() == sel.to_string())
+}
+
+/// `{column}` → the column's distinct values in `rows` (numbers to three
+/// significant figures; `{column:sigN}`, `{column:pctN}` for N figures, as
+/// a percentage); `extra` names other words; any other braces stay.
+fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(&str, String)]) -> String {
+    let mut out = String::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out += &rest[..open];
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out += &rest[open..];
+            return out;
+        };
+        let key = &after[..close];
+        let (col, format) = key.split_once(':').unwrap_or((key, "sig3"));
+        let number = |x: f64| -> Option<String> {
+            let (f, n) = format.split_at(3.min(format.len()));
+            let n: usize = n.parse().ok().filter(|n| (1..=17).contains(n))?;
+            match f {
+                "sig" => Some(sig(x, n)),
+                "pct" => Some(pct(x, n)),
+                _ => None,
+            }
+        };
+        if let Some((_, v)) = extra.iter().find(|(k, _)| *k == key) {
+            out += v;
+        } else if t.has(col) && number(0.0).is_some() {
+            let mut seen: Vec<String> = Vec::new();
+            for r in rows {
+                let c = t.cell(r, col);
+                let s = c.as_f64().and_then(number).unwrap_or_else(|| c.to_string());
+                if !seen.contains(&s) {
+                    seen.push(s);
+                }
+            }
+            out += &seen.join(", ");
+        } else {
+            out += &rest[open..open + close + 2];
+        }
+        rest = &after[close + 1..];
+    }
+    out + rest
+}
+
+/// Whether an axis is drawn logarithmic: `"auto"` when its positive
+/// values span more than 50×.
+fn log_axis(l: Log, values: impl Iterator<Item = f64>) -> bool {
+    match l {
+        Log::Flag(b) => b,
+        Log::Auto(_) => {
+            let (lo, hi) = values
+                .filter(|v| *v > 0.0 && v.is_finite())
+                .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+            hi / lo > 50.0
+        }
+    }
+}
+
+/// Draws a declaration from the tables: one chart, or one per value of
+/// `facet`. A chart is left out when its source table is absent (a run with
+/// one replicate has no summary) and drawn empty (so not written) when its
+/// columns give no point.
+pub fn draw(d: &ChartDecl, tables: &Tables, curves: Curves) -> Vec<Chart> {
+    let t = match d.source {
+        Source::Results => &tables.results,
+        Source::Summary => match tables.summary.as_ref() {
+            Some(s) => s,
+            None => return Vec::new(),
+        },
+    };
+    let rows = keep(t, t.rows.iter().collect(), &d.filter);
+    let Some(facet) = d.facet.as_deref().filter(|f| t.has(f)) else {
+        return draw_one(d, t, rows, curves).into_iter().collect();
+    };
+    let mut values = t.distinct(facet);
+    if values.iter().all(|v| v.as_f64().is_some()) {
+        values.sort_by(|a, b| {
+            a.as_f64()
+                .unwrap_or(0.0)
+                .total_cmp(&b.as_f64().unwrap_or(0.0))
+        });
+    }
+    values
+        .iter()
+        .filter_map(|v| {
+            let mine = rows
+                .iter()
+                .copied()
+                .filter(|r| same(t.cell(r, facet), v))
+                .collect();
+            draw_one(d, t, mine, curves)
+        })
+        .collect()
+}
+
+fn draw_one<'a>(
+    d: &ChartDecl,
+    t: &'a Table,
+    rows: Vec<&'a Vec<Value>>,
+    curves: Curves,
+) -> Option<Chart> {
+    let series = all_series(d);
+    let y_label = d
+        .y_label
+        .clone()
+        .unwrap_or_else(|| series.first().and_then(|s| s.y.clone()).unwrap_or_default());
+    let mut c = Chart::new(
+        &fill(&d.name, t, &rows, &[]),
+        &fill(&d.title, t, &rows, &[]),
+        d.x_label.as_deref().unwrap_or(&d.x),
+        &y_label,
+    );
+    for l in &d.hline {
+        let y = line_at(l, t, &rows, curves)?;
+        c = c.hline(y, fill(&l.label, t, &rows, &[("value", sig(y, 3))]));
+    }
+    for l in &d.vline {
+        let x = line_at(l, t, &rows, curves)?;
+        c = c.vline(x, fill(&l.label, t, &rows, &[("value", sig(x, 3))]));
+    }
+    // chart-level `by`: every series once per group, group by group
+    let outer: Vec<Option<String>> = match d.by.as_deref() {
+        None => vec![None],
+        Some(b) if t.has(b) => groups(t, &rows, b).into_iter().map(Some).collect(),
+        Some(_) => return None,
+    };
+    // a chart whose columns give no point is not drawn, whatever curves it has
+    let mut data = (false, false);
+    for g in &outer {
+        let rows: Vec<&Vec<Value>> = match (g, d.by.as_deref()) {
+            (Some(v), Some(b)) => rows.iter().copied().filter(|r| t.str(r, b) == *v).collect(),
+            _ => rows.clone(),
+        };
+        for s in &series {
+            let style = s
+                .style
+                .or(if s.y.is_some() { d.style } else { None })
+                .map(Style::from)
+                .unwrap_or(if s.curve.is_some() {
+                    Style::Line
+                } else {
+                    Style::Points
+                });
+            if let Some(name) = &s.curve {
+                if g.is_none() || g == &outer[0] {
+                    c = c.series(Series::new(
+                        s.label.clone().unwrap_or_else(|| name.clone()),
+                        style,
+                        curve_points(s, curves(name)?)?,
+                    ));
+                }
+                continue;
+            }
+            let y = s.y.as_deref()?;
+            let x = s.x.as_deref().unwrap_or(&d.x);
+            data.0 = true;
+            let e = Expr::parse(y).ok()?;
+            if !t.has(x) || !e.columns().iter().all(|c| t.has(c)) {
+                return None;
+            }
+            let mine = keep(t, rows.clone(), &s.filter);
+            let inner: Vec<Option<String>> = match s.by.as_deref() {
+                None => vec![None],
+                Some(b) if t.has(b) => groups(t, &mine, b).into_iter().map(Some).collect(),
+                Some(_) => return None,
+            };
+            for h in inner {
+                let rs: Vec<&Vec<Value>> = match (&h, &s.by) {
+                    (Some(v), Some(b)) => {
+                        mine.iter().copied().filter(|r| t.str(r, b) == *v).collect()
+                    }
+                    _ => mine.clone(),
+                };
+                let (by, value) = match (&h, &s.by, g, &d.by) {
+                    (Some(v), Some(b), _, _) | (None, None, Some(v), Some(b)) => {
+                        (Some(b.clone()), Some(v.clone()))
+                    }
+                    _ => (None, None),
+                };
+                let default = match &by {
+                    Some(_) if series.len() == 1 || s.by.is_some() => "{by} = {value}".to_string(),
+                    Some(_) => format!("{{by}} = {{value}}: {y}"),
+                    None => y.to_string(),
+                };
+                let mut extra = Vec::new();
+                if let (Some(b), Some(v)) = (by, value) {
+                    extra = vec![("value", v), ("by", b)];
+                }
+                let label = fill(s.label.as_deref().unwrap_or(&default), t, &rs, &extra);
+                let pts = points(t, &rs, x, &e, s);
+                data.1 |= !pts.is_empty();
+                c = c.series(Series::new(label, style, pts));
+            }
+        }
+    }
+    if data.0 && !data.1 {
+        c.series.clear();
+    }
+    let pts = || c.series.iter().flat_map(|s| s.points.iter());
+    c.x_log = log_axis(d.x_log, pts().map(|p| p.x));
+    c.y_log = log_axis(d.y_log, pts().map(|p| p.y));
+    Some(c)
+}
+
+/// The values of `col` in `rows`, first seen first.
+fn groups(t: &Table, rows: &[&Vec<Value>], col: &str) -> Vec<String> {
+    let mut g: Vec<String> = Vec::new();
+    for r in rows {
+        let v = t.str(r, col);
+        if !g.contains(&v) {
+            g.push(v);
+        }
+    }
+    g
+}
+
+fn curve_points(s: &SeriesDecl, curve: Curve) -> Option<Vec<Point>> {
+    Some(match curve {
+        Curve::Points(f) => f(),
+        Curve::Function(f) => {
+            let (a, b) = (s.from?, s.to?);
+            let n = s.points.unwrap_or(61).max(2);
+            (0..n)
+                .map(|i| {
+                    let x = if s.linear {
+                        a + (b - a) * i as f64 / (n - 1) as f64
+                    } else {
+                        let (la, lb) = (a.log10(), b.log10());
+                        10f64.powf(la + (lb - la) * i as f64 / (n - 1) as f64)
+                    };
+                    Point::new(x, f(x))
+                })
+                .collect()
+        }
+    })
+}
+
+fn line_at(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Option<f64> {
+    if let Some(a) = l.at {
+        return Some(a);
+    }
+    let of = l.of.as_deref().filter(|c| t.has(c))?;
+    let v = rows
+        .iter()
+        .filter_map(|r| t.f64(r, of))
+        .min_by(f64::total_cmp)?;
+    match l.func.as_deref() {
+        None => Some(v),
+        Some(name) => match curves(name)? {
+            Curve::Function(f) => Some(f(v)),
+            Curve::Points(_) => None,
+        },
+    }
+}
+
+/// Points `(x, y ± interval)` of `rows` (the interval of a plain column),
+/// sorted by x.
+fn points(t: &Table, rows: &[&Vec<Value>], x: &str, y: &Expr, s: &SeriesDecl) -> Vec<Point> {
+    let mut v: Vec<Point> = rows
+        .iter()
+        .filter_map(|r| {
+            let (xv, yv) = (t.f64(r, x)?, y.eval(t, r)?);
+            if s.clip.is_some_and(|c| yv.abs() > c) {
+                return None;
+            }
+            let interval = y
+                .column()
+                .filter(|_| s.interval)
+                .and_then(|c| t.interval(r, c))
+                .filter(|i| i.lo.is_finite() && i.hi.is_finite());
+            Some(match interval {
+                Some(i) => Point::with_interval(xv, yv, i.lo, i.hi),
+                None => Point::new(xv, yv),
+            })
+        })
+        .collect();
+    v.sort_by(|a, b| a.x.total_cmp(&b.x));
+    if s.distinct {
+        v.dedup_by(|b, a| a.x == b.x);
+    }
+    v
+}

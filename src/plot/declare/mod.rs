@@ -1,0 +1,380 @@
+//! Charts as data: a `[[chart]]` table in a study's TOML (or in a kind's
+//! default declarations) says what to draw — source table, x, the series
+//! (columns, grouped by a column, or a named theory curve), filters, log
+//! axes, reference lines — and [`draw`] draws it from the rows alone, the
+//! way vega-lite describes a chart as mark, encoding and scale.
+//!
+//! ```toml
+//! [[chart]]
+//! name = "fpr_by_hash"                 # the file stem: fpr_by_hash.svg/.png
+//! title = "FPR vs bits per key (n = {n})"   # {column}: its value in the chart's rows
+//! source = "results"                   # or "summary" (mean and interval over replicates)
+//! x = "bits_per_key"
+//! y_log = true
+//! where = { k = "optimal", n = { pick = "max" } }
+//! [[chart.series]]
+//! y = "fpr_theory"                     # a column: one series…
+//! label = "theory"
+//! style = "line"
+//! where = { hash = { pick = "first" } }
+//! [[chart.series]]
+//! y = "fpr_measured"
+//! by = "hash"                          # …or one per value of a column ("hash = xxh3")
+//! ```
+//!
+//! Validation ([`validate`]) runs when the spec is read, before any trial:
+//! unknown columns, text on a numeric axis, a log axis over a non-positive
+//! grid value or constant, and unknown curve names are refused with the
+//! chart and the field.
+
+mod check;
+mod draw;
+pub mod expr;
+
+pub use check::{Columns, validate};
+pub use draw::draw;
+
+use super::{Point, Style};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// One declared chart.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ChartDecl {
+    /// The file stem (lowercase letters, digits, `_`).
+    pub name: String,
+    /// `{column}` is replaced by the column's value in the chart's rows
+    /// (distinct values joined by ", "), numbers to three significant figures.
+    pub title: String,
+    #[serde(default)]
+    pub source: Source,
+    pub x: String,
+    #[serde(default)]
+    pub x_label: Option<String>,
+    #[serde(default)]
+    pub y_label: Option<String>,
+    /// `true`, `false` or `"auto"` (log when the drawn values span more than 50×).
+    #[serde(default)]
+    pub x_log: Log,
+    #[serde(default)]
+    pub y_log: Log,
+    /// Rows the whole chart draws from.
+    #[serde(default, rename = "where")]
+    pub filter: BTreeMap<String, Selector>,
+    /// Shorthand for one series per column (each styled `style`, grouped `by`).
+    #[serde(default)]
+    pub y: OneOrMany,
+    /// Every series once per value of this column, group by group
+    /// (`{value}` and `{by}` in their labels).
+    #[serde(default)]
+    pub by: Option<String>,
+    /// The style of the `y` shorthand's series (and the default of the others).
+    #[serde(default)]
+    pub style: Option<StyleName>,
+    /// One chart per value of this column (`{column}` in the name tells them apart).
+    #[serde(default)]
+    pub facet: Option<String>,
+    /// The series, in legend order (after the shorthand's).
+    #[serde(default)]
+    pub series: Vec<SeriesDecl>,
+    #[serde(default)]
+    pub hline: Vec<RefLine>,
+    #[serde(default)]
+    pub vline: Vec<RefLine>,
+}
+
+/// Which table a chart reads.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// One row per trial (per checkpoint).
+    #[default]
+    Results,
+    /// One row per setting: means with their intervals over replicates. A
+    /// run with one replicate has none, and the chart is not drawn.
+    Summary,
+}
+
+/// Whether an axis is logarithmic.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Log {
+    Flag(bool),
+    Auto(AutoWord),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AutoWord {
+    Auto,
+}
+
+impl Default for Log {
+    fn default() -> Self {
+        Log::Flag(false)
+    }
+}
+
+impl Log {
+    /// Whether the axis may be logarithmic (so must hold positive values).
+    pub fn maybe(self) -> bool {
+        self != Log::Flag(false)
+    }
+}
+
+/// A column name or a list of them.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    #[default]
+    None,
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn list(&self) -> Vec<String> {
+        match self {
+            OneOrMany::None => Vec::new(),
+            OneOrMany::One(s) => vec![s.clone()],
+            OneOrMany::Many(v) => v.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum StyleName {
+    Line,
+    Points,
+    LinePoints,
+}
+
+impl From<StyleName> for Style {
+    fn from(s: StyleName) -> Style {
+        match s {
+            StyleName::Line => Style::Line,
+            StyleName::Points => Style::Points,
+            StyleName::LinePoints => Style::LinePoints,
+        }
+    }
+}
+
+/// Which rows a filter keeps, for one column.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum Selector {
+    /// `{ pick = "max" | "min" | "first" }`: the largest, smallest or
+    /// first-seen value of the column in the whole table; `{ nearest = x }`:
+    /// the value closest to x; `{ not = v }`; `{ above = x }`, `{ below = x }`.
+    Op(SelectorOp),
+    /// Equal to the value, or to one of a list of values.
+    Is(toml::Value),
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SelectorOp {
+    #[serde(default)]
+    pub pick: Option<Pick>,
+    #[serde(default)]
+    pub nearest: Option<f64>,
+    #[serde(default)]
+    pub not: Option<toml::Value>,
+    #[serde(default)]
+    pub above: Option<f64>,
+    #[serde(default)]
+    pub below: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Pick {
+    Max,
+    Min,
+    First,
+}
+
+/// One series (or one per value of `by`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeriesDecl {
+    /// The y column, or arithmetic over columns (`"hit_rate * per"`, see
+    /// [`expr`]); a plain column draws its interval as error bars.
+    #[serde(default)]
+    pub y: Option<String>,
+    /// A named theory curve instead of a column (see the kind registry).
+    #[serde(default)]
+    pub curve: Option<String>,
+    /// The x column, when not the chart's.
+    #[serde(default)]
+    pub x: Option<String>,
+    /// `{value}`: the group's value; `{by}`: the group column. Default: the
+    /// y column, or "{by} = {value}" when grouped.
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub by: Option<String>,
+    /// Default: points for a column, line for a curve.
+    #[serde(default)]
+    pub style: Option<StyleName>,
+    #[serde(default, rename = "where")]
+    pub filter: BTreeMap<String, Selector>,
+    /// Error bars: from `y_lo`/`y_hi` when the table has them (default),
+    /// `false` for none.
+    #[serde(default = "yes")]
+    pub interval: bool,
+    /// Leave out points with |y| above this.
+    #[serde(default)]
+    pub clip: Option<f64>,
+    /// One point per x (the first), for a column that repeats across rows.
+    #[serde(default)]
+    pub distinct: bool,
+    /// A curve's x range and points (log-spaced unless `linear`).
+    #[serde(default)]
+    pub from: Option<f64>,
+    #[serde(default)]
+    pub to: Option<f64>,
+    #[serde(default)]
+    pub points: Option<u32>,
+    #[serde(default)]
+    pub linear: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A horizontal or vertical line: at a constant (`at`), at the value of a
+/// column in the chart's rows (`of`, the smallest when they differ), or at
+/// a named function of it (`fn` with `of`). `{value}` in the label is the position.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RefLine {
+    #[serde(default)]
+    pub at: Option<f64>,
+    #[serde(default, rename = "fn")]
+    pub func: Option<String>,
+    #[serde(default)]
+    pub of: Option<String>,
+    pub label: String,
+}
+
+/// The named curves and functions a declaration may use: `curve(name)`
+/// gives a function of x, or a fixed list of points; the experiment layer
+/// supplies them from the structures' theory modules.
+pub enum Curve {
+    Function(fn(f64) -> f64),
+    Points(fn() -> Vec<Point>),
+}
+
+pub type Curves<'a> = &'a dyn Fn(&str) -> Option<Curve>;
+
+/// What is wrong with a declaration: the field (as `chart NAME.FIELD`), the
+/// value, and what is allowed.
+#[derive(Debug, PartialEq)]
+pub struct DeclError {
+    pub field: String,
+    pub value: String,
+    pub allowed: String,
+}
+
+/// Reads one `[[chart]]` table: `repeat = [words]` makes one chart per
+/// word, with `{repeat}` replaced by it in every text of the table.
+pub fn from_toml(v: &toml::Value) -> Result<Vec<ChartDecl>, String> {
+    let mut v = v.clone();
+    let words: Vec<Option<String>> = match v.as_table_mut().and_then(|t| t.remove("repeat")) {
+        None => vec![None],
+        Some(toml::Value::Array(a)) if !a.is_empty() => a
+            .iter()
+            .map(|w| {
+                w.as_str()
+                    .map(|s| Some(s.to_string()))
+                    .ok_or_else(|| format!("repeat = {w}: must be a list of words"))
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => {
+            return Err(format!(
+                "repeat = {other}: must be a non-empty list of words"
+            ));
+        }
+    };
+    words
+        .into_iter()
+        .map(|w| {
+            let mut c = v.clone();
+            if let Some(w) = &w {
+                substitute(&mut c, w);
+            }
+            c.try_into::<ChartDecl>()
+                .map_err(|e| e.message().split_whitespace().collect::<Vec<_>>().join(" "))
+        })
+        .collect()
+}
+
+fn substitute(v: &mut toml::Value, word: &str) {
+    match v {
+        toml::Value::String(s) => *s = s.replace("{repeat}", word),
+        toml::Value::Array(a) => a.iter_mut().for_each(|x| substitute(x, word)),
+        toml::Value::Table(t) => {
+            let keys: Vec<String> = t.keys().cloned().collect();
+            for k in keys {
+                let mut x = t.remove(&k).unwrap_or(toml::Value::Boolean(false));
+                substitute(&mut x, word);
+                t.insert(k.replace("{repeat}", word), x);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The name a raw `[[chart]]` table gives itself (for messages about it).
+pub fn raw_name(v: &toml::Value, index: usize) -> String {
+    v.get("name")
+        .and_then(|n| n.as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("#{}", index + 1))
+}
+
+/// Parses the `[[chart]]` tables of a TOML text (a kind's defaults).
+pub fn parse(text: &str) -> Result<Vec<ChartDecl>, String> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        #[serde(default)]
+        chart: Vec<toml::Value>,
+    }
+    let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for (i, c) in f.chart.iter().enumerate() {
+        out.extend(from_toml(c).map_err(|e| format!("chart {}: {e}", raw_name(c, i)))?);
+    }
+    Ok(out)
+}
+
+/// The series a declaration draws, shorthand first.
+pub(super) fn all_series(d: &ChartDecl) -> Vec<SeriesDecl> {
+    let mut out: Vec<SeriesDecl> =
+        d.y.list()
+            .into_iter()
+            .map(|y| SeriesDecl {
+                y: Some(y),
+                curve: None,
+                x: None,
+                label: None,
+                by: None,
+                style: d.style,
+                filter: BTreeMap::new(),
+                interval: true,
+                clip: None,
+                distinct: false,
+                from: None,
+                to: None,
+                points: None,
+                linear: false,
+            })
+            .collect();
+    out.extend(d.series.iter().cloned());
+    out
+}
