@@ -15,7 +15,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("structures", &["hashing", "stats"]),
     ("metrics", &["stats"]),
     ("export", &["table"]),
-    ("plot", &["export", "table"]),
+    ("plot", &["export", "stats", "table"]),
     ("report", &["export", "stats", "table"]),
     ("error", &[]),
     ("cli", &[]),

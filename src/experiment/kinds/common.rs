@@ -2,7 +2,7 @@
 //! measurement, and chart helpers.
 
 use crate::experiment::params::{Def, PType, ParamDef};
-use crate::plot::{Chart, Point, Series, Style};
+use crate::plot::Point;
 use crate::stats::Proportion;
 use crate::structures::Membership;
 use crate::table::{Table, Value};
@@ -170,55 +170,6 @@ pub fn points(t: &Table, rows: &[&Vec<Value>], x: &str, y: &str) -> Vec<Point> {
         .collect();
     v.sort_by(|a, b| a.x.total_cmp(&b.x));
     v
-}
-
-/// A chart shape several kinds share: one series per value of `group`, y
-/// against x (with intervals where the table has them), and optionally a
-/// theory line from the first group's rows.
-pub struct GroupLines<'a> {
-    pub x: &'a str,
-    pub y: &'a str,
-    pub group: &'a str,
-    pub theory: Option<(&'a str, &'a str)>,
-    pub style: Style,
-}
-
-impl GroupLines<'_> {
-    /// Adds the series for `rows` (already filtered) to `chart`.
-    pub fn draw(&self, mut chart: Chart, t: &Table, rows: &[&Vec<Value>]) -> Chart {
-        let groups: Vec<String> = {
-            let mut g: Vec<String> = Vec::new();
-            for r in rows {
-                let v = t.str(r, self.group);
-                if !g.contains(&v) {
-                    g.push(v);
-                }
-            }
-            g
-        };
-        for (i, g) in groups.iter().enumerate() {
-            let mine: Vec<&Vec<Value>> = rows
-                .iter()
-                .copied()
-                .filter(|r| t.str(r, self.group) == *g)
-                .collect();
-            if i == 0
-                && let Some((col, label)) = self.theory
-            {
-                chart = chart.series(Series::new(
-                    label,
-                    Style::Line,
-                    points(t, &mine, self.x, col),
-                ));
-            }
-            chart = chart.series(Series::new(
-                format!("{} = {g}", self.group),
-                self.style,
-                points(t, &mine, self.x, self.y),
-            ));
-        }
-        chart
-    }
 }
 
 /// How many rows have `theory` inside `[metric_lo, metric_hi]`.

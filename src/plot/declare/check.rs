@@ -136,13 +136,20 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
         }
         Ok(())
     };
-    numeric("x", &d.x)?;
-    if d.x_log.maybe() {
-        positive("x", &d.x)?;
-    }
+    let axis = |field: &str, text: &str, log: bool| -> Result<(), DeclError> {
+        let e = Expr::parse(text).map_err(|m| bad(field, format!("{text:?}"), m))?;
+        for c in e.columns() {
+            numeric(field, c)?;
+        }
+        if log && let Some(c) = e.column() {
+            positive(field, c)?;
+        }
+        Ok(())
+    };
+    axis("x", &d.x, d.x_log.maybe())?;
     check_filter("", &d.filter)?;
-    if let Some(b) = &d.by {
-        find("by", b)?;
+    for b in d.by.list() {
+        find("by", &b)?;
     }
     if let Some(f) = &d.facet {
         find("facet", f)?;
@@ -165,17 +172,7 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
         let p = format!("series[{i}].");
         let f = |name: &str| format!("{p}{name}");
         match (&s.y, &s.curve) {
-            (Some(y), None) => {
-                let e = Expr::parse(y).map_err(|m| bad(&f("y"), format!("{y:?}"), m))?;
-                for c in e.columns() {
-                    numeric(&f("y"), c)?;
-                }
-                if d.y_log.maybe()
-                    && let Some(c) = e.column()
-                {
-                    positive(&f("y"), c)?;
-                }
-            }
+            (Some(y), None) => axis(&f("y"), y, d.y_log.maybe())?,
             (None, Some(c)) => {
                 let Some(curve) = curves(c) else {
                     return Err(bad(
@@ -224,13 +221,17 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
             }
         }
         if let Some(x) = &s.x {
-            numeric(&f("x"), x)?;
-            if d.x_log.maybe() {
-                positive(&f("x"), x)?;
-            }
+            axis(&f("x"), x, d.x_log.maybe())?;
         }
-        if let Some(b) = &s.by {
-            find(&f("by"), b)?;
+        for b in s.by.list() {
+            find(&f("by"), &b)?;
+        }
+        if s.pool && s.y.as_deref().is_some_and(|y| !is_column(y)) {
+            return Err(bad(
+                &f("pool"),
+                "true".into(),
+                "pooling needs y to be one column (a proportion pools its counts)".into(),
+            ));
         }
         check_filter(&p, &s.filter)?;
         if s.clip.is_some_and(|c| !(c > 0.0)) {
@@ -280,4 +281,8 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
         }
     }
     Ok(())
+}
+
+fn is_column(text: &str) -> bool {
+    Expr::parse(text).is_ok_and(|e| e.column().is_some())
 }

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::export::markdown::{pct, sig};
 use crate::plot::{Chart, Point, Series, Style};
+use crate::stats::Proportion;
 use crate::table::{Table, Tables, Value};
 use std::collections::BTreeMap;
 
@@ -206,18 +207,15 @@ fn draw_one<'a>(
         c = c.vline(x, fill(&l.label, t, &rows, &[("value", sig(x, 3))]));
     }
     // chart-level `by`: every series once per group, group by group
-    let outer: Vec<Option<String>> = match d.by.as_deref() {
-        None => vec![None],
-        Some(b) if t.has(b) => groups(t, &rows, b).into_iter().map(Some).collect(),
-        Some(_) => return None,
-    };
+    let by = d.by.list();
+    if !by.iter().all(|b| t.has(b)) {
+        return None;
+    }
+    let outer = groups(t, &rows, &by);
     // a chart whose columns give no point is not drawn, whatever curves it has
     let mut data = (false, false);
-    for g in &outer {
-        let rows: Vec<&Vec<Value>> = match (g, d.by.as_deref()) {
-            (Some(v), Some(b)) => rows.iter().copied().filter(|r| t.str(r, b) == *v).collect(),
-            _ => rows.clone(),
-        };
+    for (gi, g) in outer.iter().enumerate() {
+        let rows = in_group(t, &rows, g);
         for s in &series {
             let style = s
                 .style
@@ -229,7 +227,7 @@ fn draw_one<'a>(
                     Style::Points
                 });
             if let Some(name) = &s.curve {
-                if g.is_none() || g == &outer[0] {
+                if gi == 0 {
                     c = c.series(Series::new(
                         s.label.clone().unwrap_or_else(|| name.clone()),
                         style,
@@ -239,42 +237,49 @@ fn draw_one<'a>(
                 continue;
             }
             let y = s.y.as_deref()?;
-            let x = s.x.as_deref().unwrap_or(&d.x);
             data.0 = true;
-            let e = Expr::parse(y).ok()?;
-            if !t.has(x) || !e.columns().iter().all(|c| t.has(c)) {
+            let ey = Expr::parse(y).ok()?;
+            let ex = Expr::parse(s.x.as_deref().unwrap_or(&d.x)).ok()?;
+            let sby = s.by.list();
+            if !ey.columns().iter().chain(&ex.columns()).all(|c| t.has(c))
+                || !sby.iter().all(|b| t.has(b))
+            {
                 return None;
             }
             let mine = keep(t, rows.clone(), &s.filter);
-            let inner: Vec<Option<String>> = match s.by.as_deref() {
-                None => vec![None],
-                Some(b) if t.has(b) => groups(t, &mine, b).into_iter().map(Some).collect(),
-                Some(_) => return None,
-            };
-            for h in inner {
-                let rs: Vec<&Vec<Value>> = match (&h, &s.by) {
-                    (Some(v), Some(b)) => {
-                        mine.iter().copied().filter(|r| t.str(r, b) == *v).collect()
-                    }
-                    _ => mine.clone(),
+            for h in groups(t, &mine, &sby) {
+                let rs = in_group(t, &mine, &h);
+                // the innermost grouping names the series
+                let named = if sby.is_empty() { g } else { &h };
+                let default = match named.len() {
+                    0 => y.to_string(),
+                    _ if series.len() == 1 || !sby.is_empty() => "{by} = {value}".to_string(),
+                    _ => format!("{{by}} = {{value}}: {y}"),
                 };
-                let (by, value) = match (&h, &s.by, g, &d.by) {
-                    (Some(v), Some(b), _, _) | (None, None, Some(v), Some(b)) => {
-                        (Some(b.clone()), Some(v.clone()))
-                    }
-                    _ => (None, None),
+                let extra = if named.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![
+                        (
+                            "value",
+                            named
+                                .iter()
+                                .map(|(_, v)| v.clone())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        ),
+                        (
+                            "by",
+                            named
+                                .iter()
+                                .map(|(c, _)| c.clone())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        ),
+                    ]
                 };
-                let default = match &by {
-                    Some(_) if series.len() == 1 || s.by.is_some() => "{by} = {value}".to_string(),
-                    Some(_) => format!("{{by}} = {{value}}: {y}"),
-                    None => y.to_string(),
-                };
-                let mut extra = Vec::new();
-                if let (Some(b), Some(v)) = (by, value) {
-                    extra = vec![("value", v), ("by", b)];
-                }
                 let label = fill(s.label.as_deref().unwrap_or(&default), t, &rs, &extra);
-                let pts = points(t, &rs, x, &e, s);
+                let pts = points(t, &rs, &ex, &ey, s);
                 data.1 |= !pts.is_empty();
                 c = c.series(Series::new(label, style, pts));
             }
@@ -289,16 +294,39 @@ fn draw_one<'a>(
     Some(c)
 }
 
-/// The values of `col` in `rows`, first seen first.
-fn groups(t: &Table, rows: &[&Vec<Value>], col: &str) -> Vec<String> {
-    let mut g: Vec<String> = Vec::new();
-    for r in rows {
-        let v = t.str(r, col);
-        if !g.contains(&v) {
-            g.push(v);
+/// The groups `cols` make of `rows`: every combination of their values
+/// (each column's first seen first, nested in the order given) that some
+/// row has; one empty group when `cols` is empty.
+fn groups(t: &Table, rows: &[&Vec<Value>], cols: &[String]) -> Vec<Vec<(String, String)>> {
+    let mut out: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for c in cols {
+        let mut values: Vec<String> = Vec::new();
+        for r in rows {
+            let v = t.str(r, c);
+            if !values.contains(&v) {
+                values.push(v);
+            }
         }
+        out = out
+            .into_iter()
+            .flat_map(|g| {
+                values.iter().map(move |v| {
+                    let mut g = g.clone();
+                    g.push((c.clone(), v.clone()));
+                    g
+                })
+            })
+            .filter(|g| !in_group(t, rows, g).is_empty())
+            .collect();
     }
-    g
+    out
+}
+
+fn in_group<'a>(t: &Table, rows: &[&'a Vec<Value>], g: &[(String, String)]) -> Vec<&'a Vec<Value>> {
+    rows.iter()
+        .copied()
+        .filter(|r| g.iter().all(|(c, v)| t.str(r, c) == *v))
+        .collect()
 }
 
 fn curve_points(s: &SeriesDecl, curve: Curve) -> Option<Vec<Point>> {
@@ -342,11 +370,14 @@ fn line_at(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Opti
 
 /// Points `(x, y ± interval)` of `rows` (the interval of a plain column),
 /// sorted by x.
-fn points(t: &Table, rows: &[&Vec<Value>], x: &str, y: &Expr, s: &SeriesDecl) -> Vec<Point> {
+fn points(t: &Table, rows: &[&Vec<Value>], x: &Expr, y: &Expr, s: &SeriesDecl) -> Vec<Point> {
+    if s.pool {
+        return pooled(t, rows, x, y);
+    }
     let mut v: Vec<Point> = rows
         .iter()
         .filter_map(|r| {
-            let (xv, yv) = (t.f64(r, x)?, y.eval(t, r)?);
+            let (xv, yv) = (x.eval(t, r)?, y.eval(t, r)?);
             if s.clip.is_some_and(|c| yv.abs() > c) {
                 return None;
             }
@@ -366,4 +397,29 @@ fn points(t: &Table, rows: &[&Vec<Value>], x: &str, y: &Expr, s: &SeriesDecl) ->
         v.dedup_by(|b, a| a.x == b.x);
     }
     v
+}
+
+/// One point per x: a proportion's counts pooled over the rows at that x
+/// (Wilson 95%), or another column's first value there.
+fn pooled(t: &Table, rows: &[&Vec<Value>], x: &Expr, y: &Expr) -> Vec<Point> {
+    let Some(col) = y.column() else {
+        return Vec::new();
+    };
+    let (k, n) = (format!("{col}_k"), format!("{col}_n"));
+    let proportion = t.has(&k) && t.has(&n);
+    let mut xs: Vec<f64> = rows.iter().filter_map(|r| x.eval(t, r)).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    xs.into_iter()
+        .filter_map(|xv| {
+            let at: Vec<&&Vec<Value>> = rows.iter().filter(|r| x.eval(t, r) == Some(xv)).collect();
+            if proportion {
+                let sum = |c: &str| at.iter().filter_map(|r| t.f64(r, c)).sum::<f64>();
+                let p = Proportion::new(sum(&k) as u64, sum(&n) as u64);
+                Some(Point::with_interval(xv, p.rate, p.lo, p.hi))
+            } else {
+                Some(Point::new(xv, t.f64(at.first()?, col)?))
+            }
+        })
+        .collect()
 }

@@ -65,10 +65,11 @@ pub struct ChartDecl {
     /// Shorthand for one series per column (each styled `style`, grouped `by`).
     #[serde(default)]
     pub y: OneOrMany,
-    /// Every series once per value of this column, group by group
+    /// Every series once per value of this column (or combination of
+    /// these columns' values, nested in the order given), group by group
     /// (`{value}` and `{by}` in their labels).
     #[serde(default)]
-    pub by: Option<String>,
+    pub by: OneOrMany,
     /// The style of the `y` shorthand's series (and the default of the others).
     #[serde(default)]
     pub style: Option<StyleName>,
@@ -134,7 +135,7 @@ pub enum OneOrMany {
 }
 
 impl OneOrMany {
-    fn list(&self) -> Vec<String> {
+    pub fn list(&self) -> Vec<String> {
         match self {
             OneOrMany::None => Vec::new(),
             OneOrMany::One(s) => vec![s.clone()],
@@ -207,7 +208,7 @@ pub struct SeriesDecl {
     /// A named theory curve instead of a column (see the kind registry).
     #[serde(default)]
     pub curve: Option<String>,
-    /// The x column, when not the chart's.
+    /// The x column (or arithmetic over columns), when not the chart's.
     #[serde(default)]
     pub x: Option<String>,
     /// `{value}`: the group's value; `{by}`: the group column. Default: the
@@ -215,7 +216,7 @@ pub struct SeriesDecl {
     #[serde(default)]
     pub label: Option<String>,
     #[serde(default)]
-    pub by: Option<String>,
+    pub by: OneOrMany,
     /// Default: points for a column, line for a curve.
     #[serde(default)]
     pub style: Option<StyleName>,
@@ -231,6 +232,11 @@ pub struct SeriesDecl {
     /// One point per x (the first), for a column that repeats across rows.
     #[serde(default)]
     pub distinct: bool,
+    /// One point per x pooling the rows' counts: a proportion column's
+    /// `_k` and `_n` summed, with the Wilson interval of the pool (another
+    /// column: the first row's value).
+    #[serde(default)]
+    pub pool: bool,
     /// A curve's x range and points (log-spaced unless `linear`).
     #[serde(default)]
     pub from: Option<f64>,
@@ -363,12 +369,13 @@ pub(super) fn all_series(d: &ChartDecl) -> Vec<SeriesDecl> {
                 curve: None,
                 x: None,
                 label: None,
-                by: None,
+                by: OneOrMany::None,
                 style: d.style,
                 filter: BTreeMap::new(),
                 interval: true,
                 clip: None,
                 distinct: false,
+                pool: false,
                 from: None,
                 to: None,
                 points: None,

@@ -11,12 +11,11 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
 use crate::export::markdown::sig;
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::{self, Proportion};
 use crate::structures::bloom::blocked::BLOCK_BITS;
 use crate::structures::bloom::{BlockedBloom, BloomFilter, theory};
-use crate::table::{Interval, Value};
+use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct BlockedBloomStudy;
@@ -54,6 +53,7 @@ impl Study for BlockedBloomStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "blocked_bloom";
+    const CHARTS: &'static str = include_str!("blocked_bloom.charts.toml");
     const ABOUT: &'static str = "blocked Bloom (k probes in one 512-bit block) vs the standard filter: FPR penalty and cache lines per query";
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("fpr_measured", "fpr_theory_blocked"),
@@ -112,61 +112,6 @@ impl Study for BlockedBloomStudy {
             Footprint::one(bloom_bytes(bits), 2.0 * (p.n + p.queries) as f64)
                 .plus(bloom_bytes(bits)),
         )
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let rows: Vec<&Vec<Value>> = t.rows.iter().collect();
-        let fpr = Chart::new(
-            "blocked_vs_standard_fpr",
-            "FPR of blocked (512-bit blocks) and standard Bloom filters at equal bits per key",
-            "bits per key (m/n)",
-            "false-positive rate",
-        )
-        .log_y()
-        .series(Series::new(
-            "theory, standard",
-            Style::Line,
-            common::points(t, &rows, "bits_per_key", "fpr_theory_standard"),
-        ))
-        .series(Series::new(
-            "theory, blocked (Poisson block load)",
-            Style::Line,
-            common::points(t, &rows, "bits_per_key", "fpr_theory_blocked"),
-        ))
-        .series(Series::new(
-            "measured, standard",
-            Style::Points,
-            common::points(t, &rows, "bits_per_key", "standard_fpr_measured"),
-        ))
-        .series(Series::new(
-            "measured, blocked",
-            Style::Points,
-            common::points(t, &rows, "bits_per_key", "fpr_measured"),
-        ));
-        let mut ratio: Vec<Point> = rows
-            .iter()
-            .filter_map(|r| {
-                Some(Point::new(
-                    t.f64(r, "bits_per_key")?,
-                    t.f64(r, "penalty_measured")?,
-                ))
-            })
-            .collect();
-        ratio.sort_by(|a, b| a.x.total_cmp(&b.x));
-        let penalty = Chart::new(
-            "blocked_penalty",
-            "Blocked / standard FPR at equal bits per key",
-            "bits per key (m/n)",
-            "FPR ratio",
-        )
-        .series(Series::new(
-            "theory",
-            Style::Line,
-            common::points(t, &rows, "bits_per_key", "penalty_theory"),
-        ))
-        .series(Series::new("measured", Style::Points, ratio));
-        vec![fpr, penalty]
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -21,7 +21,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory as bloom_theory};
@@ -109,6 +108,7 @@ impl Study for CountingBloomStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "counting_bloom";
+    const CHARTS: &'static str = include_str!("counting_bloom.charts.toml");
     const ABOUT: &'static str = "counting Bloom filters: space, counter overflow, false negatives from overflow and from bogus deletes";
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("fpr_measured", "fpr_theory"),
@@ -277,155 +277,6 @@ impl Study for CountingBloomStudy {
         )
     }
 
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let of = |test: &'static str| -> Vec<&Vec<Value>> { t.where_str("test", test).collect() };
-        let mut charts = Vec::new();
-        let sat = of("saturation");
-        if !sat.is_empty() {
-            let mut c = Chart::new(
-                "overflow_probability",
-                "P(any counter overflows) vs load (filters sized at capacity, 95% Wilson over filters)",
-                "keys inserted / capacity",
-                "P(some counter's true count > its maximum)",
-            );
-            for bits in common::names(t, "counter_bits") {
-                let rows: Vec<&Vec<Value>> = sat
-                    .iter()
-                    .copied()
-                    .filter(|r| t.str(r, "counter_bits") == bits)
-                    .collect();
-                c = c
-                    .series(Series::new(
-                        format!("theory, {bits}-bit counters"),
-                        Style::Line,
-                        pooled_points(t, &rows, "any_overflow_theory", false),
-                    ))
-                    .series(Series::new(
-                        format!("measured, {bits}-bit counters"),
-                        Style::Points,
-                        pooled_points(t, &rows, "any_overflow", true),
-                    ));
-            }
-            charts.push(c);
-        }
-        let space = of("space");
-        if !space.is_empty() {
-            let per_key = |col: &str| -> Vec<Point> {
-                let mut v: Vec<Point> = space
-                    .iter()
-                    .filter_map(|r| {
-                        Some(Point::new(
-                            t.f64(r, "counter_bits")?,
-                            t.f64(r, col)? * 8.0 / t.f64(r, "inserted")?,
-                        ))
-                    })
-                    .collect();
-                v.sort_by(|a, b| a.x.total_cmp(&b.x));
-                v
-            };
-            charts.push(
-                Chart::new(
-                    "space_vs_counter_bits",
-                    "Bits per key at the same FPR: counting vs plain Bloom (same m, k)",
-                    "bits per counter",
-                    "bits per key",
-                )
-                .series(Series::new(
-                    "counting Bloom",
-                    Style::LinePoints,
-                    per_key("bytes"),
-                ))
-                .series(Series::new(
-                    "plain Bloom",
-                    Style::LinePoints,
-                    per_key("plain_bytes"),
-                )),
-            );
-        }
-        let forced = of("forced_overflow");
-        if !forced.is_empty() {
-            let mut c = Chart::new(
-                "members_lost_after_overflow",
-                "Members denied after deleting a fraction of an overfilled filter",
-                "fraction of members deleted",
-                "fraction of remaining members denied (false negatives)",
-            );
-            for load in common::levels(t, "load") {
-                for bits in common::names(t, "counter_bits") {
-                    for policy in common::names(t, "overflow") {
-                        let mut pts: Vec<Point> = forced
-                            .iter()
-                            .filter(|r| {
-                                t.f64(r, "load") == Some(load)
-                                    && t.str(r, "counter_bits") == bits
-                                    && t.str(r, "overflow") == policy
-                            })
-                            .filter_map(|r| {
-                                let i = t.interval(r, "lost_members")?;
-                                Some(Point::with_interval(
-                                    t.f64(r, "delete_fraction")?,
-                                    i.value,
-                                    i.lo,
-                                    i.hi,
-                                ))
-                            })
-                            .collect();
-                        pts.sort_by(|a, b| a.x.total_cmp(&b.x));
-                        c = c.series(Series::new(
-                            format!("{bits}-bit, {policy}, {}× capacity", sig(load, 3)),
-                            Style::LinePoints,
-                            pts,
-                        ));
-                    }
-                }
-            }
-            charts.push(c);
-        }
-        for (test, stem, title, x_label) in [
-            (
-                "bogus_deletes",
-                "members_lost_to_bogus_deletes",
-                "Members that vanish after deleting keys never inserted",
-                "bogus deletes / keys inserted",
-            ),
-            (
-                "plain_delete",
-                "members_lost_to_clearing_bits",
-                "A plain Bloom filter 'deleting' by clearing bits: members that vanish",
-                "keys deleted / keys inserted",
-            ),
-        ] {
-            let rows = of(test);
-            if rows.is_empty() {
-                continue;
-            }
-            let mut pts: Vec<Point> = rows
-                .iter()
-                .filter_map(|r| {
-                    let x = t.f64(r, "deleted")? / t.f64(r, "inserted")?;
-                    let i = t.interval(r, "lost_members")?;
-                    Some(Point::with_interval(x, i.value, i.lo, i.hi))
-                })
-                .collect();
-            pts.sort_by(|a, b| a.x.total_cmp(&b.x));
-            charts.push(
-                Chart::new(
-                    stem,
-                    title,
-                    x_label,
-                    "fraction of remaining members denied (false negatives)",
-                )
-                .series(Series::new(
-                    "measured (95% Wilson)",
-                    Style::LinePoints,
-                    pts,
-                )),
-            );
-        }
-        charts
-    }
-
     fn section(&self, t: &Tables) -> Section {
         let t = &t.results;
         let table = t.project(
@@ -454,36 +305,6 @@ impl Study for CountingBloomStudy {
             reading: reading(t),
         }
     }
-}
-
-/// Points (load, rate) pooling the filters (replicates) of each load: the
-/// measured proportion with its Wilson interval, or the theory value.
-fn pooled_points(t: &Table, rows: &[&Vec<Value>], col: &str, measured: bool) -> Vec<Point> {
-    let mut out: Vec<Point> = Vec::new();
-    for load in common::levels(t, "load") {
-        let at: Vec<&&Vec<Value>> = rows
-            .iter()
-            .filter(|r| t.f64(r, "load") == Some(load))
-            .collect();
-        if at.is_empty() {
-            continue;
-        }
-        if measured {
-            let k: f64 = at
-                .iter()
-                .filter_map(|r| t.f64(r, &format!("{col}_k")))
-                .sum();
-            let n: f64 = at
-                .iter()
-                .filter_map(|r| t.f64(r, &format!("{col}_n")))
-                .sum();
-            let p = Proportion::new(k as u64, n as u64);
-            out.push(Point::with_interval(load, p.rate, p.lo, p.hi));
-        } else if let Some(v) = t.f64(at[0], col) {
-            out.push(Point::new(load, v));
-        }
-    }
-    out
 }
 
 fn reading(t: &Table) -> String {

@@ -10,12 +10,10 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory as bloom_theory};
 use crate::structures::scalable_bloom::{ScalableBloom, theory};
-use crate::table::Value;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct ScalableBloomStudy;
@@ -55,6 +53,7 @@ impl Study for ScalableBloomStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "scalable_bloom";
+    const CHARTS: &'static str = include_str!("scalable_bloom.charts.toml");
     const ABOUT: &'static str = "a scalable Bloom filter and a fixed one filled past capacity: FPR vs the bound P0/(1-r), memory";
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("fpr_measured", "fpr_theory"),
@@ -108,71 +107,6 @@ impl Study for ScalableBloomStudy {
             Footprint::one(chain, 2.0 * (p.n + p.queries) as f64)
                 .plus(bloom_bytes(bloom_bits(p.fixed_capacity, p.p))),
         )
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut c = Chart::new(
-            "fpr_vs_keys",
-            "Scalable vs fixed Bloom filter, filled past the fixed one's capacity",
-            "keys inserted",
-            "false-positive rate",
-        )
-        .log_x()
-        .log_y();
-        if let Some(r) = t.rows.first() {
-            c = c
-                .hline(
-                    t.f64(r, "fpr_bound").unwrap_or(f64::NAN),
-                    "the chain's bound P0/(1-r)",
-                )
-                .vline(
-                    t.f64(r, "fixed_capacity").unwrap_or(f64::NAN),
-                    "fixed filter's capacity",
-                );
-        }
-        let first_growth: Vec<&Vec<Value>> = {
-            let g = common::names(t, "growth")
-                .first()
-                .cloned()
-                .unwrap_or_default();
-            t.rows.iter().filter(|r| t.str(r, "growth") == g).collect()
-        };
-        c = c
-            .series(Series::new(
-                "fixed: theory",
-                Style::Line,
-                common::points(t, &first_growth, "n", "fixed_fpr_theory"),
-            ))
-            .series(Series::new(
-                "fixed: measured",
-                Style::Points,
-                common::points(t, &first_growth, "n", "fixed_fpr_measured"),
-            ));
-        c = common::GroupLines {
-            x: "n",
-            y: "fpr_measured",
-            group: "growth",
-            theory: None,
-            style: Style::LinePoints,
-        }
-        .draw(c, t, &t.rows.iter().collect::<Vec<_>>());
-        let mut mem = Chart::new(
-            "bits_per_key",
-            "Memory per key inserted",
-            "keys inserted",
-            "bits per key",
-        )
-        .log_x();
-        mem = common::GroupLines {
-            x: "n",
-            y: "bits_per_key",
-            group: "growth",
-            theory: None,
-            style: Style::LinePoints,
-        }
-        .draw(mem, t, &t.rows.iter().collect::<Vec<_>>());
-        vec![c, mem]
     }
 
     fn section(&self, t: &Tables) -> Section {
