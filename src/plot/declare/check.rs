@@ -146,7 +146,21 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
         }
         Ok(())
     };
-    axis("x", &d.x, d.x_log.maybe())?;
+    if d.x_categories.is_some() {
+        find("x", &d.x)?;
+        if d.series.iter().any(|s| s.x.is_some()) {
+            return Err(bad(
+                "x_categories",
+                "…".into(),
+                "a categorical x is the chart's: no series may set its own x".into(),
+            ));
+        }
+    } else {
+        axis("x", &d.x, d.x_log.maybe())?;
+    }
+    for c in d.min_distinct.keys() {
+        find(&format!("min_distinct.{c}"), c)?;
+    }
     check_filter("", &d.filter)?;
     for b in d.by.list() {
         find("by", &b)?;

@@ -2,7 +2,8 @@
 
 use super::expr::Expr;
 use super::{
-    ChartDecl, Curve, Curves, Log, Pick, RefLine, Selector, SeriesDecl, Source, all_series,
+    Categories, ChartDecl, Curve, Curves, Log, Pick, RefLine, Selector, SeriesDecl, Source,
+    all_series,
 };
 use crate::export::markdown::{pct, sig};
 use crate::plot::{Chart, Point, Series, Style};
@@ -206,6 +207,11 @@ fn draw_one<'a>(
         let x = line_at(l, t, &rows, curves)?;
         c = c.vline(x, fill(&l.label, t, &rows, &[("value", sig(x, 3))]));
     }
+    for (col, n) in &d.min_distinct {
+        if !t.has(col) || groups(t, &rows, std::slice::from_ref(col)).len() < *n {
+            return None;
+        }
+    }
     // chart-level `by`: every series once per group, group by group
     let by = d.by.list();
     if !by.iter().all(|b| t.has(b)) {
@@ -239,7 +245,10 @@ fn draw_one<'a>(
             let y = s.y.as_deref()?;
             data.0 = true;
             let ey = Expr::parse(y).ok()?;
-            let ex = Expr::parse(s.x.as_deref().unwrap_or(&d.x)).ok()?;
+            let ex = match &d.x_categories {
+                Some(c) => XAxis::categories(t, &d.x, c),
+                None => XAxis::Expr(Expr::parse(s.x.as_deref().unwrap_or(&d.x)).ok()?),
+            };
             let sby = s.by.list();
             if !ey.columns().iter().chain(&ex.columns()).all(|c| t.has(c))
                 || !sby.iter().all(|b| t.has(b))
@@ -355,10 +364,7 @@ fn line_at(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Opti
         return Some(a);
     }
     let of = l.of.as_deref().filter(|c| t.has(c))?;
-    let v = rows
-        .iter()
-        .filter_map(|r| t.f64(r, of))
-        .min_by(f64::total_cmp)?;
+    let v = rows.iter().find_map(|r| t.f64(r, of))?;
     match l.func.as_deref() {
         None => Some(v),
         Some(name) => match curves(name)? {
@@ -368,9 +374,42 @@ fn line_at(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Opti
     }
 }
 
+/// What x a row is drawn at: arithmetic over columns, or a category's position.
+enum XAxis<'a> {
+    Expr(Expr),
+    Categories(&'a str, Vec<String>),
+}
+
+impl<'a> XAxis<'a> {
+    fn categories(t: &Table, col: &'a str, c: &Categories) -> XAxis<'a> {
+        let order = match c {
+            Categories::Order(v) => v.clone(),
+            Categories::FirstSeen(_) => t.distinct(col).iter().map(|v| v.to_string()).collect(),
+        };
+        XAxis::Categories(col, order)
+    }
+
+    fn columns(&self) -> Vec<&str> {
+        match self {
+            XAxis::Expr(e) => e.columns(),
+            XAxis::Categories(c, _) => vec![c],
+        }
+    }
+
+    fn eval(&self, t: &Table, row: &[Value]) -> Option<f64> {
+        match self {
+            XAxis::Expr(e) => e.eval(t, row),
+            XAxis::Categories(c, order) => {
+                let v = t.str(row, c);
+                order.iter().position(|o| *o == v).map(|i| i as f64 + 1.0)
+            }
+        }
+    }
+}
+
 /// Points `(x, y ± interval)` of `rows` (the interval of a plain column),
 /// sorted by x.
-fn points(t: &Table, rows: &[&Vec<Value>], x: &Expr, y: &Expr, s: &SeriesDecl) -> Vec<Point> {
+fn points(t: &Table, rows: &[&Vec<Value>], x: &XAxis, y: &Expr, s: &SeriesDecl) -> Vec<Point> {
     if s.pool {
         return pooled(t, rows, x, y);
     }
@@ -401,7 +440,7 @@ fn points(t: &Table, rows: &[&Vec<Value>], x: &Expr, y: &Expr, s: &SeriesDecl) -
 
 /// One point per x: a proportion's counts pooled over the rows at that x
 /// (Wilson 95%), or another column's first value there.
-fn pooled(t: &Table, rows: &[&Vec<Value>], x: &Expr, y: &Expr) -> Vec<Point> {
+fn pooled(t: &Table, rows: &[&Vec<Value>], x: &XAxis, y: &Expr) -> Vec<Point> {
     let Some(col) = y.column() else {
         return Vec::new();
     };

@@ -73,6 +73,14 @@ pub struct ChartDecl {
     /// The style of the `y` shorthand's series (and the default of the others).
     #[serde(default)]
     pub style: Option<StyleName>,
+    /// A text x column drawn at positions 1, 2, …: in this order (values
+    /// not listed are left out), or `"first_seen"` in the table.
+    #[serde(default)]
+    pub x_categories: Option<Categories>,
+    /// Drawn only when each column has at least this many distinct values
+    /// in the chart's rows (a sweep chart needs a sweep).
+    #[serde(default)]
+    pub min_distinct: BTreeMap<String, usize>,
     /// One chart per value of this column (`{column}` in the name tells them apart).
     #[serde(default)]
     pub facet: Option<String>,
@@ -95,6 +103,20 @@ pub enum Source {
     /// One row per setting: means with their intervals over replicates. A
     /// run with one replicate has none, and the chart is not drawn.
     Summary,
+}
+
+/// The order of a categorical x axis.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Categories {
+    Order(Vec<String>),
+    FirstSeen(FirstSeenWord),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstSeenWord {
+    FirstSeen,
 }
 
 /// Whether an axis is logarithmic.
@@ -253,7 +275,7 @@ fn yes() -> bool {
 }
 
 /// A horizontal or vertical line: at a constant (`at`), at the value of a
-/// column in the chart's rows (`of`, the smallest when they differ), or at
+/// column in the chart's rows (`of`, the first row that has one), or at
 /// a named function of it (`fn` with `of`). `{value}` in the label is the position.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]

@@ -5,7 +5,6 @@ use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::structures::birthday as bd;
 
@@ -40,6 +39,7 @@ impl Study for BirthdayBound {
     type P = P;
     type R = R;
     const NAME: &'static str = "birthday_bound";
+    const CHARTS: &'static str = include_str!("birthday_bound.charts.toml");
     const RECONSTRUCTS: Option<&'static str> = Some("The birthday bound by hash width");
     const ABOUT: &'static str =
         "the birthday bound by hash width: items for 1-in-a-million, 50%, one expected collision";
@@ -67,35 +67,6 @@ impl Study for BirthdayBound {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         Some(Footprint::one(0.0, p.m as f64))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let rows: Vec<_> = t.rows.iter().collect();
-        vec![
-            Chart::new(
-                "bound_by_width",
-                "Items before a collision, by hash width",
-                "hash width (bits)",
-                "items",
-            )
-            .log_y()
-            .series(Series::new(
-                "1 in a million",
-                Style::LinePoints,
-                common::points(t, &rows, "bits", "m_one_in_a_million"),
-            ))
-            .series(Series::new(
-                "50%",
-                Style::LinePoints,
-                common::points(t, &rows, "bits", "m_50pct"),
-            ))
-            .series(Series::new(
-                "one expected collision",
-                Style::LinePoints,
-                common::points(t, &rows, "bits", "m_one_expected"),
-            )),
-        ]
     }
 
     fn section(&self, t: &Tables) -> Section {

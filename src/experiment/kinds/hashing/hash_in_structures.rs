@@ -10,7 +10,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::pct;
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
@@ -59,6 +58,7 @@ impl Study for HashInStructures {
     type P = P;
     type R = R;
     const NAME: &'static str = "hash_in_structures";
+    const CHARTS: &'static str = include_str!("hash_in_structures.charts.toml");
     const ABOUT: &'static str = "Bloom FPR and the HyperLogLog leading-zero estimate per hash on structured keysets, vs theory";
 
     const THEORY: &'static [(&'static str, &'static str)] =
@@ -130,101 +130,6 @@ impl Study for HashInStructures {
         let n = p.n as f64;
         let filter = bloom_bytes(bloom_bits(p.n, p.p));
         Some(Footprint::one(filter, n + p.queries as f64).plus(hll_bytes(p.hll_p) + table(n, 16.0)))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let label = "keyset (1 = sequential, 2 = high_bits, 3 = url_prefix, 4 = words, 5 = random)";
-        let mut fpr = Chart::new(
-            "bloom_fpr_by_keyset",
-            "Bloom FPR by hash and keyset (design 1%)",
-            label,
-            "false-positive rate",
-        )
-        .log_y();
-        let mut hll = Chart::new(
-            "hll_error_by_keyset",
-            "HyperLogLog relative error by hash and keyset",
-            label,
-            "|estimate / n - 1|",
-        )
-        .log_y();
-        if let Some(r) = t.rows.first() {
-            fpr = fpr.hline(t.f64(r, "fpr_theory").unwrap_or(0.01), "theory");
-            hll = hll.hline(
-                t.f64(r, "hll_theory_se").unwrap_or(0.01),
-                "1.04/√m (one standard error)",
-            );
-        }
-        for name in common::names(t, "hash") {
-            let at = |col: &str, abs: bool| -> Vec<Point> {
-                Keyset::NAMES
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, s)| {
-                        let r = t
-                            .rows
-                            .iter()
-                            .find(|r| t.str(r, "hash") == name && t.str(r, "keyset") == *s)?;
-                        let y = t.f64(r, col)?;
-                        let y = if abs { y.abs().max(1e-5) } else { y };
-                        Some(match t.interval(r, col) {
-                            Some(iv) if !abs => {
-                                Point::with_interval(i as f64 + 1.0, y, iv.lo, iv.hi)
-                            }
-                            _ => Point::new(i as f64 + 1.0, y),
-                        })
-                    })
-                    .collect()
-            };
-            fpr = fpr.series(Series::new(
-                name.clone(),
-                Style::LinePoints,
-                at("fpr_measured", false),
-            ));
-            hll = hll.series(Series::new(
-                name.clone(),
-                Style::LinePoints,
-                at("hll_rel_error", true),
-            ));
-        }
-        let ps = common::levels(t, "p");
-        if ps.len() < 2 {
-            return vec![fpr, hll];
-        }
-        // Several design rates: FPR vs p per hash, with the width floor.
-        let mut by_p = Chart::new(
-            "fpr_vs_p_width_floor",
-            "Bloom FPR vs design rate: the hash width sets a floor",
-            "design p",
-            "false-positive rate",
-        )
-        .log_x()
-        .log_y();
-        for (i, name) in common::names(t, "hash").iter().enumerate() {
-            let rows: Vec<_> = t.where_str("hash", name).collect();
-            if i == 0 {
-                by_p = by_p.series(Series::new(
-                    "theory (1-e^(-kn/m))^k",
-                    Style::Line,
-                    common::points(t, &rows, "p", "fpr_theory"),
-                ));
-            }
-            let w = rows.first().and_then(|r| t.f64(r, "width")).unwrap_or(0.0);
-            if w < 128.0 {
-                by_p = by_p.series(Series::new(
-                    format!("theory + n/2^{w}, {name}"),
-                    Style::Line,
-                    common::points(t, &rows, "p", "fpr_theory_with_width"),
-                ));
-            }
-            by_p = by_p.series(Series::new(
-                format!("measured, {name} ({w} bits)"),
-                Style::Points,
-                common::points(t, &rows, "p", "fpr_measured"),
-            ));
-        }
-        vec![by_p, fpr, hll]
     }
 
     fn section(&self, t: &Tables) -> Section {

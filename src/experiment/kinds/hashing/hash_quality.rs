@@ -17,7 +17,7 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::plot::{Chart, Heatmap, Point, Series, Style};
+use crate::plot::Heatmap;
 use crate::report::Section;
 use crate::stats;
 use crate::table::Value;
@@ -91,6 +91,7 @@ impl Study for HashQuality {
     type P = P;
     type R = R;
     const NAME: &'static str = "hash_quality";
+    const CHARTS: &'static str = include_str!("hash_quality.charts.toml");
     const ABOUT: &'static str =
         "avalanche bias and bucket uniformity (chi-square over 2^16 buckets) on structured keysets";
 
@@ -178,63 +179,6 @@ impl Study for HashQuality {
         } else {
             Footprint::one(table(p.n as f64, 16.0), p.n as f64)
         })
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        // |z| of the low-16-bit chi-square by keyset, one series per hash (log y).
-        let sets: Vec<&str> = TESTS[1..].to_vec();
-        let mut c = Chart::new(
-            "chi2_low16",
-            "Bucket uniformity: |z| of chi-square over 2^16 low-bit buckets",
-            "keyset (1 = sequential, 2 = high_bits, 3 = url_prefix, 4 = words, 5 = random)",
-            "|z| (4 = consistent-with-uniform limit)",
-        )
-        .log_y()
-        .hline(4.0, "|z| = 4");
-        let mut a = Chart::new(
-            "avalanche_worst_bias",
-            "Avalanche: worst bias |2p-1| per strategy",
-            "strategy (index in the table)",
-            "worst bias",
-        )
-        .log_y();
-        for (i, name) in common::names(t, "hash").iter().enumerate() {
-            let pts: Vec<Point> = sets
-                .iter()
-                .enumerate()
-                .filter_map(|(k, s)| {
-                    let r = t
-                        .rows
-                        .iter()
-                        .find(|r| t.str(r, "hash") == *name && t.str(r, "test") == *s)?;
-                    Some(Point::new(
-                        k as f64 + 1.0,
-                        t.f64(r, "chi2_low16_z")?.abs().max(1e-3),
-                    ))
-                })
-                .collect();
-            c = c.series(Series::new(name.clone(), Style::LinePoints, pts));
-            if let Some(r) = t
-                .rows
-                .iter()
-                .find(|r| t.str(r, "hash") == *name && t.str(r, "test") == "avalanche")
-            {
-                let mut s = Series::new(name.clone(), Style::Points, vec![]);
-                if let Some(w) = t.f64(r, "avalanche_worst_bias") {
-                    s.points.push(Point::new(i as f64 + 1.0, w.max(1e-4)));
-                }
-                a = a.series(s);
-            }
-        }
-        if let Some(f) = t
-            .rows
-            .iter()
-            .find_map(|r| t.f64(r, "avalanche_noise_floor"))
-        {
-            a = a.hline(f, "99.9% bound for a perfect function");
-        }
-        vec![c, a]
     }
 
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {

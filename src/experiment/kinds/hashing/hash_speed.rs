@@ -7,7 +7,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats;
 use crate::table::Interval;
@@ -47,6 +46,7 @@ impl Study for HashSpeed {
     type P = P;
     type R = R;
     const NAME: &'static str = "hash_speed";
+    const CHARTS: &'static str = include_str!("hash_speed.charts.toml");
     const ABOUT: &'static str =
         "ns per hash and GB/s per strategy and key size (median of timed batches)";
     const TIMING: bool = true;
@@ -113,43 +113,6 @@ impl Study for HashSpeed {
             (KEYS * len) as f64,
             p.reps as f64 * per_batch as f64 * words + (KEYS * len) as f64,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut ns = Chart::new(
-            "ns_per_hash",
-            "Time per hash vs key size (median of batches)",
-            "key size (bytes)",
-            "ns per hash",
-        )
-        .log_x()
-        .log_y();
-        let mut gb = Chart::new(
-            "gb_per_s",
-            "Throughput vs key size",
-            "key size (bytes)",
-            "GB/s",
-        )
-        .log_x()
-        .log_y();
-        for name in common::names(t, "hash") {
-            let rows: Vec<_> = t
-                .where_str("hash", &name)
-                .filter(|r| t.f64(r, "key_bytes").is_some_and(|b| b > 0.0))
-                .collect();
-            ns = ns.series(Series::new(
-                name.clone(),
-                Style::LinePoints,
-                common::points(t, &rows, "key_bytes", "ns_per_hash"),
-            ));
-            gb = gb.series(Series::new(
-                name.clone(),
-                Style::LinePoints,
-                common::points(t, &rows, "key_bytes", "gb_per_s"),
-            ));
-        }
-        vec![ns, gb]
     }
 
     fn section(&self, t: &Tables) -> Section {
