@@ -5,6 +5,7 @@
 use crate::plot::Point;
 use crate::plot::declare::Curve;
 use crate::structures::bloom::theory as bloom;
+use crate::structures::hyperloglog::theory as hll;
 
 /// Every name, with what it draws (for `list` and error messages).
 pub const NAMES: &[(&str, &str)] = &[
@@ -33,6 +34,10 @@ pub fn curve(name: &str) -> Option<Curve> {
         "log2_inverse" => Curve::Function(|e| (1.0 / e).log2()),
         "blocked_bloom_512" => Curve::Points(blocked_512),
         "optimal_k" => Curve::Function(|bpk| bloom::optimal_k(bpk, 1.0)),
+        "hll_registers_for_error" => Curve::Function(hll::registers_for_error),
+        "hll_registers_power_of_two" => {
+            Curve::Function(|e| 2f64.powi(hll::precision_for_error(e) as i32))
+        }
         _ => return None,
     })
 }

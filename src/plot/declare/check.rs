@@ -203,18 +203,18 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
                             "a function curve needs from and to".into(),
                         ));
                     };
-                    if !(a.is_finite() && b.is_finite() && a < b) {
+                    if !(a.is_finite() && b.is_finite() && a != b) {
                         return Err(bad(
                             &f("from"),
                             format!("{a}..{b}"),
-                            "must be finite with from < to".into(),
+                            "must be finite and differ from to".into(),
                         ));
                     }
-                    if (d.x_log.maybe() || !s.linear) && a <= 0.0 {
+                    if (d.x_log.maybe() || !s.linear) && a.min(b) <= 0.0 {
                         return Err(bad(
                             &f("from"),
-                            a.to_string(),
-                            "a log-spaced curve or a log x axis needs from > 0".into(),
+                            format!("{a}..{b}"),
+                            "a log-spaced curve or a log x axis needs from and to > 0".into(),
                         ));
                     }
                     if s.points.is_some_and(|n| !(2..=10_000).contains(&n)) {
@@ -282,7 +282,7 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
                             "is not a known function".into(),
                         ));
                     }
-                    numeric(&format!("{field}.of"), of)?;
+                    axis(&format!("{field}.of"), of, false)?;
                 }
                 _ => {
                     return Err(bad(

@@ -199,13 +199,16 @@ fn draw_one<'a>(
         d.x_label.as_deref().unwrap_or(&d.x),
         &y_label,
     );
+    // a line whose column is empty in these rows is left out
     for l in &d.hline {
-        let y = line_at(l, t, &rows, curves)?;
-        c = c.hline(y, fill(&l.label, t, &rows, &[("value", sig(y, 3))]));
+        if let Some(y) = line_at(l, t, &rows, curves) {
+            c = c.hline(y, fill(&l.label, t, &rows, &[("value", sig(y, 3))]));
+        }
     }
     for l in &d.vline {
-        let x = line_at(l, t, &rows, curves)?;
-        c = c.vline(x, fill(&l.label, t, &rows, &[("value", sig(x, 3))]));
+        if let Some(x) = line_at(l, t, &rows, curves) {
+            c = c.vline(x, fill(&l.label, t, &rows, &[("value", sig(x, 3))]));
+        }
     }
     for (col, n) in &d.min_distinct {
         if !t.has(col) || groups(t, &rows, std::slice::from_ref(col)).len() < *n {
@@ -363,8 +366,11 @@ fn line_at(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Opti
     if let Some(a) = l.at {
         return Some(a);
     }
-    let of = l.of.as_deref().filter(|c| t.has(c))?;
-    let v = rows.iter().find_map(|r| t.f64(r, of))?;
+    let of = Expr::parse(l.of.as_deref()?).ok()?;
+    if !of.columns().iter().all(|c| t.has(c)) {
+        return None;
+    }
+    let v = rows.iter().find_map(|r| of.eval(t, r))?;
     match l.func.as_deref() {
         None => Some(v),
         Some(name) => match curves(name)? {

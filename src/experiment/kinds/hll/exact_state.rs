@@ -15,7 +15,6 @@ use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::sig;
 use crate::hashing::StrategyId;
 use crate::metrics::alloc::measure_retained;
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::structures::hyperloglog::HyperLogLog;
 use rand::RngExt;
@@ -54,6 +53,7 @@ impl Study for ExactState {
     type P = P;
     type R = R;
     const NAME: &'static str = "exact_state";
+    const CHARTS: &'static str = include_str!("exact_state.charts.toml");
     const ABOUT: &'static str = "exact distinct counting's state (a bitmap of the universe, a hash set) against a HyperLogLog's, as the universe grows";
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
@@ -105,36 +105,6 @@ impl Study for ExactState {
             8.0 * len + u / 8.0 + table(len, 8.0) + hll_bytes(p.p),
             4.0 * len,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let rows: Vec<_> = t.rows.iter().collect();
-        vec![
-            Chart::new(
-                "state_vs_universe",
-                "State of an exact distinct count vs a HyperLogLog's, as the universe grows",
-                "universe size (values)",
-                "bytes of state",
-            )
-            .log_x()
-            .log_y()
-            .series(Series::new(
-                "bitmap of the universe (exact for every stream)",
-                Style::LinePoints,
-                common::points(t, &rows, "universe", "bitmap_bytes"),
-            ))
-            .series(Series::new(
-                "hash set of the values seen (counting allocator)",
-                Style::LinePoints,
-                common::points(t, &rows, "universe", "hashset_bytes"),
-            ))
-            .series(Series::new(
-                "HyperLogLog",
-                Style::LinePoints,
-                common::points(t, &rows, "universe", "hll_bytes"),
-            )),
-        ]
     }
 
     fn section(&self, t: &Tables) -> Section {

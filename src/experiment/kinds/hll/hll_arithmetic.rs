@@ -14,7 +14,6 @@ use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::export::markdown::sig;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::structures::hyperloglog::theory;
 
@@ -47,6 +46,7 @@ impl Study for HllArithmetic {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_arithmetic";
+    const CHARTS: &'static str = include_str!("hll_arithmetic.charts.toml");
     const ABOUT: &'static str =
         "the documents' HyperLogLog arithmetic, computed exactly from the theory functions";
 
@@ -108,40 +108,6 @@ impl Study for HllArithmetic {
     /// The registers an error target costs, by the formula and rounded up to
     /// a power of two, over 10% to 0.05%, with the tenfold row's two targets
     /// marked.
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let errors: Vec<f64> = (0..=33)
-            .map(|i| 0.1 * 10f64.powf(-i as f64 / 10.0))
-            .collect();
-        let formula = errors
-            .iter()
-            .map(|&e| Point::new(e, theory::registers_for_error(e)))
-            .collect();
-        let pow2 = errors
-            .iter()
-            .map(|&e| Point::new(e, 2f64.powi(theory::precision_for_error(e) as i32)))
-            .collect();
-        let mut chart = Chart::new(
-            "registers_for_error",
-            "Registers a HyperLogLog needs for a standard error: (1.04/e)² vs a power of two",
-            "standard error e (relative)",
-            "registers m",
-        )
-        .log_x()
-        .log_y()
-        .series(Series::new("(1.04/e)²", Style::Line, formula))
-        .series(Series::new(
-            "2^p, the smallest with 1.04/√m ≤ e",
-            Style::LinePoints,
-            pow2,
-        ));
-        for r in t.rows.iter().filter(|r| t.str(r, "fact") == "tenfold") {
-            let e = t.f64(r, "error").unwrap_or(0.01);
-            chart = chart.vline(e, sig(e, 3)).vline(e / 10.0, sig(e / 10.0, 3));
-        }
-        vec![chart]
-    }
-
     fn section(&self, t: &Tables) -> Section {
         let t = &t.results;
         let table = t.project(&["fact", "value", "alternative", "what"], |_| true);

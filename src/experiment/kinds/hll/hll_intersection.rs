@@ -11,7 +11,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::structures::hyperloglog::{HyperLogLog, theory};
 use crate::table::Value;
@@ -55,6 +54,7 @@ impl Study for HllIntersection {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_intersection";
+    const CHARTS: &'static str = include_str!("hll_intersection.charts.toml");
     const ABOUT: &'static str = "|A∩B| by inclusion-exclusion from HyperLogLogs vs the truth as |A|/|B| goes from 1 to 10^4";
     const MIN_REPLICATES: u32 = 5;
 
@@ -115,68 +115,6 @@ impl Study for HllIntersection {
             2.0 * hll_bytes(p.p),
             p.small as f64 * (1.0 + p.max_ratio as f64),
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let mut c = Chart::new(
-            "intersection_error_vs_ratio",
-            "Inclusion–exclusion |A∩B|: relative error sd vs |A|/|B| (95% chi-square)",
-            "|A| / |B|",
-            "sd of (estimate − |A∩B|)/|A∩B|",
-        )
-        .log_x()
-        .log_y()
-        .hline(1.0, "100%: garbage");
-        for o in common::levels(s, "overlap") {
-            let rows: Vec<&Vec<Value>> = s
-                .rows
-                .iter()
-                .filter(|r| s.f64(r, "overlap") == Some(o))
-                .collect();
-            let sd: Vec<Point> = rows
-                .iter()
-                .filter_map(|r| {
-                    Some(Point::with_interval(
-                        s.f64(r, "ratio")?,
-                        s.f64(r, "err_intersection_sd")?,
-                        s.f64(r, "err_intersection_sd_lo")?,
-                        s.f64(r, "err_intersection_sd_hi")?,
-                    ))
-                })
-                .collect();
-            c = c
-                .series(Series::new(
-                    format!("independent errors, overlap {o}"),
-                    Style::Line,
-                    common::points(s, &rows, "ratio", "sd_independent_theory"),
-                ))
-                .series(Series::new(
-                    format!("measured, |A∩B| = {o}·|B|"),
-                    Style::LinePoints,
-                    sd,
-                ));
-        }
-        let mut g = Chart::new(
-            "garbage_share_vs_ratio",
-            "Share of estimates off by more than |A∩B| itself (95% t)",
-            "|A| / |B|",
-            "share with |error| > 100%",
-        )
-        .log_x();
-        for o in common::levels(s, "overlap") {
-            let rows: Vec<&Vec<Value>> = s
-                .rows
-                .iter()
-                .filter(|r| s.f64(r, "overlap") == Some(o))
-                .collect();
-            g = g.series(Series::new(
-                format!("|A∩B| = {o}·|B|"),
-                Style::LinePoints,
-                common::points(s, &rows, "ratio", "garbage"),
-            ));
-        }
-        vec![c, g]
     }
 
     fn section(&self, t: &Tables) -> Section {

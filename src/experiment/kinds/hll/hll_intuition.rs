@@ -24,9 +24,7 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
-use crate::table::Value;
 use crate::workload::{KeyGen, KeyType};
 use rand::RngExt;
 
@@ -126,6 +124,7 @@ impl Study for HllIntuition {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_intuition";
+    const CHARTS: &'static str = include_str!("hll_intuition.charts.toml");
     const ABOUT: &'static str = "The coin and leading-zero arguments measured: 2^-k, log2 N, waits for runs of tails, one lucky element";
     const MIN_REPLICATES: u32 = 5;
 
@@ -253,78 +252,6 @@ impl Study for HllIntuition {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         Some(Footprint::one(4096.0, p.n as f64 * p.streams.max(1) as f64))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let spec: [(&str, &str, &str, &str, bool); 5] = [
-            (
-                "leading_zeros",
-                "Share of hashes beginning with ≥ k zeros",
-                "k",
-                "share",
-                true,
-            ),
-            (
-                "longest_run",
-                "Longest run of leading zeros among N hashes",
-                "N distinct keys",
-                "leading zeros",
-                false,
-            ),
-            (
-                "coin_wait",
-                "Fair-coin flips until the first run of r tails",
-                "r",
-                "flips",
-                true,
-            ),
-            (
-                "coin_longest",
-                "Longest run of tails in 2^r flips",
-                "r",
-                "longest run",
-                false,
-            ),
-            (
-                "lucky",
-                "Share of streams where one element alone holds the maximum",
-                "N distinct keys",
-                "share",
-                false,
-            ),
-        ];
-        let mut out = Vec::new();
-        for (part, title, xl, yl, log_y) in spec {
-            let rows: Vec<&Vec<Value>> = s.where_str("part", part).collect();
-            if rows.is_empty() {
-                continue;
-            }
-            let mut c = Chart::new(part, &format!("{title} (mean, 95% t)"), xl, yl)
-                .series(Series::new(
-                    "exact",
-                    Style::Line,
-                    common::points(s, &rows, "x", "theory"),
-                ))
-                .series(Series::new(
-                    "the documents' shorthand",
-                    Style::Line,
-                    common::points(s, &rows, "x", "shorthand"),
-                ))
-                .series(Series::new(
-                    "measured",
-                    Style::Points,
-                    common::points(s, &rows, "x", "measured"),
-                ));
-            if log_y {
-                c = c.log_y();
-            }
-            if part == "longest_run" || part == "lucky" {
-                c = c.log_x();
-            }
-            out.push(c);
-        }
-        out
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -10,7 +10,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::structures::hyperloglog::HyperLogLog;
 use crate::table::Value;
@@ -49,6 +48,7 @@ impl Study for HllMerge {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_merge";
+    const CHARTS: &'static str = include_str!("hll_merge.charts.toml");
     const ABOUT: &'static str =
         "HyperLogLog sketches of shards merged at a coordinator vs one sketch of the union";
 
@@ -99,35 +99,6 @@ impl Study for HllMerge {
             all,
             p.n as f64 * (1.0 + p.overlap) + p.nodes as f64 * (1u64 << p.p) as f64,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let rows: Vec<&Vec<Value>> = t.rows.iter().collect();
-        vec![
-            Chart::new(
-                "merged_error_vs_nodes",
-                "Relative error of the merged estimate (Ertl) by cluster size",
-                "nodes",
-                "(estimate - n) / n",
-            )
-            .log_x()
-            .series(Series::new(
-                "merged sketches",
-                Style::Points,
-                common::points(t, &rows, "nodes", "err_merged_ertl"),
-            ))
-            .series(Series::new(
-                "one sketch of the union",
-                Style::Points,
-                common::points(t, &rows, "nodes", "err_union_ertl"),
-            ))
-            .series(Series::new(
-                "+1.04/√m",
-                Style::Line,
-                common::points(t, &rows, "nodes", "se_theory"),
-            )),
-        ]
     }
 
     fn section(&self, t: &Tables) -> Section {

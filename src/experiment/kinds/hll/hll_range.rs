@@ -12,7 +12,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::structures::hyperloglog::{HyperLogLog, theory};
 use crate::table::{Table, Value};
@@ -81,6 +80,7 @@ impl Study for HllRange {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_range";
+    const CHARTS: &'static str = include_str!("hll_range.charts.toml");
     const ABOUT: &'static str = "HyperLogLog relative-error quantiles (pitchforks) vs n from 1 to 10^7 per estimator and peer crate, one pass per sketch";
     const MIN_REPLICATES: u32 = 5;
 
@@ -137,99 +137,6 @@ impl Study for HllRange {
         };
         let fed = p.max_n as f64 + 3.0 * p.peers_max_n.min(p.max_n) as f64;
         Some(Footprint::one(hll_bytes(p.p), fed).plus(peers))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let rows: Vec<&Vec<Value>> = s.rows.iter().collect();
-        let mut out = Vec::new();
-        // one pitchfork per estimator, clipped to ±10% so the raw estimator's
-        // small-range failure does not flatten everything else
-        const CLIP: f64 = 0.1;
-        for e in ESTIMATORS {
-            let col = format!("err_{e}");
-            let mut c = Chart::new(
-                &format!("pitchfork_{e}"),
-                &format!("{e}: relative error quantiles vs n (clipped to ±10%)"),
-                "distinct keys n",
-                "relative error (estimate − n)/n",
-            )
-            .log_x();
-            for (sigma, sign) in [(2.0, -1.0), (1.0, -1.0), (1.0, 1.0), (2.0, 1.0)] {
-                let pts = common::points(s, &rows, "n", "se_theory")
-                    .into_iter()
-                    .map(|pt| Point::new(pt.x, sign * sigma * pt.y))
-                    .collect();
-                c = c.series(Series::new(
-                    format!("{}{sigma}·1.04/√m", if sign < 0.0 { "−" } else { "+" }),
-                    Style::Line,
-                    pts,
-                ));
-            }
-            for (suffix, label) in [
-                ("_q02", "2.3% quantile (−2σ)"),
-                ("_q16", "15.9% (−1σ)"),
-                ("_q50", "median"),
-                ("_q84", "84.1% (+1σ)"),
-                ("_q98", "97.7% (+2σ)"),
-            ] {
-                let pts: Vec<Point> = common::points(s, &rows, "n", &format!("{col}{suffix}"))
-                    .into_iter()
-                    .filter(|pt| pt.y.abs() <= CLIP)
-                    .collect();
-                c = c.series(Series::new(label, Style::LinePoints, pts));
-            }
-            out.push(c);
-        }
-        let mut rse = Chart::new(
-            "rse_vs_n",
-            "Relative standard error (sd over sketches) vs n, every estimator",
-            "distinct keys n",
-            "relative standard error",
-        )
-        .log_x()
-        .log_y()
-        .series(Series::new(
-            "1.04/√m",
-            Style::Line,
-            common::points(s, &rows, "n", "se_theory"),
-        ))
-        .series(Series::new(
-            "0.833/√m (HIP)",
-            Style::Line,
-            common::points(s, &rows, "n", "hip_se_theory"),
-        ));
-        for e in ESTIMATORS {
-            let pts: Vec<Point> = common::points(s, &rows, "n", &format!("err_{e}_sd"))
-                .into_iter()
-                .map(|pt| Point::new(pt.x, pt.y))
-                .collect();
-            rse = rse.series(Series::new(e, Style::LinePoints, pts));
-        }
-        out.push(rse);
-        let mut bias = Chart::new(
-            "median_error_vs_n",
-            "|median relative error| vs n: where each estimator is biased (the raw estimator below ~3m)",
-            "distinct keys n",
-            "|median relative error|",
-        )
-        .log_x()
-        .log_y()
-        .hline(NONSENSE, "10%: nonsense")
-        .series(Series::new(
-            "1.04/√m",
-            Style::Line,
-            common::points(s, &rows, "n", "se_theory"),
-        ));
-        for e in ESTIMATORS {
-            let pts: Vec<Point> = common::points(s, &rows, "n", &format!("err_{e}_q50"))
-                .into_iter()
-                .map(|pt| Point::new(pt.x, pt.y.abs()))
-                .collect();
-            bias = bias.series(Series::new(e, Style::LinePoints, pts));
-        }
-        out.push(bias);
-        out
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -10,10 +10,8 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::structures::hyperloglog::{HyperLogLog, theory};
-use crate::table::Value;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct HllRegisters;
@@ -62,8 +60,6 @@ crate::row! {
     }
 }
 
-const ESTIMATORS: [&str; 9] = super::hll_range::ESTIMATORS;
-
 /// The exact α_m for p = 4..=18, computed once (an integral per p).
 fn alpha_exact(p: u32) -> f64 {
     static A: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
@@ -74,6 +70,7 @@ impl Study for HllRegisters {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_registers";
+    const CHARTS: &'static str = include_str!("hll_registers.charts.toml");
     const ABOUT: &'static str = "HyperLogLog relative error per precision and estimator over many sketches, vs 1.04/sqrt(m)";
     const MIN_REPLICATES: u32 = 2;
 
@@ -130,47 +127,6 @@ impl Study for HllRegisters {
         // sketchlab's registers and, for a share of the sketches, three peers of about 2^p bytes each
         let peers = 3.0 * (1u64 << p.p) as f64 * p.peer_share;
         Some(Footprint::one(hll_bytes(p.p), p.n as f64 * (1.0 + 3.0 * p.peer_share)).plus(peers))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let rows: Vec<&Vec<Value>> = s.rows.iter().collect();
-        let mut c = Chart::new(
-            "rse_vs_registers",
-            "HyperLogLog relative standard error vs registers (sd over sketches, 95% chi-square)",
-            "registers m",
-            "relative standard error",
-        )
-        .log_x()
-        .log_y()
-        .series(Series::new(
-            "1.04/√m",
-            Style::Line,
-            common::points(s, &rows, "m", "se_theory"),
-        ))
-        .series(Series::new(
-            "0.833/√m (HIP)",
-            Style::Line,
-            common::points(s, &rows, "m", "hip_se_theory"),
-        ));
-        for e in ESTIMATORS {
-            let col = format!("err_{e}_sd");
-            let mut pts: Vec<Point> = rows
-                .iter()
-                .filter_map(|r| {
-                    let (x, y) = (s.f64(r, "m")?, s.f64(r, &col)?);
-                    Some(Point::with_interval(
-                        x,
-                        y,
-                        s.f64(r, &format!("{col}_lo"))?,
-                        s.f64(r, &format!("{col}_hi"))?,
-                    ))
-                })
-                .collect();
-            pts.sort_by(|a, b| a.x.total_cmp(&b.x));
-            c = c.series(Series::new(format!("measured, {e}"), Style::Points, pts));
-        }
-        vec![c]
     }
 
     fn section(&self, t: &Tables) -> Section {

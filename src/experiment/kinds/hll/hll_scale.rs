@@ -10,10 +10,8 @@ use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::export::markdown::{pct, sig};
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::structures::hyperloglog::{estimators, hllpp, simulate, theory};
-use crate::table::Value;
 
 pub struct HllScale;
 
@@ -56,6 +54,7 @@ impl Study for HllScale {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_scale";
+    const CHARTS: &'static str = include_str!("hll_scale.charts.toml");
     const ABOUT: &'static str = "HyperLogLog error from 10^6 to 2^64 distinct keys (registers drawn exactly in distribution), estimator vs 64-bit hash collisions";
     const MIN_REPLICATES: u32 = 2;
 
@@ -90,56 +89,6 @@ impl Study for HllScale {
             hll_bytes(p.p),
             decades * (1u64 << p.p) as f64,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let rows: Vec<&Vec<Value>> = s.rows.iter().collect();
-        let c = Chart::new(
-            "bias_vs_n",
-            "Mean relative error vs n up to 2^64 (95% t): the 64-bit hash's collisions take over",
-            "distinct keys n",
-            "mean relative error",
-        )
-        .log_x()
-        .series(Series::new(
-            "collision loss 2^64(1 − e^(−n/2^64))/n − 1",
-            Style::Line,
-            common::points(s, &rows, "n", "collision_loss_theory"),
-        ))
-        .series(Series::new(
-            "Ertl, vs n",
-            Style::Points,
-            common::points(s, &rows, "n", "err_ertl"),
-        ))
-        .series(Series::new(
-            "Ertl, vs distinct hash words",
-            Style::Points,
-            common::points(s, &rows, "n", "err_ertl_vs_words"),
-        ))
-        .series(Series::new(
-            "HLL++ (bias table above 5m unused), vs n",
-            Style::Points,
-            common::points(s, &rows, "n", "err_hllpp"),
-        ));
-        let sd = Chart::new(
-            "rse_vs_n",
-            "RSE (sd over sketches, 95% chi-square) vs n up to 2^64",
-            "distinct keys n",
-            "relative standard error",
-        )
-        .log_x()
-        .series(Series::new(
-            "1.04/√m",
-            Style::Line,
-            common::points(s, &rows, "n", "se_theory"),
-        ))
-        .series(Series::new(
-            "Ertl",
-            Style::Points,
-            common::points(s, &rows, "n", "err_ertl_sd"),
-        ));
-        vec![c, sd]
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -11,7 +11,6 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::export::markdown::sig;
 use crate::peer::redis;
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::structures::hyperloglog::redis::RedisHll;
 use crate::table::Value;
@@ -49,6 +48,7 @@ impl Study for RedisHllStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "redis_hll";
+    const CHARTS: &'static str = include_str!("redis_hll.charts.toml");
     const ABOUT: &'static str = "sketchlab's Redis-compatible HyperLogLog vs a real redis-server's PFCOUNT on the same PFADDs";
 
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
@@ -115,45 +115,6 @@ impl Study for RedisHllStudy {
         // the sketch, and the exact set of elements sent (up to 40 bytes each)
         let n = p.max_n as f64;
         Some(Footprint::one(12_304.0, 2.0 * n).plus(table(n, 24.0) + n * chunk(40.0)))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let r = &t.results;
-        let mut c = Chart::new(
-            "pfcount_vs_sketchlab",
-            "Real redis-server PFCOUNT and sketchlab's Redis-compatible count ÷ distinct elements",
-            "elements added n",
-            "count / distinct",
-        )
-        .log_x();
-        for e in common::names(r, "elements") {
-            let rows: Vec<&Vec<Value>> = r
-                .where_str("elements", &e)
-                .filter(|row| r.f64(row, "replicate") == Some(0.0))
-                .collect();
-            let ratio = |col: &str| {
-                rows.iter()
-                    .filter_map(|row| {
-                        Some(crate::plot::Point::new(
-                            r.f64(row, "n")?,
-                            r.f64(row, col)? / r.f64(row, "distinct")?,
-                        ))
-                    })
-                    .collect::<Vec<_>>()
-            };
-            c = c
-                .series(Series::new(
-                    format!("redis, {e}"),
-                    Style::Points,
-                    ratio("redis"),
-                ))
-                .series(Series::new(
-                    format!("sketchlab, {e}"),
-                    Style::LinePoints,
-                    ratio("sketchlab"),
-                ));
-        }
-        vec![c]
     }
 
     fn section(&self, t: &Tables) -> Section {
