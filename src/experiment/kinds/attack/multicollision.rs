@@ -9,9 +9,7 @@ use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Footprint, Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::hashing::{KeyHasher, Seed, StrategyId};
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
-use crate::table::Value;
 use rand::RngExt;
 
 pub struct Multicollision;
@@ -54,6 +52,7 @@ impl Study for Multicollision {
     type P = P;
     type R = R;
     const NAME: &'static str = "multicollision";
+    const CHARTS: &'static str = include_str!("multicollision.charts.toml");
     const ABOUT: &'static str =
         "Seed-independent MurmurHash multicollisions (2^n inputs, one hash under every seed)";
 
@@ -113,32 +112,6 @@ impl Study for Multicollision {
             Footprint::one(bytes, family * (p.seeds as f64 * 2.0 + p.units as f64))
                 .plus(family * 48.0),
         )
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut c = Chart::new(
-            "distinct_hashes",
-            "Distinct hash values: the crafted family vs as many random messages",
-            "units (family of 2^units inputs)",
-            "distinct values (worst seed)",
-        )
-        .log_y();
-        for target in common::names(t, "target") {
-            let rows: Vec<&Vec<Value>> = t.where_str("target", &target).collect();
-            c = c
-                .series(Series::new(
-                    format!("{target}: family"),
-                    Style::LinePoints,
-                    common::points(t, &rows, "units", "family_hashes_max"),
-                ))
-                .series(Series::new(
-                    format!("{target}: random"),
-                    Style::Points,
-                    common::points(t, &rows, "units", "random_hashes_min"),
-                ));
-        }
-        vec![c]
     }
 
     fn section(&self, t: &Tables) -> Section {

@@ -15,11 +15,9 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::sig;
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::count_min::{CountMin, theory};
-use crate::table::Value;
 use crate::workload::zipf::ZipfStream;
 use crate::workload::{KeyGen, KeyType};
 use count_min_sketch::CountMinSketch64;
@@ -65,6 +63,7 @@ impl Study for CountMinPeers {
     type P = P;
     type R = R;
     const NAME: &'static str = "count_min_peers";
+    const CHARTS: &'static str = include_str!("count_min_peers.charts.toml");
     const ABOUT: &'static str = "One Zipf stream into sketchlab (plain, conservative), DataSketches and count-min-sketch Count-Mins of one shape";
     const MIN_REPLICATES: u32 = 2;
     const REPRODUCIBLE: bool = false;
@@ -146,37 +145,6 @@ impl Study for CountMinPeers {
             Footprint::one(sketch, 3.0 * p.updates as f64 + p.universe as f64)
                 .plus(2.0 * sketch + p.universe as f64 * 8.0),
         )
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let rows: Vec<&Vec<Value>> = s.rows.iter().collect();
-        let mut c = Chart::new(
-            "mean_overshoot_by_implementation",
-            "Mean overshoot per key (95% t) on the same Zipf stream, one shape",
-            "Zipf s",
-            "mean estimate − true count",
-        )
-        .log_y();
-        for (col, name) in [
-            ("overshoot_sketchlab", "sketchlab, plain"),
-            (
-                "overshoot_sketchlab_conservative",
-                "sketchlab, conservative",
-            ),
-            ("overshoot_datasketches", "DataSketches (plain)"),
-            (
-                "overshoot_count_min_sketch",
-                "count-min-sketch 0.2 (conservative)",
-            ),
-        ] {
-            c = c.series(Series::new(
-                name,
-                Style::LinePoints,
-                common::points(s, &rows, "s", col),
-            ));
-        }
-        vec![c]
     }
 
     fn section(&self, t: &Tables) -> Section {
