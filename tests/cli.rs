@@ -256,6 +256,55 @@ fn assert_rejected(spec: &str, needle: &str) {
 }
 
 #[test]
+fn a_chart_declared_in_the_spec_alone_is_drawn_with_its_series() {
+    // a study gains a chart by its TOML only: two declared series, one of
+    // them arithmetic over columns, beside the kind's own charts
+    let d = tempfile::tempdir().unwrap();
+    let spec = d.path().join("tiny.toml");
+    let extra = r#"
+[[chart]]
+name = "fill_and_fpr"
+title = "Fill and FPR at n = {n}"
+x = "bits_per_key"
+x_label = "bits per key"
+y_label = "fraction"
+y_log = true
+where = { k = "optimal" }
+series = [
+    { y = "fill_measured", by = "hash", label = "fill, {value}" },
+    { y = "1 - fill_theory", label = "bits still zero (theory)", style = "line", where = { hash = "xxh3" } },
+]
+"#;
+    std::fs::write(&spec, format!("{VALID}{extra}")).unwrap();
+    let out = d.path().join("out");
+    sketchlab()
+        .args([
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(out.join("tiny/fill_and_fpr.svg")).unwrap();
+    for text in [
+        "Fill and FPR at n = 2000",
+        "fill, xxh3",
+        "fill, sip13",
+        "bits still zero (theory)",
+    ] {
+        assert!(
+            svg.contains(text),
+            "{text:?} missing from the declared chart"
+        );
+    }
+    // the kind's own charts are still drawn, and the manifest lists the new one
+    assert!(out.join("tiny/fpr_vs_bits_per_key.svg").exists());
+    let manifest = std::fs::read_to_string(out.join("tiny/manifest.json")).unwrap();
+    assert!(manifest.contains("\"fill_and_fpr.svg\""), "{manifest}");
+}
+
+#[test]
 fn bad_specs_are_rejected_with_the_field_named() {
     let sizing = |p: &str| {
         format!(
@@ -781,6 +830,18 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
         (
             vec!["run", &corpus("reject-infeasible-claim.toml")],
             "could never hold: it needs draws per trial (queries) >= ",
+        ),
+        (
+            vec!["run", &corpus("reject-chart-unknown-column.toml")],
+            "chart fpr_by_bits.y = \"fpr_mesured\": no such column in the results table",
+        ),
+        (
+            vec!["run", &corpus("reject-chart-text-x.toml")],
+            "chart fpr_by_hash.x = \"hash\": is not a numeric column",
+        ),
+        (
+            vec!["run", &corpus("reject-chart-log-over-zero.toml")],
+            "chart lookups_by_hit_rate.x = \"hit_rate\": is drawn on a log axis, but the grid gives it 0",
         ),
         (
             vec!["run", "bloom_fpr", "--threads", "65535"],

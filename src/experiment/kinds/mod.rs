@@ -1,8 +1,10 @@
 //! Experiment kinds, grouped by family (`bloom/`, `hashing/`, …). A kind is a
 //! [`Study`]: a typed parameter struct ([`params!`](crate::params)), a typed
-//! row ([`row!`](crate::row)), a `run` that measures one trial, and the charts
-//! and report section it draws from result tables alone. [`KINDS`] is the one
-//! registry; a new kind is a new file plus one line there.
+//! row ([`row!`](crate::row)), a `run` that measures one trial, its charts as
+//! declarations (`<kind>.charts.toml`, the `[[chart]]` tables a spec may also
+//! hold: [`crate::plot::declare`]), and the report section it draws from
+//! result tables alone. [`KINDS`] is the one registry; a new kind is a new
+//! file plus one line there.
 
 mod attack;
 mod bloom;

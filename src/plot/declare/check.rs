@@ -182,8 +182,14 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
             "a chart needs y or at least one [[chart.series]]".into(),
         ));
     }
+    // the `y` shorthand's series come first: name their field `y`
+    let short = d.y.list().len();
     for (i, s) in series.iter().enumerate() {
-        let p = format!("series[{i}].");
+        let p = if i < short {
+            String::new()
+        } else {
+            format!("series[{}].", i - short)
+        };
         let f = |name: &str| format!("{p}{name}");
         match (&s.y, &s.curve) {
             (Some(y), None) => axis(&f("y"), y, d.y_log.maybe())?,
@@ -248,7 +254,7 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
             ));
         }
         check_filter(&p, &s.filter)?;
-        if s.clip.is_some_and(|c| !(c > 0.0)) {
+        if s.clip.is_some_and(|c| c.is_nan() || c <= 0.0) {
             return Err(bad(
                 &f("clip"),
                 s.clip.unwrap_or(0.0).to_string(),

@@ -407,3 +407,6 @@ pub(super) fn all_series(d: &ChartDecl) -> Vec<SeriesDecl> {
     out.extend(d.series.iter().cloned());
     out
 }
+
+#[cfg(test)]
+mod tests;
