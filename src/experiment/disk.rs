@@ -115,13 +115,7 @@ pub fn render_study(dir: &Path) -> Result<Study> {
     if let Some(keys) = write_keys(&spec, &manifest, dir)? {
         files.push(export::file_name(&keys));
     }
-    let mut charts: Vec<crate::plot::Chart> = spec
-        .chart_decls()
-        .iter()
-        .flat_map(|d| crate::plot::declare::draw(d, &tables, &super::kinds::curves::curve))
-        .collect();
-    charts.extend(kind.charts(&tables));
-    let plots = crate::plot::render_all(&charts, &kind.heatmaps(&tables), dir)?;
+    let plots = crate::plot::render_all(&spec.charts(&tables), &kind.heatmaps(&tables), dir)?;
     files.push("manifest.json".into());
     files.extend(
         plots

@@ -101,6 +101,19 @@ impl Spec {
         charts::merged(self.kind, &self.charts)
     }
 
+    /// The charts drawn from `tables` (declared, then the kind's code
+    /// charts), leaving out those with no point: what a run writes.
+    pub fn charts(&self, tables: &kinds::Tables) -> Vec<crate::plot::Chart> {
+        let mut out: Vec<crate::plot::Chart> = self
+            .chart_decls()
+            .iter()
+            .flat_map(|d| crate::plot::declare::draw(d, tables, &kinds::curves::curve))
+            .collect();
+        out.extend(self.kind.charts(tables));
+        out.retain(|c| !c.series.is_empty());
+        out
+    }
+
     pub fn grid(&self, quick: bool) -> &[(&'static str, Vec<Value>)] {
         if quick { &self.quick_grid } else { &self.grid }
     }
