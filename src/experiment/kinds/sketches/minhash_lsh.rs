@@ -14,11 +14,9 @@ use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::export::markdown::{pct, sig};
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::plot::{Chart, Series, Style};
 use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::minhash::{MinHash, theory};
-use crate::table::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -103,6 +101,7 @@ impl Study for MinHashLsh {
     type P = P;
     type R = R;
     const NAME: &'static str = "minhash_lsh";
+    const CHARTS: &'static str = include_str!("minhash_lsh.charts.toml");
     const ABOUT: &'static str = "MinHash + LSH banding for near-duplicate paragraphs of 14 licence texts: precision and recall vs exact Jaccard";
     const MIN_REPLICATES: u32 = 2;
 
@@ -175,40 +174,6 @@ impl Study for MinHashLsh {
         // the licence corpus (about 40,000 words) signed with b*r minima per paragraph
         let k = (p.bands * p.rows) as f64;
         Some(Footprint::one(k * 8.0 * 2_000.0, 40_000.0 * k).plus(400_000.0))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let mut c = Chart::new(
-            "precision_recall_vs_rows",
-            "Near-duplicate paragraphs: precision and recall (95% t over hash seeds) vs rows per band r",
-            "rows per band r (k = b·r)",
-            "share",
-        );
-        for th in common::levels(s, "threshold") {
-            let rows: Vec<&Vec<Value>> = s
-                .rows
-                .iter()
-                .filter(|r| s.f64(r, "threshold") == Some(th))
-                .collect();
-            c = c
-                .series(Series::new(
-                    format!("precision, J ≥ {th}"),
-                    Style::LinePoints,
-                    common::points(s, &rows, "rows", "precision"),
-                ))
-                .series(Series::new(
-                    format!("recall, J ≥ {th}"),
-                    Style::LinePoints,
-                    common::points(s, &rows, "rows", "recall"),
-                ))
-                .series(Series::new(
-                    format!("recall theory, J ≥ {th}"),
-                    Style::Line,
-                    common::points(s, &rows, "rows", "recall_theory"),
-                ));
-        }
-        vec![c]
     }
 
     fn section(&self, t: &Tables) -> Section {

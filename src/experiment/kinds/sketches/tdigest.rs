@@ -9,10 +9,8 @@ use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::export::markdown::sig;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::structures::tdigest::{TDigest, theory};
-use crate::table::Value;
 use datasketches::common::SearchCriteria;
 use datasketches::kll::{KllFloat, KllSketch};
 use datasketches::tdigest::TDigestMut;
@@ -56,6 +54,7 @@ impl Study for TDigestStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "tdigest";
+    const CHARTS: &'static str = include_str!("tdigest.charts.toml");
     const ABOUT: &'static str = "t-digest rank error by quantile vs a same-bytes reservoir sample, DataSketches t-digest and KLL";
     const MIN_REPLICATES: u32 = 2;
     /// DataSketches' KLL flips its compaction coins from a thread-local
@@ -141,61 +140,6 @@ impl Study for TDigestStudy {
             Footprint::one(p.compression * 20.0 + p.kll_k as f64 * 40.0, n * 4.0)
                 .plus(2.0 * n * 8.0),
         )
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let mut out = Vec::new();
-        for d in common::names(s, "dist") {
-            let rows: Vec<&Vec<Value>> = s.where_str("dist", &d).collect();
-            let tail = |col: &str| -> Vec<Point> {
-                let mut v: Vec<Point> = rows
-                    .iter()
-                    .filter_map(|r| {
-                        let q = s.f64(r, "q")?;
-                        Some(Point::new(1.0 - q, s.f64(r, col)?))
-                    })
-                    .collect();
-                v.sort_by(|a, b| a.x.total_cmp(&b.x));
-                v
-            };
-            let mut c = Chart::new(
-                &format!("rank_error_{d}"),
-                &format!("{d}: mean rank error |F(x̂_q) − q| vs 1 − q (log scales)"),
-                "1 − q",
-                "mean rank error",
-            )
-            .log_x()
-            .log_y();
-            for (col, name, style) in [
-                (
-                    "tdigest_bound",
-                    "t-digest bound (π/δ)√(q(1−q))",
-                    Style::Line,
-                ),
-                (
-                    "reservoir_sd_theory",
-                    "sampling sd √(q(1−q)/s)",
-                    Style::Line,
-                ),
-                ("rank_err_tdigest", "sketchlab t-digest", Style::LinePoints),
-                (
-                    "rank_err_reservoir",
-                    "reservoir, same bytes",
-                    Style::LinePoints,
-                ),
-                (
-                    "rank_err_ds_tdigest",
-                    "DataSketches t-digest",
-                    Style::LinePoints,
-                ),
-                ("rank_err_ds_kll", "DataSketches KLL", Style::LinePoints),
-            ] {
-                c = c.series(Series::new(name, style, tail(col)));
-            }
-            out.push(c);
-        }
-        out
     }
 
     fn section(&self, t: &Tables) -> Section {
