@@ -11,6 +11,7 @@ pub mod lock;
 pub mod merge;
 pub mod params;
 pub mod plan;
+pub mod present;
 pub mod row;
 pub mod runner;
 pub mod sequential;

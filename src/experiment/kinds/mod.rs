@@ -6,18 +6,19 @@
 //! result tables alone. [`KINDS`] is the one registry; a new kind is a new
 //! file plus one line there.
 
-mod attack;
-mod bloom;
-mod common;
+pub(crate) mod attack;
+pub(crate) mod bloom;
+pub(crate) mod common;
 pub mod curves;
-mod filters;
+pub(crate) mod filters;
 pub mod footprint;
-mod hashing;
-mod hll;
-mod sketches;
-mod speed;
+pub(crate) mod hashing;
+pub(crate) mod hll;
+pub(crate) mod sketches;
+pub(crate) mod speed;
 
 use super::params::{ParamDef, ParamSet, Params, Seeds};
+use super::present::Present;
 use super::row::{FieldDef, Row};
 use crate::plot::{Chart, Heatmap};
 use crate::report::{Section, SeedRow};
@@ -59,13 +60,6 @@ pub trait Study: Sync + 'static {
     /// The fewest replicates a study of this kind may ask for (a kind whose
     /// charts read the summary needs at least 2).
     const MIN_REPLICATES: u32 = 1;
-    /// (measured, theory) column pairs: every row whose theory value lies
-    /// outside the measured interval is reported in the reading, never left
-    /// in a table.
-    const THEORY: &'static [(&'static str, &'static str)] = &[];
-    /// The essay's lost table this kind's regenerated table reconstructs
-    /// (its title in the report's "The essay's lost tables"), if any.
-    const RECONSTRUCTS: Option<&'static str> = None;
     /// Runs one trial. All randomness must derive from `seeds`.
     fn run(&self, _p: &Self::P, _seeds: Seeds) -> anyhow::Result<Self::R> {
         anyhow::bail!(
@@ -95,23 +89,6 @@ pub trait Study: Sync + 'static {
     /// for feasibility before it runs (`None`: the data alone tell).
     fn draws(&self, _p: &Self::P, _metric: &str) -> Option<f64> {
         None
-    }
-    /// The kind's charts as declarations (`[[chart]]` tables, the same a
-    /// spec may add: see [`crate::plot::declare`]), usually
-    /// `include_str!("<kind>.charts.toml")`.
-    const CHARTS: &'static str = "";
-    /// Charts no declaration can express, drawn by code (after the declared ones).
-    fn charts(&self, _t: &Tables) -> Vec<Chart> {
-        Vec::new()
-    }
-    fn section(&self, t: &Tables) -> Section;
-    /// Matrix figures (PNG only), also drawn from rows alone.
-    fn heatmaps(&self, _t: &Tables) -> Vec<Heatmap> {
-        Vec::new()
-    }
-    /// Attack kinds: their lines of the report's "What the seed buys you".
-    fn seed_rows(&self, _t: &Tables) -> Vec<SeedRow> {
-        Vec::new()
     }
 }
 
@@ -148,7 +125,8 @@ pub trait Kind: Sync {
         let mut sec = self.section(t);
         let table = t.summary.as_ref().unwrap_or(&t.results);
         for (metric, theory) in self.theory_pairs() {
-            sec.reading += &common::theory_misses(table, &self.key_columns(), metric, theory);
+            sec.reading +=
+                &super::present::common::theory_misses(table, &self.key_columns(), metric, theory);
         }
         sec
     }
@@ -192,7 +170,7 @@ pub trait Kind: Sync {
     }
 }
 
-impl<S: Study> Kind for S {
+impl<S: Present> Kind for S {
     fn name(&self) -> &'static str {
         S::NAME
     }
@@ -228,26 +206,26 @@ impl<S: Study> Kind for S {
         Study::keys(self, &S::P::from_params(p), seeds)
     }
     fn charts(&self, t: &Tables) -> Vec<Chart> {
-        Study::charts(self, t)
+        Present::charts(self, t)
     }
     fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl> {
-        crate::plot::declare::parse(S::CHARTS)
+        crate::plot::declare::parse(<S as Present>::CHARTS)
             .unwrap_or_else(|e| panic!("bug: kind {}'s chart declarations: {e}", S::NAME))
     }
     fn section(&self, t: &Tables) -> Section {
-        Study::section(self, t)
+        Present::section(self, t)
     }
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
-        Study::heatmaps(self, t)
+        Present::heatmaps(self, t)
     }
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        Study::seed_rows(self, t)
+        Present::seed_rows(self, t)
     }
     fn theory_pairs(&self) -> &'static [(&'static str, &'static str)] {
-        S::THEORY
+        <S as Present>::THEORY
     }
     fn reconstructs(&self) -> Option<&'static str> {
-        S::RECONSTRUCTS
+        <S as Present>::RECONSTRUCTS
     }
     fn min_replicates(&self) -> u32 {
         S::MIN_REPLICATES

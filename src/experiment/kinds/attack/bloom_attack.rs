@@ -13,13 +13,9 @@
 use crate::attack::bloom::{self, Found, Model};
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
-use crate::experiment::kinds::{Footprint, Study, Tables};
+use crate::experiment::kinds::{Footprint, Study};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::plot::{Chart, Point, Series, Style};
-use crate::report::Section;
-use crate::report::SeedRow;
 use crate::stats::Proportion;
 use crate::structures::bloom::reference::ChapterBloom;
 use crate::structures::bloom::{BloomFilter, theory};
@@ -175,126 +171,5 @@ impl Study for BloomAttack {
             Footprint::one(filter, search + p.n as f64 + p.queries as f64)
                 .plus(2.0 * filter + p.n as f64 * 40.0),
         )
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut c = Chart::new(
-            "fpr_under_attack",
-            "False-positive rate under attack: chapter filter (mmh3, seed 0) vs keyed sip13",
-            "configuration",
-            "false-positive rate",
-        )
-        .log_y();
-        let mut x = 0.0;
-        let mut honest = Vec::new();
-        let mut crafted = Vec::new();
-        let mut design = Vec::new();
-        for r in &t.rows {
-            if let Some(i) = t.interval(r, "fpr_honest") {
-                honest.push(Point::with_interval(x, i.value, i.lo, i.hi));
-            }
-            if let Some(i) = t
-                .interval(r, "fpr_attack_queries")
-                .filter(|i| i.value.is_finite())
-            {
-                crafted.push(Point::with_interval(x, i.value, i.lo, i.hi));
-            }
-            if let Some(d) = t.f64(r, "fpr_design") {
-                design.push(Point::new(x, d));
-            }
-            x += 1.0;
-        }
-        c = c
-            .series(Series::new("honest queries", Style::Points, honest))
-            .series(Series::new(
-                "attacker's crafted queries",
-                Style::Points,
-                crafted,
-            ))
-            .series(Series::new("design", Style::Line, design));
-        vec![c]
-    }
-
-    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let v = |a: &str, tg: &str, m: &str| super::value(t, &[("attack", a), ("target", tg)], m);
-        let design = t.rows.first().and_then(|r| t.f64(r, "fpr_design"));
-        let p = |x: f64| pct(x, 3);
-        vec![
-            SeedRow {
-                structure: "Bloom filter".into(),
-                attack: "forgery: crafted non-member queries".into(),
-                designed: super::cell(design, |x| format!("{} FPR", pct(x, 2))),
-                constant_seed: super::cell(v("forgery", "chapter", "fpr_attack_queries"), |x| {
-                    format!("{} of crafted queries positive (mmh3, seed 0)", p(x))
-                }),
-                random_seed: "see bloom_twins".into(),
-                keyed: super::cell(v("forgery", "sip13", "fpr_attack_queries"), p),
-            },
-            SeedRow {
-                structure: "Bloom filter".into(),
-                attack: "pollution: insertions setting k fresh bits".into(),
-                designed: super::cell(design, |x| format!("{} FPR", pct(x, 2))),
-                constant_seed: super::cell(v("pollution", "chapter", "fpr_honest"), |x| {
-                    format!("{} honest FPR (mmh3, seed 0)", p(x))
-                }),
-                random_seed: "—".into(),
-                keyed: super::cell(v("pollution", "sip13", "fpr_honest"), p),
-            },
-        ]
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "attack",
-                "target",
-                "n",
-                "m",
-                "k",
-                "attacker_keys",
-                "hashes_tried",
-                "tries_per_key",
-                "fill",
-                "fpr_honest",
-                "fpr_attack_queries",
-                "fpr_design",
-                "fpr_theory_polluted",
-            ],
-            |_| true,
-        );
-        let reading = t
-            .rows
-            .iter()
-            .map(|r| {
-                let crafted = t
-                    .f64(r, "fpr_attack_queries")
-                    .map(|v| format!(", crafted queries {}", pct(v, 3)))
-                    .unwrap_or_default();
-                format!(
-                    "{} on {}: honest FPR {}{crafted} ({} hashes tried per attacker key)",
-                    t.str(r, "attack"),
-                    t.str(r, "target"),
-                    pct(t.f64(r, "fpr_honest").unwrap_or(f64::NAN), 3),
-                    sig(t.f64(r, "tries_per_key").unwrap_or(f64::NAN), 3)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        Section {
-            table,
-            reading: format!(
-                "Designed {}. {reading}. With the constant seed the attacker sets the rate; against the keyed filter the same keys are random keys.",
-                pct(
-                    t.rows
-                        .first()
-                        .and_then(|r| t.f64(r, "fpr_design"))
-                        .unwrap_or(f64::NAN),
-                    2
-                )
-            ),
-        }
     }
 }

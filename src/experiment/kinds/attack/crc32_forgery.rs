@@ -5,11 +5,8 @@
 
 use crate::attack::crc32;
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study, Tables};
+use crate::experiment::kinds::{Footprint, Study};
 use crate::experiment::params::{Def, Seeds};
-use crate::plot::{Chart, Point, Series, Style};
-use crate::report::Section;
-use crate::report::SeedRow;
 use crate::stats;
 use crate::table::Interval;
 use rand::RngExt;
@@ -94,100 +91,5 @@ impl Study for Crc32Forgery {
             crate::experiment::kinds::footprint::table(200_000.0, 4.0),
             p.searches as f64 * crc32::birthday_mean() * 2.0,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let pts: Vec<Point> = t
-            .rows
-            .iter()
-            .filter_map(|r| {
-                let i = t.interval(r, "birthday_inputs_median")?;
-                Some(Point::with_interval(
-                    t.f64(r, "searches")?,
-                    i.value,
-                    i.lo,
-                    i.hi,
-                ))
-            })
-            .collect();
-        let theory: Vec<Point> = pts
-            .iter()
-            .map(|p| Point::new(p.x, crc32::birthday_median()))
-            .collect();
-        vec![
-            Chart::new(
-                "birthday_inputs",
-                "Random inputs until two share a CRC32 (a forgery takes 33 CRC evaluations)",
-                "searches",
-                "inputs (median)",
-            )
-            .log_y()
-            .series(Series::new("measured median", Style::Points, pts))
-            .series(Series::new(
-                "sqrt(2 ln 2 · 2^32) = 77,163",
-                Style::Line,
-                theory,
-            )),
-        ]
-    }
-
-    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let r = t.rows.last();
-        vec![SeedRow {
-            structure: "CRC32 content address".into(),
-            attack: "second input with a file's CRC32".into(),
-            designed: super::cell(r.and_then(|r| t.f64(r, "birthday_median_theory")), |x| {
-                format!(
-                    "chance collision after ~{} inputs",
-                    crate::export::markdown::sig(x, 3)
-                )
-            }),
-            constant_seed: super::cell(r.and_then(|r| t.f64(r, "forge_evaluations")), |x| {
-                format!("forged in {x} CRC evaluations (CRC has no seed)")
-            }),
-            random_seed: "—".into(),
-            keyed: "—".into(),
-        }]
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let tab = &t.results;
-        let table = tab.project(
-            &[
-                "searches",
-                "file_bytes",
-                "file_crc32",
-                "forged_crc32",
-                "forged_matches",
-                "forge_evaluations",
-                "birthday_inputs_median",
-                "birthday_inputs_median_lo",
-                "birthday_inputs_median_hi",
-                "birthday_median_theory",
-            ],
-            |_| true,
-        );
-        let reading = match tab.rows.last() {
-            Some(r) => format!(
-                "The forged input ({} bytes) has the file's CRC32 {}: {}, after {} CRC evaluations and no search. By chance, random inputs first share a CRC32 after a median of {} draws (theory {}).",
-                tab.str(r, "forged_bytes"),
-                tab.str(r, "file_crc32"),
-                if tab.str(r, "forged_matches") == "true" {
-                    "equal"
-                } else {
-                    "NOT equal"
-                },
-                tab.str(r, "forge_evaluations"),
-                crate::export::markdown::sig(
-                    tab.f64(r, "birthday_inputs_median").unwrap_or(f64::NAN),
-                    4
-                ),
-                crate::export::markdown::sig(crc32::birthday_median(), 5),
-            ),
-            None => String::new(),
-        };
-        Section { table, reading }
     }
 }

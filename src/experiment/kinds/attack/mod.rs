@@ -22,27 +22,3 @@ pub fn target(name: &str) -> Target {
         .find(|t| t.strategy() == name)
         .expect("a validated target")
 }
-
-/// The last row whose string cells match `want` (in grid order, the
-/// largest setting of the last grid dimension).
-pub fn row<'a>(
-    t: &'a crate::table::Table,
-    want: &[(&str, &str)],
-) -> Option<&'a Vec<crate::table::Value>> {
-    t.rows
-        .iter()
-        .rev()
-        .find(|r| want.iter().all(|(c, v)| t.str(r, c) == *v))
-}
-
-/// `metric` of that row.
-pub fn value(t: &crate::table::Table, want: &[(&str, &str)], metric: &str) -> Option<f64> {
-    row(t, want).and_then(|r| t.f64(r, metric))
-}
-
-/// A formatted cell of "What the seed buys you", or "—" when not measured.
-pub fn cell(x: Option<f64>, fmt: impl Fn(f64) -> String) -> String {
-    x.filter(|v| v.is_finite())
-        .map(fmt)
-        .unwrap_or_else(|| "—".into())
-}

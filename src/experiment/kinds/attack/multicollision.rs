@@ -6,10 +6,9 @@
 
 use super::target;
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study, Tables};
+use crate::experiment::kinds::{Footprint, Study};
 use crate::experiment::params::{Def, Seeds};
 use crate::hashing::{KeyHasher, Seed, StrategyId};
-use crate::report::Section;
 use rand::RngExt;
 
 pub struct Multicollision;
@@ -52,7 +51,6 @@ impl Study for Multicollision {
     type P = P;
     type R = R;
     const NAME: &'static str = "multicollision";
-    const CHARTS: &'static str = include_str!("multicollision.charts.toml");
     const ABOUT: &'static str =
         "Seed-independent MurmurHash multicollisions (2^n inputs, one hash under every seed)";
 
@@ -112,41 +110,5 @@ impl Study for Multicollision {
             Footprint::one(bytes, family * (p.seeds as f64 * 2.0 + p.units as f64))
                 .plus(family * 48.0),
         )
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "target",
-                "units",
-                "family_size",
-                "message_bytes",
-                "seeds_tested",
-                "family_hashes_max",
-                "random_hashes_min",
-                "all_collide",
-            ],
-            |_| true,
-        );
-        let all = t
-            .rows
-            .iter()
-            .filter(|r| t.str(r, "all_collide") == "true")
-            .count();
-        let largest = t
-            .rows
-            .iter()
-            .filter(|r| t.str(r, "all_collide") == "true")
-            .filter_map(|r| t.f64(r, "family_size"))
-            .fold(0.0, f64::max);
-        Section {
-            table,
-            reading: format!(
-                "{all} of {} families hash to a single value under every random seed tried (the largest: {} distinct inputs), while as many random messages of the same length take as many values: the differences cancel inside the hash whatever the seed, so a per-process random seed does not stop these collisions. The crafted keys are in `keys.txt`.",
-                t.rows.len(),
-                largest
-            ),
-        }
     }
 }

@@ -11,20 +11,16 @@
 use crate::attack::seed;
 use crate::attack::universal::{self, Function};
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study, Tables};
+use crate::experiment::kinds::{Footprint, Study};
 use crate::experiment::params::{Def, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::{KeyHasher, Seed, StrategyId};
-use crate::plot::{Chart, Point, Series, Style};
-use crate::report::Section;
-use crate::report::SeedRow;
 use crate::stats::Proportion;
 use crate::table::Interval;
 use rand::RngExt;
 
 pub struct SeedRecovery;
 
-const HASHES: &[&str] = &["murmur3_x86_32", "murmur64a", "xxh64", "xxh3_64", "sip13"];
+pub(crate) const HASHES: &[&str] = &["murmur3_x86_32", "murmur64a", "xxh64", "xxh3_64", "sip13"];
 /// Further keys the recovered seed must reproduce the victim's hash of.
 const CHECKS: usize = 100;
 
@@ -206,116 +202,5 @@ impl Study for SeedRecovery {
             p.secrets as f64
                 * (guesses * 4.0 + (CHECKS as f64) * 2.0 + p.pairs as f64 * p.m as f64),
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let (mut rec, mut col) = (Vec::new(), Vec::new());
-        for (x, r) in t.rows.iter().enumerate() {
-            if let Some(i) = t.interval(r, "recovered") {
-                rec.push(Point::with_interval(x as f64, i.value, i.lo, i.hi));
-            }
-            if let Some(i) = t.interval(r, "crafted_collision") {
-                col.push(Point::with_interval(x as f64, i.value, i.lo, i.hi));
-            }
-        }
-        let names = t
-            .rows
-            .iter()
-            .map(|r| t.str(r, "hash"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        vec![
-            Chart::new(
-                "recovered",
-                "Seeds recovered from one observed output, and crafted pairs colliding under the victim's seed",
-                &format!("hash ({names})"),
-                "share",
-            )
-            .series(Series::new("seeds recovered", Style::Points, rec))
-            .series(Series::new("crafted pairs colliding", Style::Points, col)),
-        ]
-    }
-
-    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let v = |h: &str, c: &str| super::value(t, &[("hash", h)], c);
-        // the least over the non-cryptographic hashes
-        let worst = |c: &str| {
-            HASHES
-                .iter()
-                .filter(|&&h| h != "sip13")
-                .filter_map(|h| v(h, c))
-                .reduce(f64::min)
-        };
-        vec![SeedRow {
-            structure: "Any seeded hash (seed kept secret per process)".into(),
-            attack: "seed recovered from one observed output, then collisions crafted".into(),
-            designed: super::cell(v("xxh3_64", "m"), |m| {
-                format!("pairs collide at 1/m = {}", sig(1.0 / m, 3))
-            }),
-            constant_seed: "the seed is known: every crafted pair collides".into(),
-            random_seed: super::cell(worst("recovered"), |r| {
-                format!(
-                    "murmur3 / murmur64a / xxh64 / xxh3: at least {} of seeds recovered, crafted pairs collide at ≥ {}",
-                    pct(r, 3),
-                    sig(worst("crafted_collision").unwrap_or(f64::NAN), 3)
-                )
-            }),
-            keyed: super::cell(v("sip13", "recovered"), |r| {
-                format!(
-                    "{} recovered in {} guesses per key; pairs collide at {} × 1/m",
-                    pct(r, 3),
-                    sig(
-                        v("sip13", "search_evaluations_per_secret").unwrap_or(f64::NAN),
-                        3
-                    ),
-                    sig(v("sip13", "crafted_collision_x_m").unwrap_or(f64::NAN), 3)
-                )
-            }),
-        }]
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let tab = &t.results;
-        let table = tab.project(
-            &[
-                "hash",
-                "seed_bits",
-                "observed_key_bytes",
-                "secrets",
-                "recovered",
-                "search_evaluations_per_secret",
-                "brute_force_expected",
-                "m",
-                "crafted_collision",
-                "crafted_collision_x_m",
-            ],
-            |_| true,
-        );
-        let reading = tab
-            .rows
-            .iter()
-            .map(|r| {
-                let f = |c: &str| tab.f64(r, c).unwrap_or(f64::NAN);
-                format!(
-                    "{}: {} of {} secret seeds recovered after {} search evaluations each (exhaustive search: {}), crafted pairs collide at {} ({} × 1/m)",
-                    tab.str(r, "hash"),
-                    pct(f("recovered"), 3),
-                    tab.str(r, "secrets"),
-                    sig(f("search_evaluations_per_secret"), 3),
-                    sig(f("brute_force_expected"), 3),
-                    sig(f("crafted_collision"), 3),
-                    sig(f("crafted_collision_x_m"), 3),
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        Section {
-            table,
-            reading: format!(
-                "{reading}. The observation is the strongest kind, one whole hash value of a chosen key (a hash exposed in an ETag, a log line, a shard id); from bucket positions or timing alone recovery becomes a search over the seed, which the 64-bit seeds make long but not the 32-bit one. For SipHash no such inversion exists: recovering its 128-bit key is the brute force, and the attacker's best guess gives pairs that collide at the random 1/m."
-            ),
-        }
     }
 }

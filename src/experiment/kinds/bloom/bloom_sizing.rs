@@ -3,13 +3,11 @@
 //! measured on a filter built exactly that way.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::sig;
 use crate::hashing::StrategyId;
-use crate::report::Section;
 use crate::stats::{self, Proportion};
 use crate::structures::bloom::{BloomFilter, theory};
 use crate::workload::{KeyGen, KeyType};
@@ -58,16 +56,7 @@ impl Study for BloomSizing {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_sizing";
-    const CHARTS: &'static str = include_str!("bloom_sizing.charts.toml");
-    const RECONSTRUCTS: Option<&'static str> =
-        Some("Sizing for a million keys: bits, bytes, k and the FPR measured, p = 10% … 0.001%");
     const ABOUT: &'static str = "Bloom sizing by the chapter's formulas for a target p, and the FPR a filter built that way measures";
-
-    const THEORY: &'static [(&'static str, &'static str)] = &[
-        ("fpr_measured", "fpr_theory"),
-        ("fill_measured", "fill_theory"),
-        ("lookups_per_negative_query", "lookups_per_negative_theory"),
-    ];
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if theory::optimal_m(p.n, p.p) as f64 > common::MAX_BITS {
@@ -136,45 +125,5 @@ impl Study for BloomSizing {
             )
             .plus(sample * 8.0),
         )
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "n",
-                "p",
-                "bits_per_key",
-                "m",
-                "mb",
-                "k",
-                "fpr_theory",
-                "fpr_measured",
-                "fpr_measured_lo",
-                "fpr_measured_hi",
-                "extra_bits_per_decade",
-            ],
-            |_| true,
-        );
-        let decades: Vec<f64> = t
-            .rows
-            .iter()
-            .filter_map(|r| t.f64(r, "extra_bits_per_decade"))
-            .collect();
-        let (lo, hi) = decades
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-                (a.min(x), b.max(x))
-            });
-        let (inside, total) = common::coverage(t, "fpr_measured", "fpr_theory");
-        Section {
-            table,
-            reading: format!(
-                "Each factor of ten in p costs {}–{} extra bits per key in the built filters (theory ln 10/(ln 2)² = {}); the theory FPR at the integer k lies inside the measured interval in {inside} of {total} rows.",
-                sig(lo, 4),
-                sig(hi, 4),
-                sig(theory::bits_per_decade(), 4)
-            ),
-        }
     }
 }

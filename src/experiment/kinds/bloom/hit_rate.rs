@@ -3,14 +3,12 @@
 //! rate; we count the lookups that reach the store, next to h + (1 − h)·p.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, boxed_set};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
 use crate::workload::{KeyGen, KeyType};
@@ -65,16 +63,8 @@ impl Study for HitRate {
     type P = P;
     type R = R;
     const NAME: &'static str = "hit_rate";
-    const CHARTS: &'static str = include_str!("hit_rate.charts.toml");
-    const RECONSTRUCTS: Option<&'static str> =
-        Some("The hit-rate economics: store lookups per 10,000 requests behind a 1% filter");
     const ABOUT: &'static str =
         "store lookups behind a filter at a given hit rate, next to h + (1-h)p";
-
-    const THEORY: &'static [(&'static str, &'static str)] = &[
-        ("store_lookups_per", "store_lookups_per_filter_theory"),
-        ("wrong_given_yes", "wrong_given_yes_theory"),
-    ];
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if p.n > 100_000_000 {
@@ -164,35 +154,5 @@ impl Study for HitRate {
             )
             .plus(boxed_set(n, p.keys)),
         )
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "hit_rate",
-                "hits_per",
-                "false_positives_per",
-                "false_positives_per_theory",
-                "store_lookups_per",
-                "store_lookups_per_theory",
-                "fraction_removed",
-            ],
-            |_| true,
-        );
-        let reading = t
-            .rows
-            .iter()
-            .max_by(|a, b| t.f64(a, "hit_rate").unwrap_or(0.0).total_cmp(&t.f64(b, "hit_rate").unwrap_or(0.0)))
-            .map(|r| {
-                format!(
-                    "False positives shrink as the hit rate climbs; at h = {} the filter removes only {} of requests (theory {}), so the real hits, not the false positives, set the store load.",
-                    sig(t.f64(r, "hit_rate").unwrap_or(f64::NAN), 2),
-                    pct(t.f64(r, "fraction_removed").unwrap_or(f64::NAN), 3),
-                    pct(t.f64(r, "fraction_removed_theory").unwrap_or(f64::NAN), 3)
-                )
-            })
-            .unwrap_or_default();
-        Section { table, reading }
     }
 }

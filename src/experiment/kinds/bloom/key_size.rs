@@ -4,15 +4,13 @@
 //! building it), not estimated.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, exact_set, key_len};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
 use crate::metrics::alloc::measure_retained;
 use crate::peer::python::{self, PyKey, SetMemory};
-use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
 use crate::workload::{KeyGen, KeyType};
@@ -125,10 +123,7 @@ impl Study for KeySize {
     type P = P;
     type R = R;
     const NAME: &'static str = "key_size";
-    const CHARTS: &'static str = include_str!("key_size.charts.toml");
     const ABOUT: &'static str = "Bloom FPR and bytes at equal bits per key for small and large keys, next to a measured exact HashSet";
-
-    const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if p.n > 10_000_000 {
@@ -233,98 +228,5 @@ impl Study for KeySize {
         } else {
             filter
         })
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "keys",
-                "key_bytes",
-                "n",
-                "bits_per_key",
-                "filter_mb",
-                "fpr_measured",
-                "fpr_measured_lo",
-                "fpr_measured_hi",
-                "hashset_mb",
-                "hashset_bytes_per_key",
-                "hashset_over_raw",
-                "hashset_over_filter",
-                "python_wraps_as",
-                "python_mb",
-                "python_bytes_per_key",
-                "python_over_raw",
-            ],
-            |_| true,
-        );
-        let fprs: Vec<f64> = t
-            .rows
-            .iter()
-            .filter_map(|r| t.f64(r, "fpr_measured"))
-            .collect();
-        let (lo, hi) = fprs
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-                (a.min(x), b.max(x))
-            });
-        let hs: Vec<String> = t
-            .rows
-            .iter()
-            .filter_map(|r| {
-                Some(format!(
-                    "{} {} MB",
-                    t.str(r, "keys"),
-                    sig(t.f64(r, "hashset_mb")?, 3)
-                ))
-            })
-            .collect();
-        let py: Vec<String> = t
-            .rows
-            .iter()
-            .filter_map(|r| {
-                Some(format!(
-                    "{} as {} {} MB ({}× the raw key bytes)",
-                    t.str(r, "keys"),
-                    t.str(r, "python_wraps_as"),
-                    sig(t.f64(r, "python_mb")?, 3),
-                    sig(t.f64(r, "python_over_raw")?, 3)
-                ))
-            })
-            .collect();
-        let version = t
-            .rows
-            .iter()
-            .map(|r| t.str(r, "python_version"))
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
-        Section {
-            table,
-            reading: format!(
-                "Measured FPR ranges {}–{} across key sizes at the same bits per key; the filter is the same size for every key type, while the exact HashSet measures {}. {}",
-                pct(lo, 3),
-                pct(hi, 3),
-                if hs.is_empty() {
-                    "nothing (counting allocator not installed)".to_string()
-                } else {
-                    hs.join(", ")
-                },
-                if py.is_empty() {
-                    format!(
-                        "CPython's set was not measured{}.",
-                        if version.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({version})")
-                        }
-                    )
-                } else {
-                    format!(
-                        "A real CPython {version} set of the same keys (tracemalloc: the table and every key object) holds {}; the 2 KiB blobs are not sent to it.",
-                        py.join(", ")
-                    )
-                }
-            ),
-        }
     }
 }

@@ -9,14 +9,12 @@
 //! h / (h·(R + 1)/2 + (1 − h)·R).
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::report::Section;
 use crate::stats::{self, Estimate, Proportion};
 use crate::structures::bloom::{BloomFilter, theory};
 use crate::table::Interval;
@@ -116,14 +114,7 @@ impl Study for LsmReadPath {
     type P = P;
     type R = R;
     const NAME: &'static str = "lsm_read_path";
-    const CHARTS: &'static str = include_str!("lsm_read_path.charts.toml");
     const ABOUT: &'static str = "disk reads per lookup over sorted runs with and without a Bloom filter per run, and the per-file hit rate";
-
-    const THEORY: &'static [(&'static str, &'static str)] = &[
-        ("present_reads_with", "present_reads_with_theory"),
-        ("absent_reads_with", "absent_reads_with_theory"),
-        ("file_hit_rate", "file_hit_rate_theory"),
-    ];
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if p.n < p.runs as u64 {
@@ -222,68 +213,5 @@ impl Study for LsmReadPath {
             bytes,
             p.n as f64 + p.lookups as f64 * (p.runs as f64 + 1.0) / 2.0,
         ))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "runs",
-                "hit_rate",
-                "present_reads_with",
-                "present_reads_without",
-                "absent_reads_with",
-                "absent_reads_without",
-                "reads_with",
-                "reads_without",
-                "reads_saved_factor",
-                "file_hit_rate",
-                "file_hit_rate_theory",
-            ],
-            |_| true,
-        );
-        let pick = |runs: f64, h: f64, c: &str| {
-            t.rows
-                .iter()
-                .find(|r| t.f64(r, "runs") == Some(runs) && t.f64(r, "hit_rate") == Some(h))
-                .and_then(|r| t.f64(r, c))
-        };
-        let fneg: f64 = t
-            .rows
-            .iter()
-            .filter_map(|r| t.f64(r, "false_negatives"))
-            .sum();
-        let num = |x: Option<f64>| x.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into());
-        let worst_file = t
-            .rows
-            .iter()
-            .filter_map(|r| {
-                Some((
-                    t.f64(r, "file_hit_rate")?,
-                    t.f64(r, "runs")?,
-                    t.f64(r, "hit_rate")?,
-                ))
-            })
-            .max_by(|a, b| a.0.total_cmp(&b.0));
-        Section {
-            table,
-            reading: format!(
-                "Ten runs: a lookup of a key in the tree reads {} runs with a filter per run and {} without (the key sits in a random run); a lookup of an absent key reads {} with filters and {} without. So \"one disk seek and ... ten\" is the absent key's (or the oldest run's) case; a present key averages (R + 1)/2 without filters. The per-file hit rate is a fraction of a percent only when the lookups' own hit rate is low: the highest measured is {} ({} runs, lookups' hit rate {}), because a lookup stops at its key's run. False negatives: {}.",
-                num(pick(10.0, 0.5, "present_reads_with")),
-                num(pick(10.0, 0.5, "present_reads_without")),
-                num(pick(10.0, 0.5, "absent_reads_with")),
-                num(pick(10.0, 0.5, "absent_reads_without")),
-                worst_file
-                    .map(|w| pct(w.0, 3))
-                    .unwrap_or_else(|| "—".into()),
-                worst_file
-                    .map(|w| sig(w.1, 3))
-                    .unwrap_or_else(|| "—".into()),
-                worst_file
-                    .map(|w| pct(w.2, 3))
-                    .unwrap_or_else(|| "—".into()),
-                fneg
-            ),
-        }
     }
 }

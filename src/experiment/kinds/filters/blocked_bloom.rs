@@ -4,14 +4,12 @@
 //! member query touches.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::bloom::bloom_fpr::{check_bits, m_k};
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::bloom_bytes;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, KSetting, Seeds};
-use crate::export::markdown::sig;
 use crate::hashing::StrategyId;
-use crate::report::Section;
 use crate::stats::{self, Proportion};
 use crate::structures::bloom::blocked::BLOCK_BITS;
 use crate::structures::bloom::{BlockedBloom, BloomFilter, theory};
@@ -53,12 +51,7 @@ impl Study for BlockedBloomStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "blocked_bloom";
-    const CHARTS: &'static str = include_str!("blocked_bloom.charts.toml");
     const ABOUT: &'static str = "blocked Bloom (k probes in one 512-bit block) vs the standard filter: FPR penalty and cache lines per query";
-    const THEORY: &'static [(&'static str, &'static str)] = &[
-        ("fpr_measured", "fpr_theory_blocked"),
-        ("standard_fpr_measured", "fpr_theory_standard"),
-    ];
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         check_bits(p.n, p.bits_per_key)
@@ -112,48 +105,5 @@ impl Study for BlockedBloomStudy {
             Footprint::one(bloom_bytes(bits), 2.0 * (p.n + p.queries) as f64)
                 .plus(bloom_bytes(bits)),
         )
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "n",
-                "bits_per_key",
-                "k_used",
-                "fpr_theory_standard",
-                "standard_fpr_measured",
-                "fpr_theory_blocked",
-                "fpr_measured",
-                "penalty_theory",
-                "penalty_measured",
-                "standard_cache_lines_per_query",
-            ],
-            |_| true,
-        );
-        let parts: Vec<String> = t
-            .rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} bits/key: {}× (theory {}×), standard query {} lines vs 1",
-                    t.str(r, "bits_per_key"),
-                    sig(t.f64(r, "penalty_measured").unwrap_or(f64::NAN), 3),
-                    sig(t.f64(r, "penalty_theory").unwrap_or(f64::NAN), 3),
-                    sig(
-                        t.f64(r, "standard_cache_lines_per_query")
-                            .unwrap_or(f64::NAN),
-                        3
-                    )
-                )
-            })
-            .collect();
-        Section {
-            table,
-            reading: format!(
-                "Blocked / standard FPR at equal bits per key: {}.",
-                parts.join("; ")
-            ),
-        }
     }
 }

@@ -4,13 +4,11 @@
 //! memory each takes.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory as bloom_theory};
 use crate::structures::scalable_bloom::{ScalableBloom, theory};
@@ -53,12 +51,7 @@ impl Study for ScalableBloomStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "scalable_bloom";
-    const CHARTS: &'static str = include_str!("scalable_bloom.charts.toml");
     const ABOUT: &'static str = "a scalable Bloom filter and a fixed one filled past capacity: FPR vs the bound P0/(1-r), memory";
-    const THEORY: &'static [(&'static str, &'static str)] = &[
-        ("fpr_measured", "fpr_theory"),
-        ("fixed_fpr_measured", "fixed_fpr_theory"),
-    ];
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
         if p.growth <= 1.0 {
@@ -107,44 +100,5 @@ impl Study for ScalableBloomStudy {
             Footprint::one(chain, 2.0 * (p.n + p.queries) as f64)
                 .plus(bloom_bytes(bloom_bits(p.fixed_capacity, p.p))),
         )
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "n",
-                "growth",
-                "ratio",
-                "filters",
-                "bits_per_key",
-                "fpr_bound",
-                "fpr_theory",
-                "fpr_measured",
-                "fixed_fpr_theory",
-                "fixed_fpr_measured",
-            ],
-            |_| true,
-        );
-        let last = t.rows.iter().max_by(|a, b| {
-            t.f64(a, "n")
-                .unwrap_or(0.0)
-                .total_cmp(&t.f64(b, "n").unwrap_or(0.0))
-        });
-        let reading = match last {
-            Some(r) => format!(
-                "At {} keys the chain (growth {}, {} filters, {} bits per key) measures {} against its bound {}, while the filter sized for {} keys answers yes to {} of absent keys.",
-                sig(t.f64(r, "n").unwrap_or(f64::NAN), 3),
-                t.str(r, "growth"),
-                t.str(r, "filters"),
-                sig(t.f64(r, "bits_per_key").unwrap_or(f64::NAN), 3),
-                pct(t.f64(r, "fpr_measured").unwrap_or(f64::NAN), 3),
-                pct(t.f64(r, "fpr_bound").unwrap_or(f64::NAN), 3),
-                sig(t.f64(r, "fixed_capacity").unwrap_or(f64::NAN), 3),
-                pct(t.f64(r, "fixed_fpr_measured").unwrap_or(f64::NAN), 3)
-            ),
-            None => String::new(),
-        };
-        Section { table, reading }
     }
 }

@@ -2,14 +2,11 @@
 //! `bits`, repeated over independent key sets, next to the birthday bound.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::table;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::sig;
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::plot::{Chart, Point, Series, Style};
-use crate::report::Section;
 use crate::stats::{self, Estimate, Proportion};
 use crate::structures::birthday as bd;
 use crate::table::Interval;
@@ -29,7 +26,7 @@ crate::params! {
 }
 
 /// P(collision) is reported at these multiples of √N (the row's `p_at_*` fields).
-const AT: [(&str, f64); 7] = [
+pub(crate) const AT: [(&str, f64); 7] = [
     ("0_25", 0.25),
     ("0_5", 0.5),
     ("1", 1.0),
@@ -78,15 +75,6 @@ impl Study for Birthday {
     const NAME: &'static str = "birthday";
     const ABOUT: &'static str =
         "keys until the first collision of a hash truncated to n bits, vs the birthday bound";
-
-    const THEORY: &'static [(&'static str, &'static str)] = &[
-        ("first_collision_median", "median_theory"),
-        ("first_collision_mean", "mean_theory"),
-        ("p_at_0_25", "p_at_0_25_theory"),
-        ("p_at_1", "p_at_1_theory"),
-        ("p_at_1_177", "p_at_1_177_theory"),
-        ("p_at_2", "p_at_2_theory"),
-    ];
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let h = p.hash_seed.hasher(p.hash, seeds);
@@ -160,102 +148,5 @@ impl Study for Birthday {
             table(4.0 * 2f64.powf(p.bits as f64 / 2.0), 8.0),
             p.searches as f64 * expected,
         ))
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let theory: Vec<Point> = (0..=60)
-            .map(|i| i as f64 * 0.05)
-            .map(|q| Point::new(q, bd::p_collision_approx(q, 1.0)))
-            .collect();
-        let mut c = Chart::new(
-            "p_collision",
-            "P(first collision within m keys) vs m/√N",
-            "m / √N",
-            "P(collision)",
-        )
-        .series(Series::new("1 - e^(-m²/2N)", Style::Line, theory))
-        .vline(1.177_410_022_515_474_6, "m = 1.177·√N (50%)");
-        let mut med = Chart::new(
-            "first_collision",
-            "Keys at the first collision (median, 95% CI)",
-            "hash (index in table)",
-            "keys",
-        );
-        // one reference line per truncation width in the table
-        for bits in common::levels(t, "bits") {
-            let m = bd::median_first_collision(2f64.powf(bits));
-            med = med.hline(m, format!("1.177·√2^{bits} = {}", sig(m, 5)));
-        }
-        for (i, r) in t.rows.iter().enumerate() {
-            let label = format!("{} @{} bits", t.str(r, "hash"), t.str(r, "bits"));
-            let pts: Vec<Point> = AT
-                .iter()
-                .filter_map(|(l, q)| {
-                    let i = t.interval(r, &format!("p_at_{l}"))?;
-                    Some(Point::with_interval(*q, i.value, i.lo, i.hi))
-                })
-                .collect();
-            c = c.series(Series::new(label.clone(), Style::Points, pts));
-            if let (Some(y), Some(lo), Some(hi)) = (
-                t.f64(r, "first_collision_median"),
-                t.f64(r, "first_collision_median_lo"),
-                t.f64(r, "first_collision_median_hi"),
-            ) {
-                med = med.series(Series::new(
-                    label,
-                    Style::Points,
-                    vec![Point::with_interval(i as f64 + 1.0, y, lo, hi)],
-                ));
-            }
-        }
-        vec![c, med]
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "hash",
-                "bits",
-                "searches",
-                "first_collision_median",
-                "first_collision_median_lo",
-                "first_collision_median_hi",
-                "median_theory",
-                "first_collision_mean",
-                "mean_theory",
-                "log2_median",
-                "p_at_0_25",
-                "p_at_0_25_theory",
-            ],
-            |_| true,
-        );
-        let meds: Vec<String> = t
-            .rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} {}",
-                    t.str(r, "hash"),
-                    sig(t.f64(r, "first_collision_median").unwrap_or(f64::NAN), 5)
-                )
-            })
-            .collect();
-        Section {
-            table,
-            reading: format!(
-                "Median keys at the first collision: {} (theory √(2N ln 2): {}): the truncation width sets the bound, whatever the function.",
-                meds.join(", "),
-                common::levels(t, "bits")
-                    .iter()
-                    .map(|&b| format!(
-                        "{} for {b} bits",
-                        sig(bd::median_first_collision(2f64.powf(b)), 5)
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        }
     }
 }

@@ -2,10 +2,9 @@
 //! width, as computed rows (formulas, no sampling).
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
-use crate::report::Section;
 use crate::structures::birthday as bd;
 
 pub struct BirthdayBound;
@@ -39,8 +38,6 @@ impl Study for BirthdayBound {
     type P = P;
     type R = R;
     const NAME: &'static str = "birthday_bound";
-    const CHARTS: &'static str = include_str!("birthday_bound.charts.toml");
-    const RECONSTRUCTS: Option<&'static str> = Some("The birthday bound by hash width");
     const ABOUT: &'static str =
         "the birthday bound by hash width: items for 1-in-a-million, 50%, one expected collision";
 
@@ -67,29 +64,5 @@ impl Study for BirthdayBound {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         Some(Footprint::one(0.0, p.m as f64))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "bits",
-                "n_values",
-                "m_one_in_a_million",
-                "m_50pct",
-                "m_one_expected",
-                "sqrt_n",
-                "years_to_sqrt_n",
-                "m",
-                "pairs_at_m",
-                "p_exact_at_m",
-                "p_approx_at_m",
-            ],
-            |_| true,
-        );
-        Section {
-            table,
-            reading: "Each extra bit of hash width multiplies every column by √2: an n-bit hash collides after about 2^(n/2) items, and the waiting time at a fixed rate grows the same way.".into(),
-        }
     }
 }

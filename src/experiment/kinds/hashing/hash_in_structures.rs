@@ -4,17 +4,14 @@
 //! per strategy and keyset, each next to its theory.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, hll_bytes, table};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::pct;
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::bloom::{BloomFilter, theory};
 use crate::structures::hyperloglog::{self, Registers};
-use crate::table::Value;
 use crate::workload::keysets::{Keyset, KeysetGen};
 use std::collections::HashSet;
 
@@ -58,11 +55,7 @@ impl Study for HashInStructures {
     type P = P;
     type R = R;
     const NAME: &'static str = "hash_in_structures";
-    const CHARTS: &'static str = include_str!("hash_in_structures.charts.toml");
     const ABOUT: &'static str = "Bloom FPR and the HyperLogLog leading-zero estimate per hash on structured keysets, vs theory";
-
-    const THEORY: &'static [(&'static str, &'static str)] =
-        &[("fpr_measured", "fpr_theory_with_width")];
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let h = p.hash_seed.hasher(p.hash, seeds);
@@ -130,63 +123,5 @@ impl Study for HashInStructures {
         let n = p.n as f64;
         let filter = bloom_bytes(bloom_bits(p.n, p.p));
         Some(Footprint::one(filter, n + p.queries as f64).plus(hll_bytes(p.hll_p) + table(n, 16.0)))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let mut table = crate::table::Table {
-            columns: vec!["hash".into(), "width".into()],
-            rows: vec![],
-        };
-        for s in Keyset::NAMES {
-            table.columns.push(format!("FPR {s}").into());
-        }
-        for s in Keyset::NAMES {
-            table.columns.push(format!("HLL err {s}").into());
-        }
-        let mut broken = Vec::new();
-        for name in common::names(t, "hash") {
-            let rows: Vec<_> = t.where_str("hash", &name).collect();
-            let mut row: Vec<Value> = vec![
-                name.clone().into(),
-                rows.first()
-                    .map(|r| t.cell(r, "width").clone())
-                    .unwrap_or(Value::Empty),
-            ];
-            for col in ["fpr_measured", "hll_rel_error"] {
-                for s in Keyset::NAMES {
-                    row.push(
-                        rows.iter()
-                            .find(|r| t.str(r, "keyset") == *s)
-                            .and_then(|r| t.f64(r, col))
-                            .into(),
-                    );
-                }
-            }
-            table.rows.push(row);
-            for r in &rows {
-                let fz = t.f64(r, "fpr_z_with_width").unwrap_or(0.0);
-                let hz = t.f64(r, "hll_z").unwrap_or(0.0);
-                if fz.abs() > 4.5 || hz.abs() > 4.5 {
-                    broken.push(format!(
-                        "{name} on {} (FPR {}, HLL error {})",
-                        t.str(r, "keyset"),
-                        pct(t.f64(r, "fpr_measured").unwrap_or(f64::NAN), 3),
-                        pct(t.f64(r, "hll_rel_error").unwrap_or(f64::NAN), 3)
-                    ));
-                }
-            }
-        }
-        Section {
-            table,
-            reading: format!(
-                "Outside 4.5 standard errors of theory (FPR against its binomial error, with the n/2^w floor a w-bit hash adds; HLL against 1.04/√m): {}.",
-                if broken.is_empty() {
-                    "none".to_string()
-                } else {
-                    broken.join("; ")
-                }
-            ),
-        }
     }
 }

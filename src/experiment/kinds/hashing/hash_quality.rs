@@ -11,23 +11,19 @@
 //!   full-width collisions next to n²/2^(w+1).
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::footprint::table;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::plot::Heatmap;
-use crate::report::Section;
 use crate::stats;
-use crate::table::Value;
 use crate::workload::keysets::{Keyset, KeysetGen};
 use rand::RngExt;
 use std::collections::HashSet;
 
 pub struct HashQuality;
 
-const TESTS: &[&str] = &[
+pub(crate) const TESTS: &[&str] = &[
     "avalanche",
     "sequential",
     "high_bits",
@@ -91,7 +87,6 @@ impl Study for HashQuality {
     type P = P;
     type R = R;
     const NAME: &'static str = "hash_quality";
-    const CHARTS: &'static str = include_str!("hash_quality.charts.toml");
     const ABOUT: &'static str =
         "avalanche bias and bucket uniformity (chi-square over 2^16 buckets) on structured keysets";
 
@@ -179,103 +174,6 @@ impl Study for HashQuality {
         } else {
             Footprint::one(table(p.n as f64, 16.0), p.n as f64)
         })
-    }
-
-    fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
-        let t = &t.results;
-        t.rows
-            .iter()
-            .filter(|r| t.str(r, "test") == "avalanche")
-            .filter_map(|r| {
-                let s = t.str(r, "avalanche_matrix");
-                let (dims, hex) = s.split_once(':')?;
-                let (rows, cols) = dims.split_once('x')?;
-                let (rows, cols): (usize, usize) = (rows.parse().ok()?, cols.parse().ok()?);
-                let values: Vec<f64> = (0..hex.len() / 2)
-                    .map(|i| {
-                        u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0) as f64 / 255.0
-                    })
-                    .collect();
-                (values.len() == rows * cols).then(|| Heatmap {
-                    stem: format!("avalanche_{}", t.str(r, "hash")),
-                    title: format!(
-                        "Avalanche bias |2p-1|: {} (worst {})",
-                        t.str(r, "hash"),
-                        pct(t.f64(r, "avalanche_worst_bias").unwrap_or(f64::NAN), 3)
-                    ),
-                    x_label: "output bit".into(),
-                    y_label: "flipped input bit".into(),
-                    rows,
-                    cols,
-                    values,
-                    scale_max: "bias 100%".into(),
-                })
-            })
-            .collect()
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let mut table = crate::table::Table {
-            columns: vec!["hash".into(), "width".into(), "avalanche worst bias".into()],
-            rows: vec![],
-        };
-        table
-            .columns
-            .extend(TESTS[1..].iter().map(|c| format!("z low16 {c}").into()));
-        table.columns.push("z high16 (worst)".into());
-        let mut failing = Vec::new();
-        for name in common::names(t, "hash") {
-            let rows: Vec<_> = t.where_str("hash", &name).collect();
-            let av = rows.iter().find(|r| t.str(r, "test") == "avalanche");
-            let mut row: Vec<Value> = vec![
-                name.clone().into(),
-                rows.first()
-                    .map(|r| t.cell(r, "width").clone())
-                    .unwrap_or(Value::Empty),
-            ];
-            row.push(av.and_then(|r| t.f64(r, "avalanche_worst_bias")).into());
-            for c in &TESTS[1..] {
-                row.push(
-                    rows.iter()
-                        .find(|r| t.str(r, "test") == *c)
-                        .and_then(|r| t.f64(r, "chi2_low16_z"))
-                        .into(),
-                );
-            }
-            row.push(
-                rows.iter()
-                    .filter_map(|r| t.f64(r, "chi2_high16_z"))
-                    .max_by(|a, b| a.abs().total_cmp(&b.abs()))
-                    .into(),
-            );
-            table.rows.push(row);
-            let fails: Vec<String> = rows
-                .iter()
-                .filter(|r| t.str(r, "verdict") == "fail")
-                .map(|r| t.str(r, "test"))
-                .collect();
-            if !fails.is_empty() {
-                failing.push(format!("{name} ({})", fails.join(", ")));
-            }
-        }
-        let floor = t
-            .rows
-            .iter()
-            .find_map(|r| t.f64(r, "avalanche_noise_floor"))
-            .map(|f| pct(f, 2))
-            .unwrap_or_default();
-        Section {
-            table,
-            reading: format!(
-                "Checks beyond what a perfect random function shows (avalanche worst bias above the {floor} that 99.9% of perfect functions stay under, |z| > 4, or excess full-width collisions): {}. A negative z means buckets more even than chance: structure, not randomness.",
-                if failing.is_empty() {
-                    "none".to_string()
-                } else {
-                    failing.join("; ")
-                }
-            ) + &format!(" ({} checks)", sig(t.rows.len() as f64, 3)),
-        }
     }
 }
 

@@ -7,15 +7,13 @@
 //! free").
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::footprint::{hll_bytes, table};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
-use crate::export::markdown::sig;
 use crate::hashing::StrategyId;
 use crate::metrics::alloc::measure_retained;
-use crate::report::Section;
 use crate::structures::hyperloglog::HyperLogLog;
 use rand::RngExt;
 use std::collections::HashSet;
@@ -53,7 +51,6 @@ impl Study for ExactState {
     type P = P;
     type R = R;
     const NAME: &'static str = "exact_state";
-    const CHARTS: &'static str = include_str!("exact_state.charts.toml");
     const ABOUT: &'static str = "exact distinct counting's state (a bitmap of the universe, a hash set) against a HyperLogLog's, as the universe grows";
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
@@ -105,47 +102,5 @@ impl Study for ExactState {
             8.0 * len + u / 8.0 + table(len, 8.0) + hll_bytes(p.p),
             4.0 * len,
         ))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "universe",
-                "stream_len",
-                "exact_distinct",
-                "bitmap_bytes",
-                "hashset_bytes",
-                "hll_bytes",
-                "hll_rel_err",
-                "registers_changed_by_duplicates",
-            ],
-            |_| true,
-        );
-        let last = t.rows.last();
-        let v = |c: &str| {
-            last.and_then(|r| t.f64(r, c))
-                .map(|x| sig(x, 3))
-                .unwrap_or_else(|| "—".into())
-        };
-        let changed: f64 = t
-            .rows
-            .iter()
-            .filter_map(|r| t.f64(r, "registers_changed_by_duplicates"))
-            .sum();
-        Section {
-            table,
-            reading: format!(
-                "The exact state grows with the universe: at 2^{} values the bitmap is {} bytes and the hash set of the {} distinct values seen {} bytes, while the HyperLogLog stays {} bytes ({} relative error). This is the Ω(n) theorem's upper side made concrete, not a proof of its lower side (which is the set-disjointness reduction). Feeding every stream a second time changed {changed} registers: duplicates are free.",
-                last.map(|r| t.str(r, "universe_bits")).unwrap_or_default(),
-                v("bitmap_bytes"),
-                v("exact_distinct"),
-                v("hashset_bytes"),
-                v("hll_bytes"),
-                last.and_then(|r| t.f64(r, "hll_rel_err"))
-                    .map(|x| format!("{:+.2}%", 100.0 * x))
-                    .unwrap_or_else(|| "—".into()),
-            ),
-        }
     }
 }

@@ -10,11 +10,10 @@
 //!   the difference of 1 between an intersection of 0 and one of 1.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
 use crate::export::markdown::sig;
-use crate::report::Section;
 use crate::structures::hyperloglog::theory;
 
 pub struct HllArithmetic;
@@ -46,7 +45,6 @@ impl Study for HllArithmetic {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_arithmetic";
-    const CHARTS: &'static str = include_str!("hll_arithmetic.charts.toml");
     const ABOUT: &'static str =
         "the documents' HyperLogLog arithmetic, computed exactly from the theory functions";
 
@@ -103,34 +101,5 @@ impl Study for HllArithmetic {
 
     fn footprint(&self, _p: &P) -> Option<Footprint> {
         Some(Footprint::one(0.0, 1.0))
-    }
-
-    /// The registers an error target costs, by the formula and rounded up to
-    /// a power of two, over 10% to 0.05%, with the tenfold row's two targets
-    /// marked.
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(&["fact", "value", "alternative", "what"], |_| true);
-        let get = |f: &str, c: &str| {
-            t.rows
-                .iter()
-                .find(|r| t.str(r, "fact") == f)
-                .and_then(|r| t.f64(r, c))
-                .map(|x| sig(x, 4))
-                .unwrap_or_else(|| "—".into())
-        };
-        Section {
-            table,
-            reading: format!(
-                "Averaging 16,384 registers divides the error by {}. A tenfold accuracy gain costs {}× the registers by the formula and {}× in a real sketch, whose m is a power of two. One freak register moves the harmonic-mean estimate by {} (relative) and an arithmetic mean by {}. A 1% count of a billion-element union has a standard error of {} elements, so one element is {} standard errors: no test tells an intersection of 0 from 1.",
-                get("averaging", "value"),
-                get("tenfold", "value"),
-                get("tenfold", "alternative"),
-                get("freak_register", "value"),
-                get("freak_register", "alternative"),
-                get("disjointness", "alternative"),
-                get("disjointness", "value"),
-            ),
-        }
     }
 }

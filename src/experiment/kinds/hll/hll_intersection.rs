@@ -5,15 +5,12 @@
 //! along one stream and is read at each size ratio.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::hll_bytes;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::report::Section;
 use crate::structures::hyperloglog::{HyperLogLog, theory};
-use crate::table::Value;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct HllIntersection;
@@ -54,7 +51,6 @@ impl Study for HllIntersection {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_intersection";
-    const CHARTS: &'static str = include_str!("hll_intersection.charts.toml");
     const ABOUT: &'static str = "|A∩B| by inclusion-exclusion from HyperLogLogs vs the truth as |A|/|B| goes from 1 to 10^4";
     const MIN_REPLICATES: u32 = 5;
 
@@ -115,61 +111,5 @@ impl Study for HllIntersection {
             2.0 * hll_bytes(p.p),
             p.small as f64 * (1.0 + p.max_ratio as f64),
         ))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let s = t.summary();
-        let table = s.project(
-            &[
-                "overlap",
-                "ratio",
-                "a_size",
-                "intersection",
-                "replicates",
-                "err_intersection",
-                "err_intersection_sd",
-                "sd_independent_theory",
-                "garbage",
-            ],
-            |_| true,
-        );
-        let mut parts = Vec::new();
-        for o in common::levels(s, "overlap") {
-            let rows: Vec<&Vec<Value>> = s
-                .rows
-                .iter()
-                .filter(|r| s.f64(r, "overlap") == Some(o))
-                .collect();
-            let first_garbage = rows
-                .iter()
-                .filter(|r| s.f64(r, "err_intersection_sd").is_some_and(|sd| sd > 1.0))
-                .filter_map(|r| s.f64(r, "ratio"))
-                .fold(f64::INFINITY, f64::min);
-            let at = |ratio: f64| {
-                rows.iter()
-                    .find(|r| s.f64(r, "ratio") == Some(ratio))
-                    .and_then(|r| s.f64(r, "err_intersection_sd"))
-            };
-            parts.push(format!(
-                "|A∩B| = {o}·|B|: sd {} at equal sizes, {} at |A|/|B| = 100; the spread first exceeds the intersection itself at |A|/|B| = {}",
-                at(1.0).map(|v| pct(v, 2)).unwrap_or("-".into()),
-                at(100.0).map(|v| pct(v, 2)).unwrap_or("-".into()),
-                if first_garbage.is_finite() { sig(first_garbage, 3) } else { "never (in range)".into() }
-            ));
-        }
-        Section {
-            table,
-            reading: format!(
-                "Relative error of the inclusion–exclusion estimate (|B| fixed, A growing): {}. The measured spread is below the independent-errors line in {} of {} settings (A∪B's registers are mostly A's, so the errors of |Â| and |Â∪B̂| cancel in part); when B ⊂ A the union's registers are exactly A's, so the estimate is |B̂|.",
-                parts.join("; "),
-                s.rows
-                    .iter()
-                    .filter(|r| {
-                        matches!((s.f64(r, "err_intersection_sd"), s.f64(r, "sd_independent_theory")), (Some(a), Some(b)) if a < b)
-                    })
-                    .count(),
-                s.rows.len()
-            ),
-        }
     }
 }

@@ -19,12 +19,10 @@
 //!   its shorthand column is 2^20, the estimate such a set gives.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::sig;
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::report::Section;
 use crate::workload::{KeyGen, KeyType};
 use rand::RngExt;
 
@@ -124,7 +122,6 @@ impl Study for HllIntuition {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_intuition";
-    const CHARTS: &'static str = include_str!("hll_intuition.charts.toml");
     const ABOUT: &'static str = "The coin and leading-zero arguments measured: 2^-k, log2 N, waits for runs of tails, one lucky element";
     const MIN_REPLICATES: u32 = 5;
 
@@ -252,47 +249,6 @@ impl Study for HllIntuition {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         Some(Footprint::one(4096.0, p.n as f64 * p.streams.max(1) as f64))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let s = t.summary();
-        let table = s.project(
-            &[
-                "part",
-                "x",
-                "replicates",
-                "measured",
-                "measured_lo",
-                "measured_hi",
-                "measured_q50",
-                "theory",
-                "shorthand",
-            ],
-            |_| true,
-        );
-        let get = |part: &str, x: f64, col: &str| {
-            s.where_str("part", part)
-                .find(|r| s.f64(r, "x") == Some(x))
-                .and_then(|r| s.f64(r, col))
-        };
-        let f = |v: Option<f64>| v.map(|v| sig(v, 4)).unwrap_or_else(|| "-".into());
-        Section {
-            table,
-            reading: format!(
-                "A run of 12 tails takes {} flips on average (exact 8,190; the essay's 4,096 is 2^12), while the longest run in 4,096 flips averages {} (exact {}): \"longest run 12 ⇒ about 4,096 flips\" is the right order but \"how long you wait for twelve tails in a row\" is twice that. Hashes beginning with ≥ 10 zeros: {} (2^−10 = {}). Longest leading-zero run among 10^6 hashes: mean {} (log2 N = 19.93, exact mean {}). One element alone holds the maximum in {} of streams of 10^6 (exact {}: one lucky element doubles a one-register answer that often). Sets of 10 with a 20-zero hash: {} (exact {}).",
-                f(get("coin_wait", 12.0, "measured")),
-                f(get("coin_longest", 12.0, "measured")),
-                f(get("coin_longest", 12.0, "theory")),
-                f(get("leading_zeros", 10.0, "measured")),
-                f(get("leading_zeros", 10.0, "theory")),
-                f(get("longest_run", 1e6, "measured")),
-                f(get("longest_run", 1e6, "theory")),
-                f(get("lucky", 1e6, "measured")),
-                f(get("lucky", 1e6, "theory")),
-                f(get("twenty_zeros", 20.0, "measured")),
-                f(get("twenty_zeros", 20.0, "theory")),
-            ),
-        }
     }
 }
 

@@ -4,15 +4,12 @@
 //! and the error of the merged estimate.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::hll_bytes;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::StrategyId;
-use crate::report::Section;
 use crate::structures::hyperloglog::HyperLogLog;
-use crate::table::Value;
 use crate::workload::{KeyGen, KeyType};
 use rand::RngExt;
 
@@ -48,7 +45,6 @@ impl Study for HllMerge {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_merge";
-    const CHARTS: &'static str = include_str!("hll_merge.charts.toml");
     const ABOUT: &'static str =
         "HyperLogLog sketches of shards merged at a coordinator vs one sketch of the union";
 
@@ -99,48 +95,5 @@ impl Study for HllMerge {
             all,
             p.n as f64 * (1.0 + p.overlap) + p.nodes as f64 * (1u64 << p.p) as f64,
         ))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "nodes",
-                "n",
-                "p",
-                "overlap",
-                "merged_equals_union",
-                "registers_differing",
-                "bytes_per_node",
-                "bytes_sent",
-                "err_merged_ertl",
-                "err_union_ertl",
-            ],
-            |_| true,
-        );
-        let equal = t
-            .rows
-            .iter()
-            .filter(|r| t.cell(r, "merged_equals_union") == &Value::Bool(true))
-            .count();
-        let worst = t
-            .rows
-            .iter()
-            .filter_map(|r| t.f64(r, "err_merged_ertl"))
-            .fold(0.0f64, |a, e| a.max(e.abs()));
-        let sent = t
-            .rows
-            .iter()
-            .filter_map(|r| t.f64(r, "bytes_sent"))
-            .fold(0.0f64, f64::max);
-        Section {
-            table,
-            reading: format!(
-                "In {equal} of {} settings the merged registers equal, register for register, those of one sketch fed the whole stream; the largest cluster sends {} bytes in all; the merged estimates are off by at most {}.",
-                t.rows.len(),
-                sig(sent, 4),
-                pct(worst, 3)
-            ),
-        }
     }
 }

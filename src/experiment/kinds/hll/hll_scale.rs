@@ -5,12 +5,10 @@
 //! separating the estimator's own error from the 64-bit hash's collisions.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::footprint::hll_bytes;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
-use crate::export::markdown::{pct, sig};
-use crate::report::Section;
 use crate::structures::hyperloglog::{estimators, hllpp, simulate, theory};
 
 pub struct HllScale;
@@ -54,7 +52,6 @@ impl Study for HllScale {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_scale";
-    const CHARTS: &'static str = include_str!("hll_scale.charts.toml");
     const ABOUT: &'static str = "HyperLogLog error from 10^6 to 2^64 distinct keys (registers drawn exactly in distribution), estimator vs 64-bit hash collisions";
     const MIN_REPLICATES: u32 = 2;
 
@@ -89,53 +86,5 @@ impl Study for HllScale {
             hll_bytes(p.p),
             decades * (1u64 << p.p) as f64,
         ))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let s = t.summary();
-        let table = s.project(
-            &[
-                "n",
-                "replicates",
-                "collision_loss_theory",
-                "err_ertl",
-                "err_ertl_sd",
-                "err_ertl_vs_words",
-                "err_raw",
-                "saturated_registers",
-            ],
-            |_| true,
-        );
-        let beyond: Option<f64> = s
-            .rows
-            .iter()
-            .filter(|r| {
-                let (b, se) = (s.f64(r, "err_ertl"), s.f64(r, "se_theory"));
-                matches!((b, se), (Some(b), Some(se)) if b.abs() > se)
-            })
-            .filter_map(|r| s.f64(r, "n"))
-            .reduce(f64::min);
-        let at = |n: f64, col: &str| {
-            s.rows
-                .iter()
-                .find(|r| s.f64(r, "n") == Some(n))
-                .and_then(|r| s.f64(r, col))
-                .map(|v| pct(v, 2))
-                .unwrap_or_else(|| "-".into())
-        };
-        let two64 = 2f64.powi(64);
-        Section {
-            table,
-            reading: format!(
-                "Ertl's estimate tracks the distinct hash words at every n (error vs words {} at 2^64, RSE {}), but n distinct keys give only 2^64(1 − e^(−n/2^64)) distinct 64-bit words, so the count falls short of n by {} at 10^18 and {} at 2^64 (mean error). The mean error first exceeds one standard error (1.04/√m) at n = {}.",
-                at(two64, "err_ertl_vs_words"),
-                at(two64, "err_ertl_sd"),
-                at(1e18, "err_ertl"),
-                at(two64, "err_ertl"),
-                beyond
-                    .map(|n| sig(n, 3))
-                    .unwrap_or_else(|| "none in range".into())
-            ),
-        }
     }
 }

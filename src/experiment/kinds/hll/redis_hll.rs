@@ -5,15 +5,12 @@
 //! neither is possible the Redis columns are empty and the reading says why.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::footprint::{chunk, table};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
-use crate::export::markdown::sig;
 use crate::peer::redis;
-use crate::report::Section;
 use crate::structures::hyperloglog::redis::RedisHll;
-use crate::table::Value;
 use rand::RngExt;
 
 pub struct RedisHllStudy;
@@ -48,7 +45,6 @@ impl Study for RedisHllStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "redis_hll";
-    const CHARTS: &'static str = include_str!("redis_hll.charts.toml");
     const ABOUT: &'static str = "sketchlab's Redis-compatible HyperLogLog vs a real redis-server's PFCOUNT on the same PFADDs";
 
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
@@ -115,52 +111,5 @@ impl Study for RedisHllStudy {
         // the sketch, and the exact set of elements sent (up to 40 bytes each)
         let n = p.max_n as f64;
         Some(Footprint::one(12_304.0, 2.0 * n).plus(table(n, 24.0) + n * chunk(40.0)))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let r = &t.results;
-        let table = r.project(
-            &[
-                "elements",
-                "replicate",
-                "n",
-                "distinct",
-                "sketchlab",
-                "redis",
-                "equal",
-                "server",
-            ],
-            |row| r.f64(row, "replicate") == Some(0.0),
-        );
-        let compared: Vec<&Vec<Value>> = r
-            .rows
-            .iter()
-            .filter(|row| r.f64(row, "redis").is_some())
-            .collect();
-        let equal = compared
-            .iter()
-            .filter(|row| r.cell(row, "equal") == &Value::Bool(true))
-            .count();
-        let server = r
-            .rows
-            .first()
-            .map(|row| r.str(row, "server"))
-            .unwrap_or_default();
-        let reading = if compared.is_empty() {
-            format!(
-                "No Redis comparison was made ({server}); the sketchlab column alone is shown. Install redis-server or pass --redis-url."
-            )
-        } else {
-            let largest = compared
-                .iter()
-                .filter_map(|row| r.f64(row, "n"))
-                .fold(0.0, f64::max);
-            format!(
-                "Against {server}: PFCOUNT equals sketchlab's count at {equal} of {} checkpoints (random byte strings, sequential decimal strings, 8-byte integers; n from 1 to {}, through Redis's sparse and dense encodings).",
-                compared.len(),
-                sig(largest, 3)
-            )
-        };
-        Section { table, reading }
     }
 }

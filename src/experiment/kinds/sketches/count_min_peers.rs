@@ -10,12 +10,10 @@
 //! function of the seed.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::sig;
 use crate::hashing::StrategyId;
-use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::count_min::{CountMin, theory};
 use crate::workload::zipf::ZipfStream;
@@ -63,7 +61,6 @@ impl Study for CountMinPeers {
     type P = P;
     type R = R;
     const NAME: &'static str = "count_min_peers";
-    const CHARTS: &'static str = include_str!("count_min_peers.charts.toml");
     const ABOUT: &'static str = "One Zipf stream into sketchlab (plain, conservative), DataSketches and count-min-sketch Count-Mins of one shape";
     const MIN_REPLICATES: u32 = 2;
     const REPRODUCIBLE: bool = false;
@@ -145,59 +142,5 @@ impl Study for CountMinPeers {
             Footprint::one(sketch, 3.0 * p.updates as f64 + p.universe as f64)
                 .plus(2.0 * sketch + p.universe as f64 * 8.0),
         )
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let s = t.summary();
-        let table = s.project(
-            &[
-                "s",
-                "replicates",
-                "w",
-                "d",
-                "eps_n",
-                "overshoot_sketchlab",
-                "overshoot_sketchlab_conservative",
-                "overshoot_datasketches",
-                "overshoot_count_min_sketch",
-                "beyond_eps_n_sketchlab",
-                "beyond_eps_n_count_min_sketch",
-                "underestimates",
-                "bytes_sketchlab",
-                "bytes_count_min_sketch",
-            ],
-            |_| true,
-        );
-        let parts: Vec<String> = s
-            .rows
-            .iter()
-            .map(|r| {
-                let g = |c: &str| s.f64(r, c).map(|v| sig(v, 3)).unwrap_or_else(|| "-".into());
-                format!(
-                    "s = {}: sketchlab {} (conservative {}), DataSketches {}, count-min-sketch {}",
-                    s.str(r, "s"),
-                    g("overshoot_sketchlab"),
-                    g("overshoot_sketchlab_conservative"),
-                    g("overshoot_datasketches"),
-                    g("overshoot_count_min_sketch")
-                )
-            })
-            .collect();
-        Section {
-            table,
-            reading: format!(
-                "Mean overshoot per key: {}. Conservative ÷ plain (sketchlab): {}. The count-min-sketch columns are not reproducible: that crate keys its hash from the OS.",
-                parts.join("; "),
-                s.rows
-                    .iter()
-                    .filter_map(|r| Some(sig(
-                        s.f64(r, "overshoot_sketchlab_conservative")?
-                            / s.f64(r, "overshoot_sketchlab")?,
-                        3
-                    )))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        }
     }
 }

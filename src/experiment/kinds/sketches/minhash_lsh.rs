@@ -9,12 +9,10 @@
 //! recall, and the S-curve 1 − (1 − J^r)^b each pair should follow.
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::export::markdown::{pct, sig};
 use crate::hashing::{KeyHasher, StrategyId};
-use crate::report::Section;
 use crate::stats::Proportion;
 use crate::structures::minhash::{MinHash, theory};
 use std::collections::HashMap;
@@ -101,7 +99,6 @@ impl Study for MinHashLsh {
     type P = P;
     type R = R;
     const NAME: &'static str = "minhash_lsh";
-    const CHARTS: &'static str = include_str!("minhash_lsh.charts.toml");
     const ABOUT: &'static str = "MinHash + LSH banding for near-duplicate paragraphs of 14 licence texts: precision and recall vs exact Jaccard";
     const MIN_REPLICATES: u32 = 2;
 
@@ -174,55 +171,5 @@ impl Study for MinHashLsh {
         // the licence corpus (about 40,000 words) signed with b*r minima per paragraph
         let k = (p.bands * p.rows) as f64;
         Some(Footprint::one(k * 8.0 * 2_000.0, 40_000.0 * k).plus(400_000.0))
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let s = t.summary();
-        let table = s.project(
-            &[
-                "bands",
-                "rows",
-                "threshold",
-                "replicates",
-                "documents",
-                "pairs",
-                "near_duplicates",
-                "candidates",
-                "candidates_theory",
-                "precision",
-                "recall",
-                "recall_theory",
-                "s_curve_midpoint",
-            ],
-            |_| true,
-        );
-        let parts: Vec<String> = s
-            .rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "b = {}, r = {}, J ≥ {}: precision {}, recall {} (theory {})",
-                    s.str(r, "bands"),
-                    s.str(r, "rows"),
-                    s.str(r, "threshold"),
-                    pct(s.f64(r, "precision").unwrap_or(f64::NAN), 1),
-                    pct(s.f64(r, "recall").unwrap_or(f64::NAN), 1),
-                    pct(s.f64(r, "recall_theory").unwrap_or(f64::NAN), 1)
-                )
-            })
-            .collect();
-        let docs = s
-            .rows
-            .first()
-            .and_then(|r| s.f64(r, "documents"))
-            .unwrap_or(0.0);
-        Section {
-            table,
-            reading: format!(
-                "{} paragraphs, every pair scored exactly: {}.",
-                sig(docs, 4),
-                parts.join("; ")
-            ),
-        }
     }
 }

@@ -5,11 +5,9 @@
 //! empirical CDF, at q = 0.5 … 0.9999 (one row per q).
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, Seeds};
-use crate::export::markdown::sig;
-use crate::report::Section;
 use crate::structures::tdigest::{TDigest, theory};
 use datasketches::common::SearchCriteria;
 use datasketches::kll::{KllFloat, KllSketch};
@@ -54,7 +52,6 @@ impl Study for TDigestStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "tdigest";
-    const CHARTS: &'static str = include_str!("tdigest.charts.toml");
     const ABOUT: &'static str = "t-digest rank error by quantile vs a same-bytes reservoir sample, DataSketches t-digest and KLL";
     const MIN_REPLICATES: u32 = 2;
     /// DataSketches' KLL flips its compaction coins from a thread-local
@@ -140,53 +137,5 @@ impl Study for TDigestStudy {
             Footprint::one(p.compression * 20.0 + p.kll_k as f64 * 40.0, n * 4.0)
                 .plus(2.0 * n * 8.0),
         )
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let s = t.summary();
-        let table = s.project(
-            &[
-                "dist",
-                "q",
-                "replicates",
-                "rank_err_tdigest",
-                "rank_err_reservoir",
-                "rank_err_ds_tdigest",
-                "rank_err_ds_kll",
-                "tdigest_bound",
-                "bytes_tdigest",
-                "reservoir_values",
-                "bytes_ds_tdigest",
-                "bytes_ds_kll",
-            ],
-            |_| true,
-        );
-        let get = |d: &str, q: f64, c: &str| {
-            s.where_str("dist", d)
-                .find(|r| s.f64(r, "q") == Some(q))
-                .and_then(|r| s.f64(r, c))
-                .map(|v| sig(v, 2))
-                .unwrap_or_else(|| "-".into())
-        };
-        Section {
-            table,
-            reading: format!(
-                "Normal stream: t-digest rank error {} at the median, {} at p99, {} at p99.99; a reservoir of the same {} bytes: {}, {}, {}. DataSketches t-digest {}, {}, {}; KLL (k = 200, {} bytes) {}, {}, {}.",
-                get("normal", 0.5, "rank_err_tdigest"),
-                get("normal", 0.99, "rank_err_tdigest"),
-                get("normal", 0.9999, "rank_err_tdigest"),
-                get("normal", 0.5, "bytes_tdigest"),
-                get("normal", 0.5, "rank_err_reservoir"),
-                get("normal", 0.99, "rank_err_reservoir"),
-                get("normal", 0.9999, "rank_err_reservoir"),
-                get("normal", 0.5, "rank_err_ds_tdigest"),
-                get("normal", 0.99, "rank_err_ds_tdigest"),
-                get("normal", 0.9999, "rank_err_ds_tdigest"),
-                get("normal", 0.5, "bytes_ds_kll"),
-                get("normal", 0.5, "rank_err_ds_kll"),
-                get("normal", 0.99, "rank_err_ds_kll"),
-                get("normal", 0.9999, "rank_err_ds_kll"),
-            ),
-        }
     }
 }

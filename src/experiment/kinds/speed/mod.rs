@@ -1,4 +1,3 @@
 //! Speed: where the time of an operation goes as structures grow.
 
 pub mod scaling;
-mod scaling_report;

@@ -29,13 +29,11 @@
 //! filter larger than the last-level cache, where this study finds it pays).
 
 use crate::experiment::kinds::Footprint;
+use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
-use crate::experiment::kinds::{Study, Tables};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::{HashStrategy, KeyHasher, StrategyId};
 use crate::metrics::memory::{self, LoadProbe};
-use crate::plot::Chart;
-use crate::report::Section;
 use crate::stats;
 use crate::structures::Membership;
 use crate::structures::bloom::blocked::BlockedBloom;
@@ -397,14 +395,6 @@ impl Study for Scaling {
             peak_bytes: 2.0 * bytes + 12.0 * q,
             work: p.n as f64 * 3.0 + p.reps as f64 * q * 12.0,
         })
-    }
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        super::scaling_report::charts(t)
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        super::scaling_report::section(t)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `scaling` study's charts and reading, drawn from its rows alone.
 
 use crate::experiment::kinds::Tables;
-use crate::experiment::kinds::common;
+use crate::experiment::present::common;
 use crate::export::markdown::sig;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;

@@ -1,0 +1,197 @@
+//! `hashmap_flood`: what the report shows of its rows (charts, reading, table).
+
+use crate::experiment::kinds::Tables;
+use crate::experiment::kinds::attack::hashmap_flood::*;
+use crate::experiment::present::Present;
+use crate::experiment::present::common;
+use crate::export::markdown::sig;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::report::SeedRow;
+use crate::table::Value;
+
+impl Present for HashmapFlood {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let mut ns = Chart::new(
+            "ns_per_insert",
+            "HashMap inserts: keys crafted against the hasher vs RandomState on the same keys",
+            "keys inserted",
+            "ns per insert (median)",
+        )
+        .log_x()
+        .log_y();
+        let mut cmp = Chart::new(
+            "compares_per_insert",
+            "Key comparisons per insert (counted): n/2 when every insert walks one chain",
+            "keys inserted",
+            "compares per insert",
+        )
+        .log_x()
+        .log_y();
+        for a in common::names(t, "attack") {
+            for table in ["attacked", "random_state"] {
+                for keys in ["crafted", "random"] {
+                    let rows: Vec<&Vec<Value>> = t
+                        .where_str("attack", &a)
+                        .filter(|r| t.str(r, "table") == table && t.str(r, "keys") == keys)
+                        .collect();
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    let label = format!(
+                        "{}, {keys} keys",
+                        if table == "attacked" {
+                            a.clone()
+                        } else {
+                            format!("RandomState ({a} keys)")
+                        }
+                    );
+                    let pts = |y: &str, floor: f64| -> Vec<Point> {
+                        rows.iter()
+                            .filter_map(|r| {
+                                let x = t.f64(r, "inserted")?;
+                                match t.interval(r, y) {
+                                    Some(i) => Some(Point::with_interval(x, i.value, i.lo, i.hi)),
+                                    None => Some(Point::new(x, t.f64(r, y)?.max(floor))),
+                                }
+                            })
+                            .collect()
+                    };
+                    ns = ns.series(Series::new(
+                        label.clone(),
+                        Style::LinePoints,
+                        pts("ns_per_insert", 0.0),
+                    ));
+                    // a log axis cannot show 0: RandomState often compares nothing
+                    cmp = cmp.series(Series::new(
+                        label,
+                        Style::LinePoints,
+                        pts("compares_per_insert", 1e-3),
+                    ));
+                }
+            }
+        }
+        vec![ns, cmp]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |a: &str, tb: &str, k: &str, m: &str| {
+            super::value(t, &[("attack", a), ("table", tb), ("keys", k)], m)
+        };
+        let n = v("fx", "attacked", "crafted", "inserted");
+        let c = |x: f64| format!("{} compares/insert", sig(x, 3));
+        vec![SeedRow {
+            structure: "std HashMap".into(),
+            attack: super::cell(n, |n| format!("{} colliding keys", sig(n, 3))),
+            designed: super::cell(
+                v("murmur64a", "random_state", "random", "compares_per_insert"),
+                |x| format!("O(1): {} compares/insert on random keys", sig(x, 2)),
+            ),
+            constant_seed: super::cell(
+                v("fx", "attacked", "crafted", "compares_per_insert"),
+                |x| format!("{} (FxHash, no seed)", c(x)),
+            ),
+            random_seed: super::cell(
+                v("murmur64a", "attacked", "crafted", "compares_per_insert"),
+                |x| {
+                    let row = super::row(
+                        t,
+                        &[
+                            ("attack", "murmur64a"),
+                            ("table", "attacked"),
+                            ("keys", "crafted"),
+                        ],
+                    );
+                    let capped = row.is_some_and(|r| t.str(r, "capped") == "true");
+                    format!(
+                        "{} over {} keys (murmur64a, unseen seed{})",
+                        c(x),
+                        sig(
+                            v("murmur64a", "attacked", "crafted", "inserted").unwrap_or(f64::NAN),
+                            3
+                        ),
+                        if capped {
+                            "; stopped by the per-trial time cap"
+                        } else {
+                            ""
+                        }
+                    )
+                },
+            ),
+            keyed: super::cell(
+                v(
+                    "murmur64a",
+                    "random_state",
+                    "crafted",
+                    "compares_per_insert",
+                ),
+                |x| format!("{} (RandomState)", c(x)),
+            ),
+        }]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "attack",
+                "table",
+                "keys",
+                "n",
+                "inserted",
+                "capped",
+                "key_bytes",
+                "seconds",
+                "ns_per_insert",
+                "compares_per_insert",
+                "keys_for_one_minute",
+            ],
+            |_| true,
+        );
+        // per attacked/crafted series: the largest n, its time, and the growth exponent of ns/insert
+        let mut parts = Vec::new();
+        for a in common::names(t, "attack") {
+            for table in ["attacked", "random_state"] {
+                let rows: Vec<&Vec<Value>> = t
+                    .where_str("attack", &a)
+                    .filter(|r| t.str(r, "table") == table && t.str(r, "keys") == "crafted")
+                    .collect();
+                let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+                    continue;
+                };
+                let f = |r: &Vec<Value>, c: &str| t.f64(r, c).unwrap_or(f64::NAN);
+                let slope = (f(last, "ns_per_insert") / f(first, "ns_per_insert")).ln()
+                    / (f(last, "inserted") / f(first, "inserted")).ln();
+                let who = if table == "attacked" {
+                    a.clone()
+                } else {
+                    "RandomState".into()
+                };
+                parts.push(format!(
+                    "{who} with the {a} keys: {} keys in {} s ({} compares per insert{}), ns/insert ∝ n^{}{}",
+                    sig(f(last, "inserted"), 3),
+                    sig(f(last, "seconds"), 3),
+                    sig(f(last, "compares_per_insert"), 3),
+                    if t.str(last, "capped") == "true" {
+                        ", stopped at the time cap"
+                    } else {
+                        ""
+                    },
+                    sig(slope, 2),
+                    t.f64(last, "keys_for_one_minute")
+                        .map(|k| format!("; one minute would take about {} keys", sig(k, 2)))
+                        .unwrap_or_default()
+                ));
+            }
+        }
+        Section {
+            table,
+            reading: format!(
+                "{}. An exponent near 1 is a quadratic flood (every insert walks one chain); near 0, constant-time inserts.",
+                parts.join("; ")
+            ),
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! `hll_attack`: what the report shows of its rows (charts, reading, table).
+
+use crate::experiment::kinds::Tables;
+use crate::experiment::kinds::attack::hll_attack::*;
+use crate::experiment::present::Present;
+use crate::export::markdown::sig;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::report::SeedRow;
+use crate::table::Value;
+
+impl Present for HllAttack {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let mut c = Chart::new(
+            "estimate_vs_truth",
+            "HyperLogLog under attack: Redis's layout (sketchlab and PFCOUNT) vs sip13-keyed",
+            "distinct items added",
+            "estimate",
+        )
+        .log_x()
+        .log_y();
+        for target in ["redis", "sip13"] {
+            let rows: Vec<&Vec<Value>> = t.where_str("target", target).collect();
+            let pts = |col: &str| -> Vec<Point> {
+                rows.iter()
+                    .filter_map(|r| Some(Point::new(t.f64(r, "distinct")?, t.f64(r, col)?)))
+                    .collect()
+            };
+            c = c.series(Series::new(
+                format!("{target}: estimate"),
+                Style::Points,
+                pts("estimate"),
+            ));
+            if target == "redis" {
+                c = c.series(Series::new(
+                    "redis-server PFCOUNT",
+                    Style::Points,
+                    pts("redis_pfcount"),
+                ));
+            }
+        }
+        let truth: Vec<Point> = t
+            .rows
+            .iter()
+            .filter_map(|r| t.f64(r, "distinct"))
+            .map(|d| Point::new(d, d))
+            .collect();
+        let mut truth = truth;
+        truth.sort_by(|a, b| a.x.total_cmp(&b.x));
+        vec![c.series(Series::new("truth", Style::Line, truth))]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |a: &str, tg: &str, m: &str| super::value(t, &[("attack", a), ("target", tg)], m);
+        let err = |x: f64| format!("{:+.1}%", 100.0 * (x - 1.0));
+        [
+            (
+                "deflate_index",
+                "deflation: items filtered to 3/4 of the registers",
+            ),
+            (
+                "deflate_rank1",
+                "deflation: rank-1 items only, after a preload",
+            ),
+            ("inflate", "inflation: one constructed key per register"),
+        ]
+        .into_iter()
+        .filter(|(a, _)| v(a, "redis", "distinct").is_some())
+        .map(|(a, what)| SeedRow {
+            structure: "HyperLogLog (Redis layout, p = 14)".into(),
+            attack: what.into(),
+            designed: "±0.81% (one standard error)".into(),
+            constant_seed: super::cell(v(a, "redis", "estimate_over_truth"), |x| {
+                let equal = super::row(t, &[("attack", a), ("target", "redis")])
+                    .map(|r| t.str(r, "redis_equal"));
+                let pf = match equal.as_deref() {
+                    Some("true") => ", PFCOUNT equal",
+                    Some("false") => ", PFCOUNT DIFFERS",
+                    _ => ", no redis-server reached",
+                };
+                format!("{} (MurmurHash64A, public seed{pf})", err(x))
+            }),
+            random_seed: "—".into(),
+            keyed: super::cell(v(a, "sip13", "estimate_over_truth"), err),
+        })
+        .collect()
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let t = &t.results;
+        let table = t.project(
+            &[
+                "attack",
+                "target",
+                "distinct",
+                "hashes_tried",
+                "estimate",
+                "estimate_over_truth",
+                "redis_pfcount",
+                "redis_equal",
+                "server",
+            ],
+            |_| true,
+        );
+        let parts: Vec<String> = t
+            .rows
+            .iter()
+            .map(|r| {
+                let pf = t
+                    .f64(r, "redis_pfcount")
+                    .map(|v| format!(", PFCOUNT {}", sig(v, 4)))
+                    .unwrap_or_default();
+                format!(
+                    "{} on {}: {} distinct items read as {}{pf}",
+                    t.str(r, "attack"),
+                    t.str(r, "target"),
+                    sig(t.f64(r, "distinct").unwrap_or(f64::NAN), 4),
+                    sig(t.f64(r, "estimate").unwrap_or(f64::NAN), 4),
+                )
+            })
+            .collect();
+        let server = t
+            .rows
+            .first()
+            .map(|r| t.str(r, "server"))
+            .unwrap_or_default();
+        Section {
+            table,
+            reading: format!(
+                "{}. Server: {server}. With the public seed the attacker sets the count; against the keyed sketch its items are ordinary items.",
+                parts.join("; ")
+            ),
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! `runtime_hashes`: what the report shows of its rows (charts, reading, table).
+
+use crate::experiment::kinds::Tables;
+use crate::experiment::kinds::attack::runtime_hashes::*;
+use crate::experiment::present::Present;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::report::SeedRow;
+
+impl Present for RuntimeHashes {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let mut series = Vec::new();
+        for (col, name) in [
+            ("distinct_java_keys", "strings crafted for Java"),
+            ("distinct_php5_keys", "strings crafted for PHP 5"),
+        ] {
+            let pts: Vec<Point> = t
+                .rows
+                .iter()
+                .enumerate()
+                .filter_map(|(x, r)| Some(Point::new(x as f64, t.f64(r, col)?)))
+                .collect();
+            series.push(Series::new(name, Style::Points, pts));
+        }
+        let names = t
+            .rows
+            .iter()
+            .map(|r| t.str(r, "runtime"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut c = Chart::new(
+            "distinct_hashes",
+            "Distinct hash values among 2^n crafted strings (1: every string in one bucket)",
+            &format!("runtime ({names})"),
+            "distinct hash values",
+        )
+        .log_y();
+        for s in series {
+            c = c.series(s);
+        }
+        vec![c]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |rt: &str, c: &str| super::value(t, &[("runtime", rt)], c);
+        vec![SeedRow {
+            structure: "Runtime string hash (hash table keys)".into(),
+            attack: "2^n strings of equivalent blocks".into(),
+            designed: "one bucket per string, about".into(),
+            constant_seed: super::cell(v("java", "distinct_own_keys"), |d| {
+                format!(
+                    "Java String.hashCode: {} hash value(s) for {} strings; PHP 5: {}",
+                    d,
+                    v("java", "crafted_keys").unwrap_or(f64::NAN),
+                    v("php5", "distinct_own_keys").unwrap_or(f64::NAN)
+                )
+            }),
+            random_seed: "—".into(),
+            keyed: super::cell(v("python", "distinct_java_keys"), |d| {
+                format!(
+                    "CPython: {d} distinct; Rust RandomState: {}",
+                    v("rust", "distinct_java_keys").unwrap_or(f64::NAN)
+                )
+            }),
+        }]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let tab = &t.results;
+        let table = tab.project(
+            &[
+                "runtime",
+                "version",
+                "algorithm",
+                "hash_bits",
+                "randomized_per_process",
+                "crafted_keys",
+                "distinct_java_keys",
+                "distinct_php5_keys",
+            ],
+            |_| true,
+        );
+        let reading = tab
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} ({}, {}): {} distinct hash values for the {} Java strings, {} for the PHP 5 strings{}",
+                    tab.str(r, "runtime"),
+                    tab.str(r, "version"),
+                    tab.str(r, "algorithm"),
+                    tab.str(r, "distinct_java_keys"),
+                    tab.str(r, "crafted_keys"),
+                    tab.str(r, "distinct_php5_keys"),
+                    match tab.f64(r, "randomized_per_process") {
+                        Some(1.0) => ", keyed per process",
+                        Some(_) => ", the same in every process",
+                        None => "",
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        Section {
+            table,
+            reading: format!(
+                "{reading}. Java's and PHP 5's functions are computed here from their published definitions (the runtimes are not run); the Python 2 and Ruby 1.8 hashes of the same advisory are not modelled. Java still ships String.hashCode unchanged; since Java 8 HashMap turns a long bucket into a balanced tree, bounding the damage rather than avoiding the collisions."
+            ),
+        }
+    }
+}

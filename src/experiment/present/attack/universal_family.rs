@@ -1,0 +1,136 @@
+//! `universal_family`: what the report shows of its rows (charts, reading, table).
+
+use crate::attack::universal::{CW_SMALL, MS_SMALL};
+use crate::experiment::kinds::Tables;
+use crate::experiment::kinds::attack::universal_family::*;
+use crate::experiment::present::Present;
+use crate::experiment::present::common;
+use crate::export::markdown::sig;
+use crate::plot::{Chart, Point, Series, Style};
+use crate::report::Section;
+use crate::report::SeedRow;
+
+impl Present for UniversalFamily {
+    fn charts(&self, t: &Tables) -> Vec<Chart> {
+        let t = &t.results;
+        let mut c = Chart::new(
+            "crafted_collision",
+            "Pairs crafted against a known function: collision rate in the victim's draws",
+            "m (buckets)",
+            "collision rate",
+        )
+        .log_x()
+        .log_y();
+        for fam in common::names(t, "family") {
+            for seed in ["fresh", "constant"] {
+                let pts: Vec<Point> = t
+                    .rows
+                    .iter()
+                    .filter(|r| t.str(r, "family") == fam && t.str(r, "function") == seed)
+                    .filter_map(|r| {
+                        let i = t.interval(r, "crafted_collision")?;
+                        Some(Point::with_interval(t.f64(r, "m")?, i.value, i.lo, i.hi))
+                    })
+                    .collect();
+                if !pts.is_empty() {
+                    c = c.series(Series::new(format!("{fam}, {seed}"), Style::Points, pts));
+                }
+            }
+        }
+        let ms = common::levels(t, "m");
+        c = c.series(Series::new(
+            "1/m (universal)",
+            Style::Line,
+            ms.iter().map(|&m| Point::new(m, 1.0 / m)).collect(),
+        ));
+        vec![c]
+    }
+
+    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
+        let t = &t.results;
+        let v = |fam: &str, seed: &str| {
+            super::row(t, &[("family", fam), ("function", seed)])
+                .and_then(|r| Some((t.f64(r, "crafted_collision")?, t.f64(r, "m")?)))
+        };
+        let fmt = |x: Option<(f64, f64)>| {
+            super::cell(x.map(|x| x.0), |r| {
+                format!(
+                    "crafted pairs collide at {} (m = {})",
+                    sig(r, 3),
+                    sig(x.map_or(f64::NAN, |x| x.1), 6)
+                )
+            })
+        };
+        vec![SeedRow {
+            structure: "Hash table bucket (universal family)".into(),
+            attack: "pairs crafted against a known function".into(),
+            designed: "collide with probability ≤ 1/m".into(),
+            constant_seed: fmt(v("carter_wegman", "constant")),
+            random_seed: fmt(v("carter_wegman", "fresh")),
+            keyed: fmt(v("sip13", "fresh")),
+        }]
+    }
+
+    fn section(&self, t: &Tables) -> Section {
+        let tab = &t.results;
+        let table = tab.project(
+            &[
+                "family",
+                "function",
+                "m",
+                "exhaustive_max_pair_x_m",
+                "search_tries_per_pair_over_m",
+                "draws",
+                "crafted_collision",
+                "crafted_collision_x_m",
+                "random_collision_x_m",
+                "universe_keys",
+                "max_bucket_load",
+                "pigeonhole_bound",
+            ],
+            |_| true,
+        );
+        let f = |fam: &str, seed: &str, c: &str| {
+            super::value(tab, &[("family", fam), ("function", seed)], c)
+        };
+        let worst_fresh = tab
+            .rows
+            .iter()
+            .filter(|r| tab.str(r, "function") == "fresh")
+            .filter_map(|r| tab.f64(r, "crafted_collision_x_m"))
+            .fold(f64::NAN, f64::max);
+        let constant_min = tab
+            .rows
+            .iter()
+            .filter(|r| tab.str(r, "function") == "constant")
+            .filter_map(|r| tab.f64(r, "crafted_collision"))
+            .fold(f64::NAN, f64::min);
+        let loads_ok = tab
+            .rows
+            .iter()
+            .all(|r| tab.f64(r, "pigeonhole_shortfall") == Some(0.0));
+        let reading = format!(
+            "Exhaustively, Carter–Wegman (p = {}, m = {}) puts no pair of distinct keys in one bucket under more than {} × 1/m of its functions, multiply-shift (w = {}, m = {}) under {} × 1/m (its bound is 2/m). Pairs crafted against a function the attacker knows (about {} × m keys tried per pair) meet a freshly drawn function at {} × 1/m at worst, the rate of random pairs; under the constant function they collide at {} or more, whatever the family, SipHash included. Pigeonhole {}: the attacker's function puts at least |U|/m of the universe's keys in one bucket in every row..",
+            CW_SMALL.0,
+            CW_SMALL.1,
+            sig(
+                f("carter_wegman", "fresh", "exhaustive_max_pair_x_m").unwrap_or(f64::NAN),
+                4
+            ),
+            MS_SMALL.0,
+            MS_SMALL.1,
+            sig(
+                f("multiply_shift", "fresh", "exhaustive_max_pair_x_m").unwrap_or(f64::NAN),
+                4
+            ),
+            sig(
+                f("carter_wegman", "fresh", "search_tries_per_pair_over_m").unwrap_or(f64::NAN),
+                3
+            ),
+            sig(worst_fresh, 3),
+            sig(constant_min, 3),
+            if loads_ok { "holds" } else { "FAILS" },
+        );
+        Section { table, reading }
+    }
+}

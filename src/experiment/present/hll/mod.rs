@@ -1,0 +1,11 @@
+//! The hll kinds' presentation.
+
+mod exact_state;
+mod hll_arithmetic;
+mod hll_intersection;
+mod hll_intuition;
+mod hll_merge;
+mod hll_range;
+mod hll_registers;
+mod hll_scale;
+mod redis_hll;

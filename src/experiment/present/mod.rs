@@ -1,0 +1,52 @@
+//! What the report shows of a kind's rows: the presentation seam.
+//!
+//! A kind (`crate::experiment::kinds`) is its measurement: parameters, a
+//! typed row, `run` and `footprint`. Its [`Present`] impl, one file per kind
+//! under this folder by the same family path, turns result tables into what
+//! a reader sees: the chart declarations (`<kind>.charts.toml`, the same
+//! `[[chart]]` tables a spec may hold: [`crate::plot::declare`]), the charts
+//! no declaration can express, the report section's table and reading, the
+//! heatmaps and an attack's lines of "What the seed buys you". Both halves
+//! are tested alone: a kind's rows without drawing anything, a presentation
+//! from a table of rows without running a trial.
+
+mod attack;
+mod bloom;
+pub mod common;
+mod filters;
+mod hashing;
+mod hll;
+mod sketches;
+mod speed;
+
+use crate::experiment::kinds::{Study, Tables};
+use crate::plot::{Chart, Heatmap};
+use crate::report::{Section, SeedRow};
+
+/// A kind's presentation: everything drawn from its result tables alone.
+pub trait Present: Study {
+    /// The kind's charts as declarations, usually
+    /// `include_str!("<kind>.charts.toml")`.
+    const CHARTS: &'static str = "";
+    /// (measured, theory) column pairs: every row whose theory value lies
+    /// outside the measured interval is reported in the reading, never left
+    /// in a table.
+    const THEORY: &'static [(&'static str, &'static str)] = &[];
+    /// The essay's lost table this kind's regenerated table reconstructs
+    /// (its title in the report's "The essay's lost tables"), if any.
+    const RECONSTRUCTS: Option<&'static str> = None;
+    /// Charts no declaration can express, drawn by code (after the declared ones).
+    fn charts(&self, _t: &Tables) -> Vec<Chart> {
+        Vec::new()
+    }
+    /// The report section: its table and the kind's reading.
+    fn section(&self, t: &Tables) -> Section;
+    /// Matrix figures (PNG only), also drawn from rows alone.
+    fn heatmaps(&self, _t: &Tables) -> Vec<Heatmap> {
+        Vec::new()
+    }
+    /// Attack kinds: their lines of the report's "What the seed buys you".
+    fn seed_rows(&self, _t: &Tables) -> Vec<SeedRow> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,8 @@
+//! The sketches kinds' presentation.
+
+mod count_min;
+mod count_min_examples;
+mod count_min_peers;
+mod minhash;
+mod minhash_lsh;
+mod tdigest;

@@ -1,0 +1,4 @@
+//! The speed kinds' presentation.
+
+mod scaling;
+mod scaling_report;
