@@ -1,7 +1,7 @@
 //! Experiment kinds, grouped by family (`bloom/`, `hashing/`, …). A kind is a
 //! [`Study`]: a typed parameter struct ([`params!`](crate::params)), a typed
 //! row ([`row!`](crate::row)), a `run` that measures one trial, its charts as
-//! declarations (`<kind>.charts.toml`, the `[[chart]]` tables a spec may also
+//! declarations (`<kind>.toml`, the `[[chart]]` tables a spec may also
 //! hold: [`crate::plot::declare`]), and the report section it draws from
 //! result tables alone. [`KINDS`] is the one registry; a new kind is a new
 //! file plus one line there.
@@ -112,6 +112,8 @@ pub trait Kind: Sync {
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     /// The kind's default chart declarations.
     fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl>;
+    /// The kind's declared section table and readings.
+    fn section_decl(&self) -> crate::plot::declare::SectionDecl;
     fn section(&self, t: &Tables) -> Section;
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow>;
@@ -209,8 +211,12 @@ impl<S: Present> Kind for S {
         Present::charts(self, t)
     }
     fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl> {
-        crate::plot::declare::parse(<S as Present>::CHARTS)
+        crate::plot::declare::parse(<S as Present>::VIEW)
             .unwrap_or_else(|e| panic!("bug: kind {}'s chart declarations: {e}", S::NAME))
+    }
+    fn section_decl(&self) -> crate::plot::declare::SectionDecl {
+        crate::plot::declare::parse_section(<S as Present>::VIEW)
+            .unwrap_or_else(|e| panic!("bug: kind {}'s section declaration: {e}", S::NAME))
     }
     fn section(&self, t: &Tables) -> Section {
         Present::section(self, t)
@@ -316,6 +322,9 @@ mod tests {
                 if let Err(e) = declare::validate(&d, &cols, &curves::curve) {
                     panic!("{}: {e:?}", k.name());
                 }
+            }
+            if let Err(e) = declare::validate_section(&k.section_decl(), &cols) {
+                panic!("{}: section: {e:?}", k.name());
             }
         }
     }

@@ -3,7 +3,7 @@
 //! A kind (`crate::experiment::kinds`) is its measurement: parameters, a
 //! typed row, `run` and `footprint`. Its [`Present`] impl, one file per kind
 //! under this folder by the same family path, turns result tables into what
-//! a reader sees: the chart declarations (`<kind>.charts.toml`, the same
+//! a reader sees: the chart declarations (`<kind>.toml`, the same
 //! `[[chart]]` tables a spec may hold: [`crate::plot::declare`]), the charts
 //! no declaration can express, the report section's table and reading, the
 //! heatmaps and an attack's lines of "What the seed buys you". Both halves
@@ -25,9 +25,10 @@ use crate::report::{Section, SeedRow};
 
 /// A kind's presentation: everything drawn from its result tables alone.
 pub trait Present: Study {
-    /// The kind's charts as declarations, usually
-    /// `include_str!("<kind>.charts.toml")`.
-    const CHARTS: &'static str = "";
+    /// The kind's view as data, usually `include_str!("<kind>.toml")`: its
+    /// charts (`[[chart]]`), its section's `[table]` and the `[[reading]]`
+    /// sentences that only format numbers ([`crate::plot::declare`]).
+    const VIEW: &'static str = "";
     /// (measured, theory) column pairs: every row whose theory value lies
     /// outside the measured interval is reported in the reading, never left
     /// in a table.
@@ -39,8 +40,12 @@ pub trait Present: Study {
     fn charts(&self, _t: &Tables) -> Vec<Chart> {
         Vec::new()
     }
-    /// The report section: its table and the kind's reading.
-    fn section(&self, t: &Tables) -> Section;
+    /// The report section: its table and the kind's reading. Defaults to
+    /// the declared `[table]` and `[[reading]]`s of [`Present::VIEW`]; a
+    /// kind overrides it for prose no template can carry.
+    fn section(&self, t: &Tables) -> Section {
+        declared_section(Self::VIEW, t)
+    }
     /// Matrix figures (PNG only), also drawn from rows alone.
     fn heatmaps(&self, _t: &Tables) -> Vec<Heatmap> {
         Vec::new()
@@ -48,5 +53,20 @@ pub trait Present: Study {
     /// Attack kinds: their lines of the report's "What the seed buys you".
     fn seed_rows(&self, _t: &Tables) -> Vec<SeedRow> {
         Vec::new()
+    }
+}
+
+/// The section a view declares: its `[table]` (empty when none) and its
+/// readings, one after another.
+pub fn declared_section(view: &str, t: &Tables) -> Section {
+    let decl = crate::plot::declare::parse_section(view)
+        .unwrap_or_else(|e| panic!("bug: a kind's section declaration: {e}"));
+    Section {
+        table: decl
+            .table
+            .as_ref()
+            .map(|d| d.render(t))
+            .unwrap_or_default(),
+        reading: decl.reading(t),
     }
 }

@@ -12,7 +12,7 @@ use crate::table::{Table, Tables, Value};
 use std::collections::BTreeMap;
 
 /// Rows of `t` that pass `f` (picks read the whole table).
-fn keep<'a>(
+pub(super) fn keep<'a>(
     t: &'a Table,
     rows: Vec<&'a Vec<Value>>,
     f: &BTreeMap<String, Selector>,

@@ -30,9 +30,11 @@
 mod check;
 mod draw;
 pub mod expr;
+mod reading;
 
 pub use check::{Columns, validate};
 pub use draw::draw;
+pub use reading::{ReadingDecl, SectionDecl, TableDecl, validate_section};
 
 use super::{Point, Style};
 use serde::Deserialize;
@@ -372,13 +374,39 @@ pub fn parse(text: &str) -> Result<Vec<ChartDecl>, String> {
     struct File {
         #[serde(default)]
         chart: Vec<toml::Value>,
+        #[serde(default)]
+        table: Option<toml::Value>,
+        #[serde(default)]
+        reading: Option<toml::Value>,
     }
     let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
+    let _ = (f.table, f.reading);
     let mut out = Vec::new();
     for (i, c) in f.chart.iter().enumerate() {
         out.extend(from_toml(c).map_err(|e| format!("chart {}: {e}", raw_name(c, i)))?);
     }
     Ok(out)
+}
+
+/// Parses the `[table]` and `[[reading]]` tables of a kind's declarations
+/// (its section: see [`SectionDecl`]).
+pub fn parse_section(text: &str) -> Result<SectionDecl, String> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        #[serde(default)]
+        chart: Vec<toml::Value>,
+        #[serde(default)]
+        table: Option<TableDecl>,
+        #[serde(default)]
+        reading: Vec<ReadingDecl>,
+    }
+    let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
+    let _ = f.chart;
+    Ok(SectionDecl {
+        table: f.table,
+        reading: f.reading,
+    })
 }
 
 /// The series a declaration draws, shorthand first.

@@ -1,3 +1,4 @@
 //! Speed: where the time of an operation goes as structures grow.
 
 pub mod scaling;
+mod scaling_build;

@@ -28,23 +28,17 @@
 //! prefetching (`count_prefetched`, which `count_contained` uses only for a
 //! filter larger than the last-level cache, where this study finds it pays).
 
+use super::scaling_build::*;
 use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::params::{Def, HashSeed, Seeds};
-use crate::hashing::{HashStrategy, KeyHasher, StrategyId};
+use crate::hashing::{KeyHasher, StrategyId};
 use crate::metrics::memory::{self, LoadProbe};
 use crate::stats;
-use crate::structures::Membership;
-use crate::structures::bloom::blocked::BlockedBloom;
-use crate::structures::bloom::{BloomFilter, theory};
-use crate::structures::count_min::CountMin;
-use crate::structures::cuckoo::CuckooFilter;
-use crate::structures::hyperloglog::HyperLogLog;
 use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
 use std::hint::black_box;
-use std::time::Instant;
 
 pub struct Scaling;
 
@@ -103,155 +97,6 @@ crate::row! {
         fpr: Option<f64>,
         insert_failures: u64 [Sum],
     }
-}
-
-/// The Bloom filter's bits for n keys at 1% (every structure's budget).
-fn bloom_bits(n: u64) -> u64 {
-    theory::optimal_m(n, 0.01)
-}
-
-/// HyperLogLog's p for a budget: the largest p ≤ 18 with 0.75·2^p ≤ bytes (≥ 4).
-fn hll_p(budget_bytes: u64) -> u32 {
-    (4..=18)
-        .rev()
-        .find(|&p| (3u64 << p) / 4 <= budget_bytes)
-        .unwrap_or(4)
-}
-
-const CMS_ROWS: u64 = 5;
-
-/// Count-Min's width for a budget of u32 counters in `CMS_ROWS` rows.
-fn cms_w(budget_bytes: u64) -> u64 {
-    (budget_bytes / (4 * CMS_ROWS)).max(1)
-}
-
-/// Cuckoo buckets (4 slots) for n keys at ≤ 95% load.
-fn cuckoo_buckets(n: u64) -> usize {
-    ((n as f64 / 0.95).ceil() as u64)
-        .next_power_of_two()
-        .div_ceil(4)
-        .max(2) as usize
-}
-
-/// The structure built and filled, as the timed loops see it.
-enum Built {
-    Bloom(BloomFilter<HashStrategy>),
-    Blocked(BlockedBloom<HashStrategy>),
-    Cuckoo(CuckooFilter<HashStrategy>),
-    Hll(HyperLogLog<HashStrategy>),
-    CountMin(CountMin<u32, HashStrategy>),
-}
-
-struct Shape {
-    built: Built,
-    bytes: u64,
-    probes: u32,
-    lines: f64,
-    failures: u64,
-}
-
-fn build(p: &P, h: HashStrategy, keys: &mut KeyGen, seeds: Seeds) -> anyhow::Result<Shape> {
-    let budget = bloom_bits(p.n).div_ceil(8);
-    let mut failures = 0;
-    let shape = match p.structure.as_str() {
-        "bloom" => {
-            let m = bloom_bits(p.n);
-            let k = theory::optimal_k_int(m, p.n);
-            let mut f = BloomFilter::new(m, k, h)?;
-            (0..p.n).for_each(|id| f.insert(keys.key(id)));
-            let bytes = f.bytes() as u64;
-            Shape {
-                built: Built::Bloom(f),
-                bytes,
-                probes: k,
-                lines: k as f64,
-                failures,
-            }
-        }
-        "blocked_bloom" => {
-            let m = bloom_bits(p.n);
-            let k = theory::optimal_k_int(m, p.n);
-            let mut f = BlockedBloom::new(m, k, h)?;
-            (0..p.n).for_each(|id| f.insert(keys.key(id)));
-            let (bytes, lines) = (f.bytes() as u64, f.cache_lines_per_query() as f64);
-            Shape {
-                built: Built::Blocked(f),
-                bytes,
-                probes: k,
-                lines,
-                failures,
-            }
-        }
-        "cuckoo" => {
-            let mut f =
-                CuckooFilter::new(cuckoo_buckets(p.n), 4, 12, 500, seeds.derive("kicks"), h)?;
-            for id in 0..p.n {
-                failures += f.insert(keys.key(id)).is_err() as u64;
-            }
-            let bytes = f.memory_bytes();
-            Shape {
-                built: Built::Cuckoo(f),
-                bytes,
-                probes: 2,
-                // 12-bit fingerprints sit in u16 slots: an aligned 8-byte
-                // bucket never straddles a line
-                lines: 2.0,
-                failures,
-            }
-        }
-        "hll" => {
-            let mut s = HyperLogLog::new(hll_p(budget), h)?;
-            (0..p.n).for_each(|id| {
-                s.insert(keys.key(id));
-            });
-            let bytes = s.bytes_used() as u64;
-            Shape {
-                built: Built::Hll(s),
-                bytes,
-                probes: 1,
-                lines: 1.0,
-                failures,
-            }
-        }
-        "count_min" => {
-            let mut c = CountMin::<u32, _>::new(cms_w(budget), CMS_ROWS, h)?;
-            (0..p.n).for_each(|id| c.update(keys.key(id), 1));
-            let bytes = c.bytes();
-            Shape {
-                built: Built::CountMin(c),
-                bytes,
-                probes: CMS_ROWS as u32,
-                lines: CMS_ROWS as f64,
-                failures,
-            }
-        }
-        other => anyhow::bail!("bug: unknown structure {other}"),
-    };
-    Ok(shape)
-}
-
-fn time(ops: usize, f: impl FnOnce() -> u64) -> (f64, u64) {
-    let t = Instant::now();
-    let r = black_box(f());
-    (t.elapsed().as_nanos() as f64 / ops as f64, r)
-}
-
-/// Times `f` (ns per op) and checks it gives the same answer every time.
-fn timed(samples: &mut Vec<f64>, answer: &mut Option<u64>, ops: usize, f: impl FnOnce() -> u64) {
-    let (ns, r) = time(ops, f);
-    samples.push(ns);
-    if let Some(a) = *answer {
-        assert_eq!(
-            a, r,
-            "bug: a timed loop changed its answer between repetitions"
-        );
-    }
-    *answer = Some(r);
-}
-
-fn med(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    stats::quantile(&v, 0.5)
 }
 
 impl Study for Scaling {
@@ -396,19 +241,4 @@ impl Study for Scaling {
             work: p.n as f64 * 3.0 + p.reps as f64 * q * 12.0,
         })
     }
-}
-
-/// The bare query loop: pre-made keys, one `contains` each.
-fn bare(f: &impl Membership, keys: &[[u8; 8]]) -> u64 {
-    keys.iter().filter(|k| f.contains(&k[..])).count() as u64
-}
-
-/// Inserts of keys already in the sketch: the same work every time (the
-/// registers no longer change), counted as changed registers (0).
-fn hll_inserts(s: &mut HyperLogLog<HashStrategy>, keys: &[[u8; 8]]) -> u64 {
-    keys.iter().filter(|k| s.insert(&k[..])).count() as u64
-}
-
-fn cms_queries(c: &CountMin<u32, HashStrategy>, keys: &[[u8; 8]]) -> u64 {
-    keys.iter().fold(0u64, |a, k| a.wrapping_add(c.estimate(k)))
 }

@@ -6,7 +6,7 @@ use crate::experiment::present::Present;
 use crate::report::Section;
 
 impl Present for Multicollision {
-    const CHARTS: &'static str = include_str!("multicollision.charts.toml");
+    const VIEW: &'static str = include_str!("multicollision.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let t = &t.results;

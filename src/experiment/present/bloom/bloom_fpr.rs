@@ -8,7 +8,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for BloomFpr {
-    const CHARTS: &'static str = include_str!("bloom_fpr.charts.toml");
+    const VIEW: &'static str = include_str!("bloom_fpr.toml");
 
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("fpr_measured", "fpr_theory"),

@@ -9,7 +9,7 @@ use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 
 impl Present for BloomOverfill {
-    const CHARTS: &'static str = include_str!("bloom_overfill.charts.toml");
+    const VIEW: &'static str = include_str!("bloom_overfill.toml");
 
     const RECONSTRUCTS: Option<&'static str> =
         Some("The overfill: a 1M-key, 1% filter filled to 3M keys");

@@ -9,7 +9,7 @@ use crate::report::Section;
 use crate::structures::bloom::theory;
 
 impl Present for BloomSizing {
-    const CHARTS: &'static str = include_str!("bloom_sizing.charts.toml");
+    const VIEW: &'static str = include_str!("bloom_sizing.toml");
 
     const RECONSTRUCTS: Option<&'static str> =
         Some("Sizing for a million keys: bits, bytes, k and the FPR measured, p = 10% … 0.001%");

@@ -9,7 +9,7 @@ use crate::stats;
 use crate::table::{Table, Value};
 
 impl Present for DoubleHashing {
-    const CHARTS: &'static str = include_str!("double_hashing.charts.toml");
+    const VIEW: &'static str = include_str!("double_hashing.toml");
 
     const THEORY: &'static [(&'static str, &'static str)] =
         &[("fpr_measured", "fpr_theory_scheme")];

@@ -7,7 +7,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for HitRate {
-    const CHARTS: &'static str = include_str!("hit_rate.charts.toml");
+    const VIEW: &'static str = include_str!("hit_rate.toml");
 
     const RECONSTRUCTS: Option<&'static str> =
         Some("The hit-rate economics: store lookups per 10,000 requests behind a 1% filter");

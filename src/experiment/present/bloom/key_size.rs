@@ -7,7 +7,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for KeySize {
-    const CHARTS: &'static str = include_str!("key_size.charts.toml");
+    const VIEW: &'static str = include_str!("key_size.toml");
 
     const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
 

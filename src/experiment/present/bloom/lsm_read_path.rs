@@ -7,7 +7,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for LsmReadPath {
-    const CHARTS: &'static str = include_str!("lsm_read_path.charts.toml");
+    const VIEW: &'static str = include_str!("lsm_read_path.toml");
 
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("present_reads_with", "present_reads_with_theory"),

@@ -9,7 +9,7 @@ use crate::report::Section;
 use crate::table::{Table, Value};
 
 impl Present for CountingBloomStudy {
-    const CHARTS: &'static str = include_str!("counting_bloom.charts.toml");
+    const VIEW: &'static str = include_str!("counting_bloom.toml");
 
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("fpr_measured", "fpr_theory"),

@@ -7,7 +7,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for CuckooStudy {
-    const CHARTS: &'static str = include_str!("cuckoo.charts.toml");
+    const VIEW: &'static str = include_str!("cuckoo.toml");
 
     const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
 

@@ -7,7 +7,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for ScalableBloomStudy {
-    const CHARTS: &'static str = include_str!("scalable_bloom.charts.toml");
+    const VIEW: &'static str = include_str!("scalable_bloom.toml");
 
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("fpr_measured", "fpr_theory"),

@@ -6,7 +6,7 @@ use crate::experiment::present::Present;
 use crate::report::Section;
 
 impl Present for BirthdayBound {
-    const CHARTS: &'static str = include_str!("birthday_bound.charts.toml");
+    const VIEW: &'static str = include_str!("birthday_bound.toml");
 
     const RECONSTRUCTS: Option<&'static str> = Some("The birthday bound by hash width");
 

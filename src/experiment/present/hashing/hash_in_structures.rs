@@ -10,7 +10,7 @@ use crate::table::Value;
 use crate::workload::keysets::Keyset;
 
 impl Present for HashInStructures {
-    const CHARTS: &'static str = include_str!("hash_in_structures.charts.toml");
+    const VIEW: &'static str = include_str!("hash_in_structures.toml");
 
     const THEORY: &'static [(&'static str, &'static str)] =
         &[("fpr_measured", "fpr_theory_with_width")];

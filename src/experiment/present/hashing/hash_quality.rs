@@ -10,7 +10,7 @@ use crate::report::Section;
 use crate::table::Value;
 
 impl Present for HashQuality {
-    const CHARTS: &'static str = include_str!("hash_quality.charts.toml");
+    const VIEW: &'static str = include_str!("hash_quality.toml");
 
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
         let t = &t.results;

@@ -8,7 +8,7 @@ use crate::export::markdown::sig;
 use crate::report::Section;
 
 impl Present for HashSpeed {
-    const CHARTS: &'static str = include_str!("hash_speed.charts.toml");
+    const VIEW: &'static str = include_str!("hash_speed.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let t = &t.results;

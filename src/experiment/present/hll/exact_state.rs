@@ -7,7 +7,7 @@ use crate::export::markdown::sig;
 use crate::report::Section;
 
 impl Present for ExactState {
-    const CHARTS: &'static str = include_str!("exact_state.charts.toml");
+    const VIEW: &'static str = include_str!("exact_state.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let t = &t.results;

@@ -7,7 +7,7 @@ use crate::export::markdown::sig;
 use crate::report::Section;
 
 impl Present for HllArithmetic {
-    const CHARTS: &'static str = include_str!("hll_arithmetic.charts.toml");
+    const VIEW: &'static str = include_str!("hll_arithmetic.toml");
 
     /// The registers an error target costs, by the formula and rounded up to
     /// a power of two, over 10% to 0.05%, with the tenfold row's two targets

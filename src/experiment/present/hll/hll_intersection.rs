@@ -9,7 +9,7 @@ use crate::report::Section;
 use crate::table::Value;
 
 impl Present for HllIntersection {
-    const CHARTS: &'static str = include_str!("hll_intersection.charts.toml");
+    const VIEW: &'static str = include_str!("hll_intersection.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();

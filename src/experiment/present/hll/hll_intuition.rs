@@ -7,7 +7,7 @@ use crate::export::markdown::sig;
 use crate::report::Section;
 
 impl Present for HllIntuition {
-    const CHARTS: &'static str = include_str!("hll_intuition.charts.toml");
+    const VIEW: &'static str = include_str!("hll_intuition.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();

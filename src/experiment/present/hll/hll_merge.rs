@@ -8,7 +8,7 @@ use crate::report::Section;
 use crate::table::Value;
 
 impl Present for HllMerge {
-    const CHARTS: &'static str = include_str!("hll_merge.charts.toml");
+    const VIEW: &'static str = include_str!("hll_merge.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let t = &t.results;

@@ -8,7 +8,7 @@ use crate::report::Section;
 use crate::table::{Table, Value};
 
 impl Present for HllRange {
-    const CHARTS: &'static str = include_str!("hll_range.charts.toml");
+    const VIEW: &'static str = include_str!("hll_range.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();

@@ -7,7 +7,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for HllRegisters {
-    const CHARTS: &'static str = include_str!("hll_registers.charts.toml");
+    const VIEW: &'static str = include_str!("hll_registers.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();

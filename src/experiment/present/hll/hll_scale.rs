@@ -7,7 +7,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for HllScale {
-    const CHARTS: &'static str = include_str!("hll_scale.charts.toml");
+    const VIEW: &'static str = include_str!("hll_scale.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();

@@ -8,7 +8,7 @@ use crate::report::Section;
 use crate::table::Value;
 
 impl Present for RedisHllStudy {
-    const CHARTS: &'static str = include_str!("redis_hll.charts.toml");
+    const VIEW: &'static str = include_str!("redis_hll.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let r = &t.results;

@@ -7,7 +7,7 @@ use crate::export::markdown::sig;
 use crate::report::Section;
 
 impl Present for CountMinPeers {
-    const CHARTS: &'static str = include_str!("count_min_peers.charts.toml");
+    const VIEW: &'static str = include_str!("count_min_peers.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();

@@ -7,7 +7,7 @@ use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 
 impl Present for MinHashLsh {
-    const CHARTS: &'static str = include_str!("minhash_lsh.charts.toml");
+    const VIEW: &'static str = include_str!("minhash_lsh.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();

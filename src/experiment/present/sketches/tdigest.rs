@@ -7,7 +7,7 @@ use crate::export::markdown::sig;
 use crate::report::Section;
 
 impl Present for TDigestStudy {
-    const CHARTS: &'static str = include_str!("tdigest.charts.toml");
+    const VIEW: &'static str = include_str!("tdigest.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();
