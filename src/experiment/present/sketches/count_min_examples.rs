@@ -4,10 +4,10 @@ use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::sketches::count_min_examples::*;
 use crate::experiment::present::Present;
 use crate::plot::{Chart, Point, Series, Style};
-use crate::report::Section;
 use crate::structures::count_min::theory;
 
 impl Present for CountMinExamples {
+    const VIEW: &'static str = include_str!("count_min_examples.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let r = &t.results;
         let mut c = Chart::new(
@@ -33,32 +33,5 @@ impl Present for CountMinExamples {
                 ));
         }
         vec![c]
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let r = &t.results;
-        let table = r.project(
-            &[
-                "example",
-                "w",
-                "d",
-                "bytes",
-                "reads",
-                "estimate",
-                "consistent",
-                "delta",
-                "detail",
-            ],
-            |_| true,
-        );
-        let lines: Vec<String> = r
-            .rows
-            .iter()
-            .map(|row| format!("{}: {}", r.str(row, "example"), r.str(row, "detail")))
-            .collect();
-        Section {
-            table,
-            reading: lines.join("; "),
-        }
     }
 }
