@@ -62,11 +62,7 @@ pub fn declared_section(view: &str, t: &Tables) -> Section {
     let decl = crate::plot::declare::parse_section(view)
         .unwrap_or_else(|e| panic!("bug: a kind's section declaration: {e}"));
     Section {
-        table: decl
-            .table
-            .as_ref()
-            .map(|d| d.render(t))
-            .unwrap_or_default(),
+        table: decl.table.as_ref().map(|d| d.render(t)).unwrap_or_default(),
         reading: decl.reading(t),
     }
 }

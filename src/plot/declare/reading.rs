@@ -21,7 +21,8 @@
 //! with those cells instead. `{max EXPR}`, `{min EXPR}`, `{sum EXPR}` and
 //! `{count EXPR}` (rows where EXPR is non-zero, true) aggregate over the
 //! selected rows; `{rows}` is `each` formatted for every selected row and
-//! joined by `join` (default "; "), `{n_rows}` their number. A reading
+//! joined by `join` (default "; "), `{n_rows}` their number; `row = "last"`
+//! reads the last selected row instead of the first. A reading
 //! whose `each` selects no row, or whose text names a value no row has, is
 //! left out rather than printed with a hole.
 
@@ -56,6 +57,18 @@ pub struct ReadingDecl {
     pub each: Option<String>,
     #[serde(default)]
     pub join: Option<String>,
+    /// Which selected row a plain placeholder reads: the first (default)
+    /// or the last (in grid order: the largest setting of the last dimension).
+    #[serde(default)]
+    pub row: WhichRow,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum WhichRow {
+    #[default]
+    First,
+    Last,
 }
 
 /// A section's declared table and readings.
@@ -98,10 +111,17 @@ impl ReadingDecl {
     /// The sentence, or `None` when its rows do not give every value.
     pub fn render(&self, tables: &Tables) -> Option<String> {
         let t = source(tables, self.source);
-        let rows = super::draw::keep(t, t.rows.iter().collect(), &self.filter);
+        let mut rows = super::draw::keep(t, t.rows.iter().collect(), &self.filter);
+        if self.row == WhichRow::Last {
+            rows.reverse();
+        }
         let mut extra: Vec<(String, String)> = vec![("n_rows".into(), rows.len().to_string())];
         if let Some(each) = &self.each {
-            let parts: Vec<String> = rows
+            let in_order: Vec<&Vec<Value>> = match self.row {
+                WhichRow::First => rows.clone(),
+                WhichRow::Last => rows.iter().rev().copied().collect(),
+            };
+            let parts: Vec<String> = in_order
                 .iter()
                 .filter_map(|r| fill(each, t, std::slice::from_ref(r), &[]))
                 .collect();
@@ -215,7 +235,12 @@ fn cell_matches(t: &Table, r: &[Value], col: &str, want: &str) -> bool {
 }
 
 /// Fills a template from `rows`; `None` when a placeholder has no value.
-fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(String, String)]) -> Option<String> {
+fn fill(
+    template: &str,
+    t: &Table,
+    rows: &[&Vec<Value>],
+    extra: &[(String, String)],
+) -> Option<String> {
     let mut out = String::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -236,7 +261,10 @@ fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(String, Strin
         let chosen: Vec<&Vec<Value>> = rows
             .iter()
             .copied()
-            .filter(|r| p.at.iter().all(|(c, v)| t.has(c) && cell_matches(t, r, c, v)))
+            .filter(|r| {
+                p.at.iter()
+                    .all(|(c, v)| t.has(c) && cell_matches(t, r, c, v))
+            })
             .collect();
         match p.aggregate {
             Some(agg) => {
@@ -305,7 +333,11 @@ pub fn validate_section(d: &SectionDecl, cols: &super::Columns) -> Result<(), su
                 }
                 let e = Expr::parse(p.expr).map_err(|m| bad(field.clone(), key, &m))?;
                 if p.format == "raw" && e.column().is_none() {
-                    return Err(bad(field.clone(), key, "raw formats a column, not arithmetic"));
+                    return Err(bad(
+                        field.clone(),
+                        key,
+                        "raw formats a column, not arithmetic",
+                    ));
                 }
                 for c in e.columns().into_iter().chain(p.at.iter().map(|(c, _)| *c)) {
                     if !has(r.source, c) {

@@ -6,7 +6,6 @@ use crate::experiment::present::Present;
 use crate::experiment::present::common::{self};
 use crate::export::markdown::{pct, sig};
 use crate::plot::{Chart, Point, Series, Style};
-use crate::report::Section;
 
 impl Present for BloomOverfill {
     const VIEW: &'static str = include_str!("bloom_overfill.toml");
@@ -22,49 +21,6 @@ impl Present for BloomOverfill {
         cap.and_then(|cap| load_ratio_vs_hit_rate(t, cap))
             .into_iter()
             .collect()
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "capacity",
-                "n",
-                "overfill",
-                "mb",
-                "k",
-                "fill_measured",
-                "fpr_theory",
-                "fpr_measured",
-                "fpr_measured_lo",
-                "fpr_measured_hi",
-                "db_load_theory",
-                "db_load_measured",
-                "db_load_vs_design",
-                "required_mb",
-            ],
-            |_| true,
-        );
-        let last = t.rows.iter().max_by(|a, b| {
-            t.f64(a, "n")
-                .unwrap_or(0.0)
-                .total_cmp(&t.f64(b, "n").unwrap_or(0.0))
-        });
-        let reading = last
-            .map(|r| {
-                format!(
-                    "At {}× capacity ({} keys) the filter's FPR is {} (theory {}) and the store sees {}× its design load ({} lookups/s); the filter would need {} MB to hold that many keys at its design rate.",
-                    sig(t.f64(r, "overfill").unwrap_or(f64::NAN), 3),
-                    sig(t.f64(r, "n").unwrap_or(f64::NAN), 3),
-                    pct(t.f64(r, "fpr_measured").unwrap_or(f64::NAN), 3),
-                    pct(t.f64(r, "fpr_theory").unwrap_or(f64::NAN), 3),
-                    sig(t.f64(r, "db_load_vs_design").unwrap_or(f64::NAN), 3),
-                    sig(t.f64(r, "db_load_measured").unwrap_or(f64::NAN), 4),
-                    sig(t.f64(r, "required_mb").unwrap_or(f64::NAN), 4),
-                )
-            })
-            .unwrap_or_default();
-        Section { table, reading }
     }
 }
 
