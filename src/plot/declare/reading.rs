@@ -18,7 +18,8 @@
 //! `sigN` (N significant figures, the default `sig3`), `pctN` (a
 //! percentage), `int` (rounded, no separators) or `raw` (the cell as the CSV
 //! has it). `{EXPR@col=value,col=value:FORMAT}` reads the first selected row
-//! with those cells instead. `{max EXPR}`, `{min EXPR}`, `{sum EXPR}` and
+//! with those cells instead (`col=max`, `col=min`: the row where col is
+//! largest, smallest). `{max EXPR}`, `{min EXPR}`, `{sum EXPR}` and
 //! `{count EXPR}` (rows where EXPR is non-zero, true) aggregate over the
 //! selected rows; `{rows}` is `each` formatted for every selected row and
 //! joined by `join` (default "; "), `{n_rows}` their number; `row = "last"`
@@ -258,14 +259,21 @@ fn fill(
         }
         let p = placeholder(key);
         let expr = Expr::parse(p.expr).ok()?;
-        let chosen: Vec<&Vec<Value>> = rows
-            .iter()
-            .copied()
-            .filter(|r| {
-                p.at.iter()
-                    .all(|(c, v)| t.has(c) && cell_matches(t, r, c, v))
-            })
-            .collect();
+        let mut chosen: Vec<&Vec<Value>> = rows.to_vec();
+        for &(c, v) in &p.at {
+            if !t.has(c) {
+                return None;
+            }
+            let extreme = match v {
+                "max" => chosen.iter().filter_map(|r| t.f64(r, c)).reduce(f64::max),
+                "min" => chosen.iter().filter_map(|r| t.f64(r, c)).reduce(f64::min),
+                _ => None,
+            };
+            chosen.retain(|r| match extreme {
+                Some(x) => t.f64(r, c) == Some(x),
+                None => cell_matches(t, r, c, v),
+            });
+        }
         match p.aggregate {
             Some(agg) => {
                 let vals = chosen.iter().filter_map(|r| expr.eval(t, r));
