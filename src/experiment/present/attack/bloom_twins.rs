@@ -4,12 +4,11 @@ use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::bloom_twins::*;
 use crate::experiment::present::Present;
 use crate::experiment::present::common::{self};
-use crate::export::markdown::pct;
 use crate::plot::{Chart, Point, Series, Style};
-use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for BloomTwins {
+    const VIEW: &'static str = include_str!("bloom_twins.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
         let mut c = Chart::new(
@@ -55,52 +54,5 @@ impl Present for BloomTwins {
             }),
             keyed: super::cell(v("sip13", "trial", "fpr_twins"), p),
         }]
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "hash",
-                "hash_seed",
-                "n",
-                "p",
-                "m",
-                "k",
-                "fpr_twins",
-                "fpr_twins_lo",
-                "fpr_twins_hi",
-                "fpr_honest",
-                "fpr_design",
-            ],
-            |_| true,
-        );
-        let reading = t
-            .rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} (seed {}): twins {}, honest {}",
-                    t.str(r, "hash"),
-                    t.str(r, "hash_seed"),
-                    pct(t.f64(r, "fpr_twins").unwrap_or(f64::NAN), 3),
-                    pct(t.f64(r, "fpr_honest").unwrap_or(f64::NAN), 3)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        Section {
-            table,
-            reading: format!(
-                "False-positive rates of twins of members vs honest non-members, designed {}: {reading}. A seed the attacker never saw does not help a hash with a seed-independent differential; a keyed PRF does.",
-                pct(
-                    t.rows
-                        .first()
-                        .and_then(|r| t.f64(r, "fpr_design"))
-                        .unwrap_or(f64::NAN),
-                    2
-                )
-            ),
-        }
     }
 }
