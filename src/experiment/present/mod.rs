@@ -66,3 +66,9 @@ pub fn declared_section(view: &str, t: &Tables) -> Section {
         reading: decl.reading(t),
     }
 }
+
+/// The `[table]` a view declares (empty when none), for a section whose
+/// reading is still written by code.
+pub fn declared_table(view: &str, t: &Tables) -> crate::table::Table {
+    declared_section(view, t).table
+}

@@ -9,6 +9,7 @@ use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for BloomAttack {
+    const VIEW: &'static str = include_str!("bloom_attack.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
         let mut c = Chart::new(
@@ -78,25 +79,8 @@ impl Present for BloomAttack {
     }
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = &t.results;
-        let table = t.project(
-            &[
-                "attack",
-                "target",
-                "n",
-                "m",
-                "k",
-                "attacker_keys",
-                "hashes_tried",
-                "tries_per_key",
-                "fill",
-                "fpr_honest",
-                "fpr_attack_queries",
-                "fpr_design",
-                "fpr_theory_polluted",
-            ],
-            |_| true,
-        );
         let reading = t
             .rows
             .iter()

@@ -5,10 +5,10 @@ use crate::experiment::kinds::attack::count_min_cover::*;
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
 use crate::plot::{Chart, Point, Series, Style};
-use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for CountMinCover {
+    const VIEW: &'static str = include_str!("count_min_cover.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
         let mut c = Chart::new(
@@ -69,58 +69,5 @@ impl Present for CountMinCover {
                 )
             }),
         }]
-    }
-
-    fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let table = t.project(
-            &[
-                "target",
-                "w",
-                "d",
-                "targets",
-                "cover_keys",
-                "rows_covered_min",
-                "tries_per_target",
-                "total_n",
-                "eps_n",
-                "targets_over_eps_n",
-                "target_error_over_eps_n_min",
-                "target_error_over_eps_n_max",
-                "probes_over_eps_n",
-                "delta",
-            ],
-            |_| true,
-        );
-        let reading = t
-            .rows
-            .iter()
-            .map(|r| {
-                let f = |c: &str| t.f64(r, c).unwrap_or(f64::NAN);
-                format!(
-                    "{}: {} cover keys for {} targets ({} hashes tried per target, each cover hitting at least {} of {} rows) carried {} updates; the never-inserted targets read {} to {} × εN (εN = {}), {} of them beyond it; random never-inserted keys exceed εN at {} (δ = {})",
-                    t.str(r, "target"),
-                    t.str(r, "cover_keys"),
-                    t.str(r, "targets"),
-                    sig(f("tries_per_target"), 3),
-                    t.str(r, "rows_covered_min"),
-                    t.str(r, "d"),
-                    sig(f("attack_updates"), 3),
-                    sig(f("target_error_over_eps_n_min"), 3),
-                    sig(f("target_error_over_eps_n_max"), 3),
-                    sig(f("eps_n"), 4),
-                    pct(f("targets_over_eps_n"), 3),
-                    pct(f("probes_over_eps_n"), 2),
-                    pct(f("delta"), 2),
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        Section {
-            table,
-            reading: format!(
-                "{reading}. With the public hash the attacker decides the targets' error; keyed, its keys are ordinary keys. One cover key suffices because the d columns come from two hash values, (h1 + i·s) mod w: matching a target's (h1 mod w, s) takes about w(w−1) tries, where d independent row hashes would take w^d for one key (a cover of d keys, one per row, about w·H(d) tries)."
-            ),
-        }
     }
 }

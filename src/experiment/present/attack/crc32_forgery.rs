@@ -9,6 +9,7 @@ use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for Crc32Forgery {
+    const VIEW: &'static str = include_str!("crc32_forgery.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
         let pts: Vec<Point> = t
@@ -66,22 +67,8 @@ impl Present for Crc32Forgery {
     }
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let tab = &t.results;
-        let table = tab.project(
-            &[
-                "searches",
-                "file_bytes",
-                "file_crc32",
-                "forged_crc32",
-                "forged_matches",
-                "forge_evaluations",
-                "birthday_inputs_median",
-                "birthday_inputs_median_lo",
-                "birthday_inputs_median_hi",
-                "birthday_median_theory",
-            ],
-            |_| true,
-        );
         let reading = match tab.rows.last() {
             Some(r) => format!(
                 "The forged input ({} bytes) has the file's CRC32 {}: {}, after {} CRC evaluations and no search. By chance, random inputs first share a CRC32 after a median of {} draws (theory {}).",

@@ -11,6 +11,7 @@ use crate::report::SeedRow;
 use crate::table::Value;
 
 impl Present for HashmapFlood {
+    const VIEW: &'static str = include_str!("hashmap_flood.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
         let mut ns = Chart::new(
@@ -133,23 +134,8 @@ impl Present for HashmapFlood {
     }
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = &t.results;
-        let table = t.project(
-            &[
-                "attack",
-                "table",
-                "keys",
-                "n",
-                "inserted",
-                "capped",
-                "key_bytes",
-                "seconds",
-                "ns_per_insert",
-                "compares_per_insert",
-                "keys_for_one_minute",
-            ],
-            |_| true,
-        );
         // per attacked/crafted series: the largest n, its time, and the growth exponent of ns/insert
         let mut parts = Vec::new();
         for a in common::names(t, "attack") {

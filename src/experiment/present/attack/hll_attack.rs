@@ -10,6 +10,7 @@ use crate::report::SeedRow;
 use crate::table::Value;
 
 impl Present for HllAttack {
+    const VIEW: &'static str = include_str!("hll_attack.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
         let mut c = Chart::new(
@@ -89,21 +90,8 @@ impl Present for HllAttack {
     }
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = &t.results;
-        let table = t.project(
-            &[
-                "attack",
-                "target",
-                "distinct",
-                "hashes_tried",
-                "estimate",
-                "estimate_over_truth",
-                "redis_pfcount",
-                "redis_equal",
-                "server",
-            ],
-            |_| true,
-        );
         let parts: Vec<String> = t
             .rows
             .iter()

@@ -8,6 +8,7 @@ use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for RuntimeHashes {
+    const VIEW: &'static str = include_str!("runtime_hashes.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
         let mut series = Vec::new();
@@ -68,20 +69,8 @@ impl Present for RuntimeHashes {
     }
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let tab = &t.results;
-        let table = tab.project(
-            &[
-                "runtime",
-                "version",
-                "algorithm",
-                "hash_bits",
-                "randomized_per_process",
-                "crafted_keys",
-                "distinct_java_keys",
-                "distinct_php5_keys",
-            ],
-            |_| true,
-        );
         let reading = tab
             .rows
             .iter()

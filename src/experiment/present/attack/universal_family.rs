@@ -11,6 +11,7 @@ use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for UniversalFamily {
+    const VIEW: &'static str = include_str!("universal_family.toml");
     fn charts(&self, t: &Tables) -> Vec<Chart> {
         let t = &t.results;
         let mut c = Chart::new(
@@ -72,24 +73,8 @@ impl Present for UniversalFamily {
     }
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let tab = &t.results;
-        let table = tab.project(
-            &[
-                "family",
-                "function",
-                "m",
-                "exhaustive_max_pair_x_m",
-                "search_tries_per_pair_over_m",
-                "draws",
-                "crafted_collision",
-                "crafted_collision_x_m",
-                "random_collision_x_m",
-                "universe_keys",
-                "max_bucket_load",
-                "pigeonhole_bound",
-            ],
-            |_| true,
-        );
         let f = |fam: &str, seed: &str, c: &str| {
             super::value(tab, &[("family", fam), ("function", seed)], c)
         };

@@ -21,23 +21,8 @@ impl Present for BloomSizing {
     ];
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = &t.results;
-        let table = t.project(
-            &[
-                "n",
-                "p",
-                "bits_per_key",
-                "m",
-                "mb",
-                "k",
-                "fpr_theory",
-                "fpr_measured",
-                "fpr_measured_lo",
-                "fpr_measured_hi",
-                "extra_bits_per_decade",
-            ],
-            |_| true,
-        );
         let decades: Vec<f64> = t
             .rows
             .iter()

@@ -9,6 +9,7 @@ use crate::report::Section;
 use crate::table::Value;
 
 impl Present for DocExamples {
+    const VIEW: &'static str = include_str!("doc_examples.toml");
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("fpr_measured", "fpr_theory"),
         ("prob_all_set", "prob_all_set_theory"),
@@ -82,25 +83,8 @@ impl Present for DocExamples {
     }
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = &t.results;
-        let table = t.project(
-            &[
-                "example",
-                "m",
-                "k",
-                "inserts",
-                "documented_bits_set",
-                "consistent",
-                "book_code_positions",
-                "book_code_bits_set",
-                "book_code_false_positive",
-                "bits_set_mean",
-                "prob_all_set",
-                "fpr_measured",
-                "fpr_theory",
-            ],
-            |_| true,
-        );
         let mut notes = Vec::new();
         for r in &t.rows {
             let ex = t.str(r, "example");

@@ -15,23 +15,8 @@ impl Present for DoubleHashing {
         &[("fpr_measured", "fpr_theory_scheme")];
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = t.summary();
-        let table = t.project(
-            &[
-                "n",
-                "bits_per_key",
-                "k_used",
-                "scheme",
-                "hash",
-                "replicates",
-                "fpr_theory",
-                "fpr_theory_double",
-                "fpr_measured",
-                "fpr_measured_lo",
-                "fpr_measured_hi",
-            ],
-            |_| true,
-        );
         Section {
             table,
             reading: reading(t),

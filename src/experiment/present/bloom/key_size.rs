@@ -12,28 +12,8 @@ impl Present for KeySize {
     const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = &t.results;
-        let table = t.project(
-            &[
-                "keys",
-                "key_bytes",
-                "n",
-                "bits_per_key",
-                "filter_mb",
-                "fpr_measured",
-                "fpr_measured_lo",
-                "fpr_measured_hi",
-                "hashset_mb",
-                "hashset_bytes_per_key",
-                "hashset_over_raw",
-                "hashset_over_filter",
-                "python_wraps_as",
-                "python_mb",
-                "python_bytes_per_key",
-                "python_over_raw",
-            ],
-            |_| true,
-        );
         let fprs: Vec<f64> = t
             .rows
             .iter()

@@ -10,6 +10,7 @@ use crate::report::Section;
 use crate::structures::birthday as bd;
 
 impl Present for Birthday {
+    const VIEW: &'static str = include_str!("birthday.toml");
     const THEORY: &'static [(&'static str, &'static str)] = &[
         ("first_collision_median", "median_theory"),
         ("first_collision_mean", "mean_theory"),
@@ -70,24 +71,8 @@ impl Present for Birthday {
     }
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = &t.results;
-        let table = t.project(
-            &[
-                "hash",
-                "bits",
-                "searches",
-                "first_collision_median",
-                "first_collision_median_lo",
-                "first_collision_median_hi",
-                "median_theory",
-                "first_collision_mean",
-                "mean_theory",
-                "log2_median",
-                "p_at_0_25",
-                "p_at_0_25_theory",
-            ],
-            |_| true,
-        );
         let meds: Vec<String> = t
             .rows
             .iter()

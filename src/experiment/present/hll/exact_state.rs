@@ -10,20 +10,8 @@ impl Present for ExactState {
     const VIEW: &'static str = include_str!("exact_state.toml");
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let t = &t.results;
-        let table = t.project(
-            &[
-                "universe",
-                "stream_len",
-                "exact_distinct",
-                "bitmap_bytes",
-                "hashset_bytes",
-                "hll_bytes",
-                "hll_rel_err",
-                "registers_changed_by_duplicates",
-            ],
-            |_| true,
-        );
         let last = t.rows.last();
         let v = |c: &str| {
             last.and_then(|r| t.f64(r, c))

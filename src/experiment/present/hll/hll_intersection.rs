@@ -12,21 +12,8 @@ impl Present for HllIntersection {
     const VIEW: &'static str = include_str!("hll_intersection.toml");
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let s = t.summary();
-        let table = s.project(
-            &[
-                "overlap",
-                "ratio",
-                "a_size",
-                "intersection",
-                "replicates",
-                "err_intersection",
-                "err_intersection_sd",
-                "sd_independent_theory",
-                "garbage",
-            ],
-            |_| true,
-        );
         let mut parts = Vec::new();
         for o in common::levels(s, "overlap") {
             let rows: Vec<&Vec<Value>> = s

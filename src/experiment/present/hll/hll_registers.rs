@@ -10,28 +10,8 @@ impl Present for HllRegisters {
     const VIEW: &'static str = include_str!("hll_registers.toml");
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let s = t.summary();
-        let table = s.project(
-            &[
-                "p",
-                "m",
-                "bytes_used",
-                "replicates",
-                "se_theory",
-                "err_ertl",
-                "err_ertl_sd",
-                "err_ertl_sd_lo",
-                "err_ertl_sd_hi",
-                "err_hip_sd",
-                "hip_se_theory",
-                "err_raw_sd",
-                "err_hllpp_sd",
-                "err_datasketches_sd",
-                "err_hyperloglogplus_sd",
-                "err_cardinality_estimator_sd",
-            ],
-            |_| true,
-        );
         // four times the memory (p + 2) against half the error, measured
         let halving: Vec<String> = s
             .rows

@@ -10,20 +10,8 @@ impl Present for HllScale {
     const VIEW: &'static str = include_str!("hll_scale.toml");
 
     fn section(&self, t: &Tables) -> Section {
+        let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let s = t.summary();
-        let table = s.project(
-            &[
-                "n",
-                "replicates",
-                "collision_loss_theory",
-                "err_ertl",
-                "err_ertl_sd",
-                "err_ertl_vs_words",
-                "err_raw",
-                "saturated_registers",
-            ],
-            |_| true,
-        );
         let beyond: Option<f64> = s
             .rows
             .iter()
