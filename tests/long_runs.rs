@@ -2,7 +2,7 @@
 //! and resumed gives a results.csv byte-identical to an uninterrupted run;
 //! shards run as the Kubernetes Indexed Job runs them and merged equal an
 //! unsharded run; merge refuses incomplete or mismatched shards. (The Slurm
-//! array is tested in tests/studies.rs against the shared quick reproduce.)
+//! array is tested in tests/studies/report.rs against the shared quick reproduce.)
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};

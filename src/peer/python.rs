@@ -133,7 +133,7 @@ mod tests {
     /// CPython's object sizes are documented by its own `sys.getsizeof`; the
     /// set of 1,000 8-byte ints holds 1,000 int objects of 28-36 bytes and a
     /// table of 2^k 16-byte entries (skipped when python3 is absent, as
-    /// everywhere outside CI; tests/studies.rs fails under CI without it).
+    /// everywhere outside CI; tests/studies/bloom.rs fails under CI without it).
     #[test]
     fn a_cpython_set_is_measured_from_inside_the_interpreter() {
         if !installed() {

@@ -81,7 +81,7 @@ pub struct SectionDecl {
     pub reading: Vec<ReadingDecl>,
 }
 
-fn source<'a>(tables: &'a Tables, s: Source) -> &'a Table {
+fn source(tables: &Tables, s: Source) -> &Table {
     match s {
         Source::Results => &tables.results,
         Source::Summary => tables.summary.as_ref().unwrap_or(&tables.results),

@@ -1,0 +1,475 @@
+//! The run as a whole: every claim a verdict, charts, index.html, the report rebuilt from disk, shards.
+
+use super::common::*;
+use std::path::Path;
+
+#[test]
+fn reproduce_quick_gives_every_claim_a_verdict() {
+    let d = quick_out();
+    let claims = std::fs::read_to_string(d.join("claims.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(claims.as_bytes());
+    assert_eq!(
+        rdr.headers().unwrap().iter().collect::<Vec<_>>(),
+        sketchlab::report::ledger::CSV_HEADER
+    );
+    let (mut n, mut references) = (0, 0);
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        n += 1;
+        let verdicts = ["holds", "does-not-hold", "inconclusive"];
+        // not-measured only for report rows, which still carry their value,
+        // and for the references (claims no harness measures)
+        assert!(
+            verdicts.contains(&&rec[7]) || &rec[7] == "not-measured",
+            "{} was {}",
+            &rec[0],
+            &rec[7]
+        );
+        if &rec[8] == "reference" {
+            assert_eq!(&rec[7], "not-measured", "{}", &rec[0]);
+            references += 1;
+            continue;
+        }
+        assert!(!rec[5].is_empty(), "{} has no value", &rec[0]);
+        assert!(
+            ["measured", "counted", "computed"].contains(&&rec[8]),
+            "{}",
+            &rec[0]
+        );
+        // a measured row carries the interval its verdict was decided on
+        if &rec[8] == "measured" {
+            assert!(
+                !rec[9].is_empty() && !rec[10].is_empty(),
+                "{} has no interval",
+                &rec[0]
+            );
+        }
+    }
+    let specs: Vec<_> = std::fs::read_dir("experiments")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let declared: usize = specs
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .matches("[[claim]]")
+                .count()
+        })
+        .sum();
+    assert_eq!(
+        references,
+        sketchlab::report::references::rows().unwrap().len(),
+        "every claim of data/claims_without_study.toml is in the ledger"
+    );
+    assert_eq!(
+        n - references,
+        declared,
+        "every [[claim]] in experiments/ is in the ledger"
+    );
+    let report = std::fs::read_to_string(d.join("REPORT.md")).unwrap();
+    assert_eq!(
+        report.matches("\n### ").count()
+            - report.matches("\n### Wrong as meant").count()
+            - report.matches("\n### Caveats worth knowing").count()
+            - report.matches("\n### Undecided").count(),
+        specs.len()
+    );
+    assert!(report.contains("[LEDGER.md](LEDGER.md)"));
+    // the ledger (its own page) is grouped by document section, in the documents' order
+    let ledger = std::fs::read_to_string(d.join("LEDGER.md")).unwrap();
+    let sections: Vec<&str> = ledger
+        .lines()
+        .filter_map(|l| l.strip_prefix("#### "))
+        .collect();
+    let expected: Vec<String> = sketchlab::report::documents::DOCUMENTS
+        .iter()
+        .flat_map(|d| d.headings.iter().map(move |h| format!("{} · {h}", d.id)))
+        .collect();
+    let mut at = 0;
+    for s in &sections {
+        let i = expected[at..]
+            .iter()
+            .position(|e| e == s)
+            .unwrap_or_else(|| panic!("section {s} out of order or unknown"));
+        at += i + 1;
+    }
+    assert!(sections.len() >= 15, "{sections:?}");
+    // each study's page carries its charts, which exist
+    let mut charts = 0;
+    for spec in &specs {
+        let name = spec.file_stem().unwrap().to_string_lossy().into_owned();
+        assert!(
+            report.contains(&format!("(<{name}/README.md>)")),
+            "{name}: no link to its page"
+        );
+        let page = std::fs::read_to_string(d.join(&name).join("README.md")).unwrap();
+        for line in page.lines().filter(|l| l.starts_with("![")) {
+            let path = &line[line.find("](").unwrap() + 2..line.len() - 1];
+            assert!(
+                d.join(&name).join(path).is_file(),
+                "{name}: {path} is referenced but missing"
+            );
+            charts += 1;
+        }
+    }
+    assert!(charts > specs.len(), "{charts} charts on the study pages");
+}
+
+/// A sampled claim must measure something: a "measured" value that equals
+/// its theory column in every row it reads was computed from the formula
+/// it is supposed to test (a row like that cannot fail).
+#[test]
+fn no_measured_claim_is_a_copy_of_its_theory() {
+    for (name, s, tables) in committed_quick_tables() {
+        let (results, summary) = (tables.results, tables.summary);
+        for c in &s.claims {
+            let (sketchlab::report::ledger::Basis::Measured, Some(th)) =
+                (c.basis, &c.theory_metric)
+            else {
+                continue;
+            };
+            let t = match c.source {
+                sketchlab::report::ledger::Source::Results => &results,
+                sketchlab::report::ledger::Source::Summary => summary.as_ref().unwrap(),
+            };
+            let pairs: Vec<(f64, f64)> = t
+                .select(&c.select)
+                .filter_map(|r| Some((t.f64(r, &c.metric)?, t.f64(r, th)?)))
+                .collect();
+            // a sampled value meets its formula to the last bit only at a
+            // boundary (a saturated filter's FPR of 1) or by being the formula
+            let inside: Vec<&(f64, f64)> = pairs
+                .iter()
+                .filter(|(_, t)| *t != 0.0 && *t != 1.0)
+                .collect();
+            assert!(
+                inside.is_empty() || inside.iter().any(|(m, t)| m != t),
+                "{name}: {} reads {} equal to {th} in every row: a formula, not a measurement",
+                c.id,
+                c.metric
+            );
+        }
+    }
+}
+
+/// Every chart every committed study declares has data: a chart, reading or
+/// claim naming a column the table lacks panics (a test failure), and a chart
+/// whose series all came back empty would be a figure silently missing.
+#[test]
+fn no_committed_chart_is_empty() {
+    for (name, s, tables) in committed_quick_tables() {
+        let charts = s.charts(&tables);
+        assert!(
+            !charts.is_empty() || !s.kind.heatmaps(&tables).is_empty(),
+            "{name}: no figures"
+        );
+        for c in &charts {
+            assert!(
+                c.series.iter().any(|se| !se.points.is_empty()),
+                "{name}: chart {} has no data",
+                c.stem
+            );
+        }
+        assert!(
+            !s.kind.report_section(&tables).reading.is_empty(),
+            "{name}: no reading"
+        );
+    }
+}
+
+/// `sketchlab claims` prints the shared quick run's ledger, filtered, and
+/// refuses a verdict or document it does not know (exit 2).
+#[test]
+fn claims_prints_the_ledger_filtered_by_verdict_and_document() {
+    let d = quick_out();
+    let out = |args: &[&str]| {
+        let o = assert_cmd::Command::cargo_bin("sketchlab")
+            .unwrap()
+            .arg("claims")
+            .args(args)
+            .arg("--out")
+            .arg(d)
+            .output()
+            .unwrap();
+        (o.status.code(), String::from_utf8(o.stdout).unwrap())
+    };
+    let (code, all) = out(&[]);
+    assert_eq!(code, Some(0));
+    // the verdicts are the intended readings; the caveats are counted apart
+    let claims = std::fs::read_to_string(d.join("claims.csv")).unwrap();
+    let total = claims.lines().count() - 1;
+    let caveats = claims.lines().filter(|l| l.contains(",caveat,")).count();
+    assert!(caveats >= 20, "{caveats}");
+    let intended = total - caveats;
+    assert!(
+        all.contains(&format!("\n{intended} of {intended} claims (")),
+        "{all}"
+    );
+    assert!(
+        all.lines()
+            .last()
+            .unwrap()
+            .starts_with(&format!("{caveats} caveats, counted apart")),
+        "{all}"
+    );
+    // --strict counts every row, caveats as verdicts of their own
+    let (code, strict) = out(&["--strict"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        strict.lines().last().unwrap().starts_with(&format!(
+            "{total} of {total} rows, caveats counted as verdicts"
+        )),
+        "{strict}"
+    );
+    let (_, holds) = out(&["--verdict", "does-not-hold", "--document", "002"]);
+    let rows: Vec<&str> = holds.lines().filter(|l| l.starts_with("  ")).collect();
+    assert!(!rows.is_empty());
+    assert!(
+        rows.iter().all(|l| l
+            .trim_start()
+            .trim_start_matches("↳ caveat ")
+            .starts_with("does-not-hold")),
+        "{holds}"
+    );
+    assert!(
+        holds
+            .lines()
+            .filter(|l| l.contains(" · "))
+            .all(|l| l.starts_with("002 · "))
+    );
+    for bad in [&["--verdict", "hold"][..], &["--document", "001"][..]] {
+        assert_eq!(out(bad).0, Some(2), "{bad:?}");
+    }
+    let missing = assert_cmd::Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(["claims", "--out", "/nonexistent/sketchlab"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+/// index.html is one self-contained page: every claim of claims.csv is a row
+/// carrying its verdict and document, every study a section with its charts
+/// inlined as SVG, and nothing is fetched (no src, href or url() outside
+/// the page and the run's own files).
+#[test]
+fn index_html_carries_the_ledger_and_every_chart_inline() {
+    let d = quick_out();
+    let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+    let claims = std::fs::read_to_string(d.join("claims.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(claims.as_bytes());
+    let mut n = 0;
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        n += 1;
+        let row = format!(
+            "<tr data-verdict=\"{}\" data-document=\"{}\" id=\"claim-{}\" data-reading=\"{}\"",
+            &rec[7], &rec[1], &rec[0], &rec[11]
+        );
+        assert!(html.contains(&row), "no ledger row {row}");
+    }
+    assert_eq!(html.matches("<tr data-verdict=").count(), n);
+    for heading in [
+        "Document 000",
+        "Document 002",
+        "14.2 Bloom Filters",
+        "The five questions",
+    ] {
+        assert!(html.contains(heading), "{heading}");
+    }
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("run.json")).unwrap()).unwrap();
+    for study in run["studies"].as_array().unwrap() {
+        let name = study.as_str().unwrap();
+        assert!(
+            html.contains(&format!("<h3 id=\"study-{name}\">")),
+            "{name}"
+        );
+        let svgs = std::fs::read_dir(d.join(name))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "svg")
+            })
+            .count();
+        let section = html
+            .split(&format!("<h3 id=\"study-{name}\">"))
+            .nth(1)
+            .unwrap();
+        let section = section.split("<h3 id=\"study-").next().unwrap();
+        assert_eq!(
+            section.matches("<svg").count(),
+            svgs,
+            "{name}: charts inlined"
+        );
+        let heatmaps = std::fs::read_dir(d.join(name))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "png") && !p.with_extension("svg").exists()
+            })
+            .count();
+        assert_eq!(
+            section.matches("src=\"data:image/png;base64,").count(),
+            heatmaps,
+            "{name}: heatmaps inlined"
+        );
+    }
+    for attr in [
+        "src=\"http",
+        "href=\"http",
+        "url(http",
+        "src=\"//",
+        "href=\"//",
+        "@import",
+    ] {
+        assert!(!html.contains(attr), "index.html fetches something: {attr}");
+    }
+}
+
+/// The page in a real browser: scripts/check-report.sh loads a copy of the
+/// quick run's index.html in headless Chromium and fails on a console
+/// message, a network request, or a rendered page without ledger rows and
+/// charts (skipped without chromium, except under CI).
+#[test]
+fn index_html_renders_in_headless_chromium() {
+    let have = std::process::Command::new("sh")
+        .args(["-c", "command -v chromium"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "under CI chromium must be installed (.ci/run installs it)"
+        );
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    std::fs::copy(quick_out().join("index.html"), d.path().join("index.html")).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg("scripts/check-report.sh")
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("no console errors, no requests"), "{said}");
+    assert!(d.path().join("index.png").metadata().unwrap().len() > 10_000);
+}
+
+/// `sketchlab report` rebuilds every summary, plot, manifest, claims.csv and
+/// REPORT.md from results.csv, spec.toml, manifest.json and run.json alone,
+/// byte for byte.
+#[test]
+fn report_rebuilds_everything_from_disk_byte_identically() {
+    let d = tempfile::tempdir().unwrap();
+    let copy = d.path().join("copy");
+    copy_tree(quick_out(), &copy);
+    let before = tree(&copy);
+    let kept = |p: &Path| {
+        let name = p.file_name().unwrap().to_string_lossy();
+        name == "results.csv"
+            || name == "results.csv.gz"
+            || name == "spec.toml"
+            || name == "manifest.json"
+            || name == "run.json"
+    };
+    for f in &before {
+        if !kept(f) {
+            std::fs::remove_file(copy.join(f)).unwrap();
+        }
+    }
+    assert!(tree(&copy).len() < before.len() / 2);
+    assert_cmd::Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(["report", "--quiet"])
+        .arg(&copy)
+        .assert()
+        .success();
+    assert_eq!(tree(&copy), before);
+    for f in &before {
+        assert!(
+            std::fs::read(copy.join(f)).unwrap() == std::fs::read(quick_out().join(f)).unwrap(),
+            "{} differs after `report`",
+            f.display()
+        );
+    }
+}
+
+/// The Slurm array as the scheduler runs it: the sbatch files executed with
+/// the variables Slurm sets, tasks 0, 1, 2 of 3, then the merge job; the
+/// merged results.csv and claims.csv equal the unsharded `reproduce --quick`
+/// for every study whose rows are reproducible (not timing, no unseedable peer,
+/// no per-process random key).
+#[test]
+fn slurm_array_shards_and_merge_equal_the_unsharded_quick_run() {
+    let d = tempfile::tempdir().unwrap();
+    let shared = d.path().join("shared");
+    let bin = env!("CARGO_BIN_EXE_sketchlab");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let script = |file: &str, env: &[(&str, String)]| {
+        let mut c = std::process::Command::new("bash");
+        c.arg(Path::new(root).join("deploy/slurm").join(file))
+            .env("SKETCHLAB", bin)
+            .env("SKETCHLAB_SHARED", &shared)
+            .env("SKETCHLAB_FLAGS", "--quick")
+            .env("SLURM_SUBMIT_DIR", root)
+            .env("SLURM_CPUS_PER_TASK", "1");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{file} {env:?}: {o:?}");
+    };
+    // the array's first index is 1 here (--array=1-3): shards 0/3..2/3 all the same
+    for task in 1..=3 {
+        script(
+            "sketchlab-array.sbatch",
+            &[
+                ("SLURM_ARRAY_TASK_ID", task.to_string()),
+                ("SLURM_ARRAY_TASK_MIN", "1".into()),
+                ("SLURM_ARRAY_TASK_COUNT", "3".into()),
+                ("SLURM_ARRAY_JOB_ID", "42".into()),
+            ],
+        );
+    }
+    script("sketchlab-merge.sbatch", &[("SLURM_JOB_ID", "43".into())]);
+    let merged = shared.join("merged");
+    let mut skipped = std::collections::HashSet::new();
+    for s in sketchlab::app::load_all(Path::new("experiments")).unwrap() {
+        let m: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(quick_out().join(&s.name).join("manifest.json")).unwrap(),
+        )
+        .unwrap();
+        if m["reproducible"] == false || !m["process_random_key"].is_null() {
+            skipped.extend(s.claims.iter().map(|c| c.id.clone()));
+            continue;
+        }
+        for f in ["results.csv", "summary.csv"] {
+            let a = sketchlab::export::read_output(&quick_out().join(&s.name), f).ok();
+            let b = sketchlab::export::read_output(&merged.join(&s.name), f).ok();
+            assert!(
+                a == b,
+                "{}/{f} differs between the shards' merge and the unsharded run",
+                s.name
+            );
+        }
+    }
+    let claims = |dir: &Path| -> Vec<String> {
+        std::fs::read_to_string(dir.join("claims.csv"))
+            .unwrap()
+            .lines()
+            .filter(|l| !skipped.contains(l.split(',').next().unwrap()))
+            .map(String::from)
+            .collect()
+    };
+    let (a, b) = (claims(quick_out()), claims(&merged));
+    assert!(a.len() > 100, "{} claims compared", a.len());
+    assert_eq!(a, b);
+}
