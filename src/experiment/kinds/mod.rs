@@ -1,10 +1,33 @@
-//! Experiment kinds, grouped by family (`bloom/`, `hashing/`, …). A kind is a
-//! [`Study`]: a typed parameter struct ([`params!`](crate::params)), a typed
-//! row ([`row!`](crate::row)), a `run` that measures one trial, its charts as
-//! declarations (`<kind>.toml`, the `[[chart]]` tables a spec may also
-//! hold: [`crate::plot::declare`]), and the report section it draws from
-//! result tables alone. [`KINDS`] is the one registry; a new kind is a new
-//! file plus one line there.
+//! Experiment kinds, grouped by family (`bloom/`, `hashing/`, …). A kind is
+//! its measurement, a [`Study`]: a typed parameter struct
+//! ([`params!`](crate::params)), a typed row ([`row!`](crate::row)), a `run`
+//! that measures one trial from its seeds, and a `footprint`. What the report
+//! shows of its rows is its [`Present`] impl in the mirror file under
+//! `src/experiment/present/` (charts, section table and readings as data in
+//! `<kind>.toml`, see [`crate::plot::declare`]). [`KINDS`] is the one
+//! registry; a new kind is two files, its view, and one line there.
+//!
+//! # Adding a structure and a study, end to end
+//!
+//! `tests/worked_example.rs` is the worked example, compiled and run by
+//! `cargo test`: a thirty-line Bloom filter (1), the kind that measures its
+//! fill (2: `params!`, `row!`, `run`, `footprint`), its presentation (3: a
+//! declared chart with a reference line, the section's table, two readings,
+//! `THEORY`), and the study TOML (4: grid, quick sizes, a claim of the
+//! chapter and a chart the spec adds), run, drawn, read and judged. A kind
+//! in the tree differs only in where its parts live:
+//!
+//! | part | file |
+//! |---|---|
+//! | structure | `src/structures/<family>/…` (its family trait: `Membership`, `Cardinality`, …) |
+//! | theory | `src/structures/<family>/theory.rs` (a named curve in [`curves`] if a chart draws it) |
+//! | measurement | `src/experiment/kinds/<family>/<kind>.rs`, one line in [`KINDS`] |
+//! | presentation | `src/experiment/present/<family>/<kind>.rs` and `<kind>.toml` |
+//! | study | `experiments/<study>.toml` (claims, extra `[[chart]]`s) |
+//!
+//! A kind outside the tree (a user's crate) passes itself to
+//! [`Spec::parse_for`](crate::experiment::spec::Spec::parse_for) instead of
+//! registering.
 
 pub(crate) mod attack;
 pub(crate) mod bloom;

@@ -164,6 +164,17 @@ impl Spec {
 
     /// Validates spec text; `path` is used in messages only.
     pub fn parse(path: &Path, text: &str) -> Result<Spec> {
+        Spec::parse_with(path, text, None)
+    }
+
+    /// Validates spec text for a kind that is not in sketchlab's registry
+    /// (a user's own structure through the library): `kind = "<its name>"`
+    /// in the text names it; any registered kind is still found by name.
+    pub fn parse_for(path: &Path, text: &str, kind: &'static dyn Kind) -> Result<Spec> {
+        Spec::parse_with(path, text, Some(kind))
+    }
+
+    fn parse_with(path: &Path, text: &str, own: Option<&'static dyn Kind>) -> Result<Spec> {
         let raw: RawSpec = toml::from_str(text).map_err(|e| {
             // toml's message spans lines (with a source excerpt); keep it on one.
             let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
@@ -202,13 +213,16 @@ impl Spec {
                 &format!("must be 1 to {MAX_NAME_CHARS} lowercase letters, digits and _"),
             ));
         }
-        let kind = kinds::find(&raw.kind).ok_or_else(|| {
-            fe(
-                "kind",
-                &format!("{:?}", raw.kind),
-                &format!("must be one of {}", kinds::names().join(", ")),
-            )
-        })?;
+        let kind = own
+            .filter(|k| k.name() == raw.kind)
+            .or_else(|| kinds::find(&raw.kind))
+            .ok_or_else(|| {
+                fe(
+                    "kind",
+                    &format!("{:?}", raw.kind),
+                    &format!("must be one of {}", kinds::names().join(", ")),
+                )
+            })?;
         if raw.grid.is_empty() {
             return Err(fe("grid", "{}", "must set at least one parameter"));
         }
