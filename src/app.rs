@@ -158,13 +158,9 @@ pub fn run(cli: Cli) -> Result<()> {
             document,
             strict,
         } => {
-            let table = crate::report::print::run_ledger(
-                &cli.out_dir(),
-                verdict.as_deref(),
-                document.as_deref(),
-                *strict,
-            )
-            .map_err(Error::Input)?;
+            let table =
+                crate::report::print::run_ledger(&cli.out_dir(), *verdict, *document, *strict)
+                    .map_err(Error::Input)?;
             print!("{table}");
             Ok(())
         }

@@ -114,11 +114,11 @@ pub enum Command {
     )]
     Claims {
         /// Only claims with this verdict
-        #[arg(long, value_parser = ["holds", "does-not-hold", "inconclusive", "not-measured"])]
-        verdict: Option<String>,
+        #[arg(long, value_enum)]
+        verdict: Option<crate::vocab::Verdict>,
         /// Only claims of this document
-        #[arg(long, value_parser = ["000", "002"])]
-        document: Option<String>,
+        #[arg(long, value_enum)]
+        document: Option<crate::vocab::Document>,
         /// The literal view: every caveat (a literal or edge reading) is a
         /// row and a verdict of its own, counted with the intended readings
         #[arg(long)]
@@ -179,7 +179,7 @@ pub enum EstimateWhat {
         /// Precision: 2^p registers (4..=18)
         #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(4..=18))]
         p: u32,
-        /// ertl, raw, linear_counting, hllpp, hip, or all
+        /// raw, linear_counting, hllpp, ertl, hip, or all
         #[arg(long, default_value = "ertl")]
         estimator: String,
         /// Redis-compatible mode (MurmurHash64A seed 0xadc83b19, p = 14, PFCOUNT's rounding)
@@ -285,11 +285,11 @@ pub enum Design {
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
     /// Where the hash's seed comes from
-    #[arg(long, default_value = "fixed", value_parser = ["fixed", "random", "keyed"])]
-    pub seed_policy: String,
+    #[arg(long, value_enum, default_value_t)]
+    pub seed_policy: crate::vocab::SeedChoice,
     /// Output format
-    #[arg(long, default_value = "md", value_parser = ["md", "html", "json"])]
-    pub format: String,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: crate::vocab::Format,
     /// A reference run's claims.csv, for the attack results [default:
     /// reports/claims.csv, the committed full run, when it is there]
     #[arg(long, value_name = "FILE")]

@@ -21,6 +21,7 @@ pub mod report;
 pub mod stats;
 pub mod structures;
 pub mod table;
+pub mod vocab;
 pub mod workload;
 
 #[cfg(test)]

@@ -7,18 +7,19 @@ use std::path::Path;
 
 /// Each top-level module and the modules it may use.
 const ALLOWED: &[(&str, &[&str])] = &[
+    ("vocab", &[]),
     ("table", &[]),
     ("stats", &["table"]),
     ("hashing", &[]),
     ("workload", &["hashing"]),
     ("attack", &["hashing", "structures"]),
-    ("structures", &["hashing", "stats"]),
+    ("structures", &["hashing", "stats", "vocab"]),
     ("metrics", &["stats"]),
     ("export", &["table"]),
     ("plot", &["export", "stats", "table"]),
-    ("report", &["export", "stats", "table"]),
+    ("report", &["export", "stats", "table", "vocab"]),
     ("error", &[]),
-    ("cli", &[]),
+    ("cli", &["vocab"]),
     ("peer", &[]),
     (
         "experiment",
@@ -35,6 +36,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "error",
             "peer",
             "attack",
+            "vocab",
         ],
     ),
     (
@@ -49,6 +51,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "report",
             "structures",
             "table",
+            "vocab",
         ],
     ),
 ];

@@ -38,10 +38,10 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
                 hit_rate: *hit_rate,
                 qps: *qps,
                 key_bytes: *key_bytes,
-                seed_policy: common.seed_policy.clone(),
+                seed_policy: common.seed_policy,
             };
             let r = review::filter::filter(&inputs, &reference)?;
-            review::write(r, &common.format, &out)?
+            review::write(r, common.format, &out)?
         }
         Design::Cardinality {
             error,
@@ -55,10 +55,10 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
                 groups: *groups,
                 merge_nodes: *merge_nodes,
                 distinct: *distinct,
-                seed_policy: common.seed_policy.clone(),
+                seed_policy: common.seed_policy,
             };
             let r = review::cardinality::cardinality(&inputs, &reference)?;
-            review::write(r, &common.format, &out)?
+            review::write(r, common.format, &out)?
         }
         Design::Frequency {
             epsilon,
@@ -74,10 +74,10 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
                 stream_length: *stream_length,
                 merge_nodes: *merge_nodes,
                 zipf_s: *zipf_s,
-                seed_policy: common.seed_policy.clone(),
+                seed_policy: common.seed_policy,
             };
             let r = review::frequency::frequency(&inputs, &reference)?;
-            review::write(r, &common.format, &out)?
+            review::write(r, common.format, &out)?
         }
     };
     match json {

@@ -87,13 +87,16 @@ pub(super) fn estimate_hll(
 ) -> Result<()> {
     use crate::hashing::{Seed, StrategyId};
     use crate::structures::hyperloglog::{HyperLogLog, redis::RedisHll};
-    const ESTIMATORS: [&str; 5] = ["ertl", "raw", "linear_counting", "hllpp", "hip"];
-    if estimator != "all" && !ESTIMATORS.contains(&estimator) {
-        return Err(Error::Input(format!(
-            "--estimator = {estimator:?}: must be one of {}, all",
-            ESTIMATORS.join(", ")
-        )));
-    }
+    use crate::vocab::HllEstimator;
+    let chosen: Vec<HllEstimator> = match estimator {
+        "all" => HllEstimator::ALL.to_vec(),
+        one => vec![HllEstimator::parse(one).ok_or_else(|| {
+            Error::Input(format!(
+                "--estimator = {estimator:?}: must be one of {}, all",
+                HllEstimator::NAMES.join(", ")
+            ))
+        })?],
+    };
     let keys = stdin_keys(hex, max_key)?;
     if redis {
         let mut h = RedisHll::new();
@@ -114,18 +117,9 @@ pub(super) fn estimate_hll(
     keys.iter().for_each(|k| {
         h.insert(k);
     });
-    for name in ESTIMATORS
-        .iter()
-        .filter(|e| estimator == "all" || **e == estimator)
-    {
-        let v = match *name {
-            "ertl" => h.ertl(),
-            "raw" => h.raw(),
-            "linear_counting" => h.linear_counting(),
-            "hllpp" => h.hllpp(),
-            _ => h.hip().unwrap_or(f64::NAN),
-        };
-        println!("{name}\t{}", crate::export::markdown::sig(v, 8));
+    for e in chosen {
+        let v = h.estimate_by(e).unwrap_or(f64::NAN);
+        println!("{}\t{}", e.as_str(), crate::export::markdown::sig(v, 8));
     }
     Ok(())
 }

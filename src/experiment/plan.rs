@@ -142,14 +142,7 @@ pub fn calibrate(spec: &Spec, opts: &RunOptions, plan: &mut Plan) -> Result<()> 
 
 /// Bytes for people: `12.3 MB`.
 pub fn bytes(b: f64) -> String {
-    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
-    let mut v = b;
-    let mut u = 0;
-    while v >= 1000.0 && u + 1 < UNITS.len() {
-        v /= 1000.0;
-        u += 1;
-    }
-    format!("{} {}", sig(v, 3), UNITS[u])
+    crate::export::markdown::bytes(b, crate::export::markdown::ByteUnits::Si)
 }
 
 impl Plan {

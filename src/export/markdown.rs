@@ -35,6 +35,30 @@ pub fn pct(x: f64, s: usize) -> String {
     format!("{}%", sig(100.0 * x, s))
 }
 
+/// How [`bytes`] counts: powers of 1000 (kB, MB: memory budgets, file and
+/// structure sizes) or of 1024 (KiB, MiB: cache sizes, which are powers of two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByteUnits {
+    Si,
+    Binary,
+}
+
+/// Bytes for people, to three significant figures: `12.3 MB`, `48 KiB`.
+/// The one byte formatter: every size a report, plan or review prints.
+pub fn bytes(b: f64, units: ByteUnits) -> String {
+    let (step, names) = match units {
+        ByteUnits::Si => (1000.0, ["B", "kB", "MB", "GB", "TB"]),
+        ByteUnits::Binary => (1024.0, ["B", "KiB", "MiB", "GiB", "TiB"]),
+    };
+    let mut v = b;
+    let mut u = 0;
+    while v.abs() >= step && u + 1 < names.len() {
+        v /= step;
+        u += 1;
+    }
+    format!("{} {}", sig(v, 3), names[u])
+}
+
 fn cell(c: &Value) -> String {
     match c {
         Value::Float(x) => sig(*x, 4),
@@ -77,5 +101,14 @@ mod tests {
             rows: vec![vec![Value::Int(1), Value::Str("x|y".into())]],
         };
         assert_eq!(table(&t), "| a | b |\n|---|---|\n| 1 | x\\|y |\n");
+    }
+
+    #[test]
+    fn bytes_count_in_thousands_or_in_kibibytes() {
+        assert_eq!(bytes(999.0, ByteUnits::Si), "999 B");
+        assert_eq!(bytes(1_234_567.0, ByteUnits::Si), "1.23 MB");
+        assert_eq!(bytes(48.0 * 1024.0, ByteUnits::Binary), "48 KiB");
+        assert_eq!(bytes(32.0 * 1024.0 * 1024.0, ByteUnits::Binary), "32 MiB");
+        assert_eq!(bytes(2e15, ByteUnits::Si), "2000 TB");
     }
 }

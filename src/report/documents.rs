@@ -14,7 +14,7 @@ pub struct Document {
 
 pub const DOCUMENTS: [Document; 2] = [
     Document {
-        id: "000",
+        id: crate::vocab::Document::Chapter.id(),
         title: "Chapter 14: Probabilistic Data Structures (textbook chapter)",
         text: include_str!("../../data/documents/000.txt"),
         headings: &[
@@ -32,7 +32,7 @@ pub const DOCUMENTS: [Document; 2] = [
         ],
     },
     Document {
-        id: "002",
+        id: crate::vocab::Document::Essay.id(),
         title: "Probabilistic data structures: Wrong on purpose (essay)",
         text: include_str!("../../data/documents/002.txt"),
         headings: &[

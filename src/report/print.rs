@@ -2,16 +2,14 @@
 //! document section in the documents' order, optionally filtered.
 
 use super::documents;
-
-/// The verdict names `--verdict` accepts (claims.csv's spelling).
-pub const VERDICTS: [&str; 4] = ["holds", "does-not-hold", "inconclusive", "not-measured"];
+use crate::vocab::{Document, Verdict};
 
 /// The table of `OUT/claims.csv` (what `sketchlab claims` prints); `Err`
 /// says which file is missing or malformed.
 pub fn run_ledger(
     out: &std::path::Path,
-    verdict: Option<&str>,
-    document: Option<&str>,
+    verdict: Option<Verdict>,
+    document: Option<Document>,
     strict: bool,
 ) -> Result<String, String> {
     let path = out.join("claims.csv");
@@ -76,8 +74,8 @@ impl Line {
 /// claims.csv (its header differs).
 pub fn ledger_table(
     csv_bytes: &[u8],
-    verdict: Option<&str>,
-    document: Option<&str>,
+    verdict: Option<Verdict>,
+    document: Option<Document>,
     strict: bool,
 ) -> Result<String, String> {
     let mut r = csv::Reader::from_reader(csv_bytes);
@@ -133,7 +131,8 @@ pub fn ledger_table(
     }
     let total = lines.iter().filter(|l| strict || !l.caveat).count();
     let keep = |l: &Line| {
-        verdict.is_none_or(|v| l.verdict == v) && document.is_none_or(|d| l.document == d)
+        verdict.is_none_or(|v| l.verdict == v.as_str())
+            && document.is_none_or(|d| l.document == d.id())
     };
     // the rows the view counts: every row (strict), or the intended ones
     let shown: Vec<&Line> = lines
@@ -195,9 +194,10 @@ pub fn ledger_table(
 }
 
 fn counts(rows: &[&Line]) -> String {
-    let parts: Vec<String> = VERDICTS
+    let parts: Vec<String> = Verdict::ALL
         .iter()
-        .map(|v| (v, rows.iter().filter(|l| l.verdict == *v).count()))
+        .map(|v| v.as_str())
+        .map(|v| (v, rows.iter().filter(|l| l.verdict == v).count()))
         .filter(|(_, n)| *n > 0)
         .map(|(v, n)| format!("{n} {v}"))
         .collect();
@@ -244,15 +244,10 @@ d,002,\"Traffic to the database: 298 instead of 10,000.\",298,,301,lookups,does-
             s.ends_with("4 of 4 rows, caveats counted as verdicts (2 holds, 2 does-not-hold)\n"),
             "{s}"
         );
-        let only = ledger_table(CSV.as_bytes(), Some("does-not-hold"), None, false).unwrap();
+        let only = ledger_table(CSV.as_bytes(), Some(Verdict::DoesNotHold), None, false).unwrap();
         assert!(only.contains(" c ") && !only.contains(" a ") && !only.contains(" b "));
-        let doc = ledger_table(CSV.as_bytes(), None, Some("000"), false).unwrap();
+        let doc = ledger_table(CSV.as_bytes(), None, Some(Document::Chapter), false).unwrap();
         assert!(doc.contains("1 of 3 claims (1 holds)\n"), "{doc}");
         assert!(ledger_table(b"id,x\n1,2\n", None, None, false).is_err());
-        // --verdict's names are claims.csv's spelling
-        assert_eq!(
-            VERDICTS.to_vec(),
-            crate::report::ledger::VERDICTS.map(|v| v.as_str()).to_vec()
-        );
     }
 }

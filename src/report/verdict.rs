@@ -12,48 +12,10 @@ use crate::table::Interval;
 /// (reported in REPORT.md); plots and tables keep 95%.
 pub const VERDICT_CONFIDENCE: f64 = crate::stats::VERDICT_CONFIDENCE;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Verdict {
-    Holds,
-    DoesNotHold,
-    /// The interval straddles the band's edge: the study must measure more.
-    Inconclusive,
-    NotMeasured,
-}
+pub use crate::vocab::Verdict;
 
-/// Every verdict, in the order the ledger counts them.
-pub const VERDICTS: [Verdict; 4] = [
-    Verdict::Holds,
-    Verdict::DoesNotHold,
-    Verdict::Inconclusive,
-    Verdict::NotMeasured,
-];
-
-impl Verdict {
-    /// claims.csv's spelling (and `sketchlab claims --verdict`'s).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Holds => "holds",
-            Verdict::DoesNotHold => "does-not-hold",
-            Verdict::Inconclusive => "inconclusive",
-            Verdict::NotMeasured => "not-measured",
-        }
-    }
-
-    /// The plural a count reads with ("3 hold").
-    pub fn plural(self) -> &'static str {
-        match self {
-            Verdict::Holds => "hold",
-            Verdict::DoesNotHold => "do not hold",
-            Verdict::Inconclusive => "inconclusive",
-            Verdict::NotMeasured => "not measured",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Verdict> {
-        VERDICTS.into_iter().find(|v| v.as_str() == s)
-    }
-}
+/// Every verdict, in the order the ledger counts them ([`Verdict::ALL`]).
+pub const VERDICTS: [Verdict; 4] = Verdict::ALL;
 
 /// Which reading of its sentence a claim is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 //! overshoot measured on a simulated Zipf stream through that very shape
 //! (plain and conservative update).
 
-use super::{Review, check_policy, finite, open_unit, seed_advice, sourced, within};
+use super::{Review, finite, open_unit, seed_advice, sourced, within};
 use crate::error::Result;
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
@@ -43,7 +43,7 @@ pub fn check(i: &FrequencyInputs) -> Result<()> {
     within(KIND, "--stream-length", i.stream_length, 1.0, 1.8e19)?;
     within(KIND, "--merge-nodes", i.merge_nodes, 1.0, 1e6)?;
     within(KIND, "--zipf-s", i.zipf_s, 0.01, 10.0)?;
-    check_policy(KIND, &i.seed_policy)
+    Ok(())
 }
 
 /// The overshoot of a Zipf(s) stream of `updates` updates through a w × d
@@ -202,7 +202,7 @@ pub fn frequency(i: &FrequencyInputs, reference: &Path) -> Result<FrequencyRevie
         bytes_to_coordinator: i.merge_nodes * size(w, d, counter_bytes),
         next_digit,
         seed: seed_advice(
-            &i.seed_policy,
+            i.seed_policy,
             reference,
             &[
                 (
@@ -299,7 +299,7 @@ mod tests {
             stream_length: 1e9,
             merge_nodes: 1.0,
             zipf_s: 1.1,
-            seed_policy: "fixed".into(),
+            seed_policy: crate::vocab::SeedChoice::Fixed,
         }
     }
 
@@ -350,7 +350,6 @@ mod tests {
                 |i| i.stream_length = f64::INFINITY,
                 |i| i.merge_nodes = 0.0,
                 |i| i.zipf_s = 0.0,
-                |i| i.seed_policy = "none".into(),
             ],
             check,
         );

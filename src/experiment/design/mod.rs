@@ -16,6 +16,7 @@ pub mod frequency;
 use crate::error::{Error, Result};
 use crate::plot::Chart;
 use crate::report::design::{SeedAdvice, Sourced};
+use crate::vocab::{Format, SeedChoice};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -74,13 +75,6 @@ fn open_unit(kind: &str, name: &str, v: f64) -> Result<()> {
     Ok(())
 }
 
-fn check_policy(kind: &str, policy: &str) -> Result<()> {
-    if !["fixed", "random", "keyed"].contains(&policy) {
-        return bad(kind, "--seed-policy: must be fixed, random or keyed".into());
-    }
-    Ok(())
-}
-
 /// The measured values of `claims` ((what, claim id)) in the reference
 /// run's claims.csv (read and parsed once), as sourced rows; those it lacks
 /// (or a missing file) are left out.
@@ -105,17 +99,17 @@ fn sourced(reference: &Path, claims: &[(&str, &str)]) -> Vec<Sourced> {
 
 /// What a seed policy means for a structure fed chosen keys, with the
 /// attack studies' results (`attacks`: what, claim id) from `reference`.
-fn seed_advice(policy: &str, reference: &Path, attacks: &[(&str, &str)]) -> SeedAdvice {
+fn seed_advice(policy: SeedChoice, reference: &Path, attacks: &[(&str, &str)]) -> SeedAdvice {
     let (meaning, verdict) = match policy {
-        "fixed" => (
+        SeedChoice::Fixed => (
             "a constant seed is part of your code or your dependency's; anyone who reads it can craft keys offline that every instance accepts, and the bounds above then do not apply to keys a user chooses.",
             "With user-chosen keys a keyed hash is required.",
         ),
-        "random" => (
+        SeedChoice::Random => (
             "a per-process random seed of a non-cryptographic hash stops accidental clustering and untargeted flooding, but such a seed is recovered from one observed output, and MurmurHash3's seed-independent multicollisions need no seed at all.",
             "With user-chosen keys a keyed hash is required.",
         ),
-        _ => (
+        SeedChoice::Keyed => (
             "a keyed PRF (SipHash-1-3) with a per-process key the attacker never sees: crafted keys are random keys to the structure.",
             "The designed error holds against chosen keys.",
         ),
@@ -128,7 +122,7 @@ fn seed_advice(policy: &str, reference: &Path, attacks: &[(&str, &str)]) -> Seed
     claims.push(shared);
     let attacks = sourced(reference, &claims);
     SeedAdvice {
-        policy: policy.to_string(),
+        policy: policy.as_str().to_string(),
         meaning: meaning.to_string(),
         verdict: verdict.to_string(),
         attacks,
@@ -139,7 +133,7 @@ fn seed_advice(policy: &str, reference: &Path, attacks: &[(&str, &str)]) -> Seed
 /// the file written and, for JSON, the text to print.
 pub fn write<R: Review>(
     mut review: R,
-    format: &str,
+    format: Format,
     out: &Path,
 ) -> Result<(PathBuf, Option<String>)> {
     std::fs::create_dir_all(out).map_err(|e| Error::file(out, format!("cannot create: {e}")))?;
@@ -154,12 +148,12 @@ pub fn write<R: Review>(
             .collect(),
     );
     let (ext, bytes, print) = match format {
-        "json" => {
+        Format::Json => {
             let mut j = serde_json::to_string_pretty(&review).map_err(anyhow::Error::from)?;
             j.push('\n');
             ("json", j.clone().into_bytes(), Some(j))
         }
-        "html" => {
+        Format::Html => {
             let inline = svgs
                 .iter()
                 .map(|p| crate::report::html::inline_svg(p))
@@ -168,7 +162,7 @@ pub fn write<R: Review>(
             let page = crate::report::design::page_html(R::TITLE, &review.markdown(), &inline);
             ("html", page.into_bytes(), None)
         }
-        _ => ("md", review.markdown().into_bytes(), None),
+        Format::Md => ("md", review.markdown().into_bytes(), None),
     };
     let path = out.join(format!("{}.{ext}", R::NAME));
     crate::export::write_atomic(&path, &bytes)?;

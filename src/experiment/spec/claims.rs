@@ -95,11 +95,12 @@ pub(super) fn validate(
                 "must be unique within the study",
             ));
         }
-        if !["000", "002"].contains(&c.document.as_str()) {
+        if crate::vocab::Document::parse(&c.document).is_none() {
+            let ids: Vec<&str> = crate::vocab::Document::ALL.iter().map(|d| d.id()).collect();
             return Err(fe(
                 &at("document"),
                 &format!("{:?}", c.document),
-                "must be one of 000, 002",
+                &format!("must be one of {}", ids.join(", ")),
             ));
         }
         let source = match c.table.as_deref() {

@@ -14,7 +14,7 @@ pub struct CardinalityInputs {
     pub merge_nodes: f64,
     /// Distinct items per group, when known.
     pub distinct: Option<f64>,
-    pub seed_policy: String,
+    pub seed_policy: crate::vocab::SeedChoice,
 }
 
 /// The sketch the target error needs.
@@ -123,7 +123,7 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
         i.distinct
             .map(|d| format!(", {} distinct items per group", count(d)))
             .unwrap_or_default(),
-        i.seed_policy,
+        i.seed_policy.as_str(),
     );
     let mut s = super::opening(
         "Cardinality design review",

@@ -14,7 +14,7 @@ pub struct FilterInputs {
     pub hit_rate: f64,
     pub qps: f64,
     pub key_bytes: u64,
-    pub seed_policy: String,
+    pub seed_policy: crate::vocab::SeedChoice,
 }
 
 /// Question 2: store lookups per second with and without the filter.
@@ -89,7 +89,7 @@ pub fn filter_markdown(r: &FilterReview) -> String {
         pct(i.hit_rate, 3),
         count(i.qps),
         i.key_bytes,
-        i.seed_policy,
+        i.seed_policy.as_str(),
     );
     let mut s = super::opening("Filter design review", &lede, &r.provenance, &r.direction);
     s += &format!(

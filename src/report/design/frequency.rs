@@ -14,7 +14,7 @@ pub struct FrequencyInputs {
     pub merge_nodes: f64,
     /// The Zipf exponent of the simulated stream.
     pub zipf_s: f64,
-    pub seed_policy: String,
+    pub seed_policy: crate::vocab::SeedChoice,
 }
 
 /// The sketch the targets need.
@@ -113,7 +113,7 @@ pub fn frequency_markdown(r: &FrequencyReview) -> String {
         sig(i.delta, 3),
         count(i.stream_length),
         count(i.merge_nodes),
-        i.seed_policy,
+        i.seed_policy.as_str(),
     );
     let mut s = super::opening(
         "Frequency design review",

@@ -48,17 +48,7 @@ pub(crate) fn count(x: f64) -> String {
 }
 
 fn bytes(b: f64) -> String {
-    if b >= 1e12 {
-        format!("{} TB", sig(b / 1e12, 3))
-    } else if b >= 1e9 {
-        format!("{} GB", sig(b / 1e9, 3))
-    } else if b >= 1e6 {
-        format!("{} MB", sig(b / 1e6, 3))
-    } else if b >= 1e3 {
-        format!("{} KB", sig(b / 1e3, 3))
-    } else {
-        format!("{} B", sig(b, 3))
-    }
+    crate::export::markdown::bytes(b, crate::export::markdown::ByteUnits::Si)
 }
 
 /// The title, the lede, what was measured and what is formula, and

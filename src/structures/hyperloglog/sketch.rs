@@ -9,6 +9,7 @@
 use super::estimators;
 use crate::hashing::KeyHasher;
 use crate::structures::{MergeError, ParamError, invalid};
+use crate::vocab::HllEstimator;
 
 /// m registers of 6 bits packed into ⌈6m/8⌉ bytes (register i at bits
 /// 6i … 6i + 5, least significant first).
@@ -192,22 +193,29 @@ impl<H: KeyHasher> HyperLogLog<H> {
     }
 }
 
+impl<H: KeyHasher> HyperLogLog<H> {
+    /// The estimate by one estimator (HIP: `None` once a merge or a
+    /// register edit voided its running count).
+    pub fn estimate_by(&self, e: HllEstimator) -> Option<f64> {
+        match e {
+            HllEstimator::Raw => Some(self.raw()),
+            HllEstimator::LinearCounting => Some(self.linear_counting()),
+            HllEstimator::Hllpp => Some(self.hllpp()),
+            HllEstimator::Ertl => Some(self.ertl()),
+            HllEstimator::Hip => self.hip(),
+        }
+    }
+}
+
 impl<H: KeyHasher> crate::structures::Cardinality for HyperLogLog<H> {
     fn estimators(&self) -> &'static [&'static str] {
-        &["raw", "linear_counting", "hllpp", "ertl", "hip"]
+        &HllEstimator::NAMES
     }
     fn insert(&mut self, key: &[u8]) {
         HyperLogLog::insert(self, key);
     }
     fn estimate(&self, estimator: &str) -> Option<f64> {
-        match estimator {
-            "raw" => Some(self.raw()),
-            "linear_counting" => Some(self.linear_counting()),
-            "hllpp" => Some(self.hllpp()),
-            "ertl" => Some(self.ertl()),
-            "hip" => self.hip(),
-            _ => None,
-        }
+        self.estimate_by(HllEstimator::parse(estimator)?)
     }
 }
 

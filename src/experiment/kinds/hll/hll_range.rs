@@ -12,6 +12,7 @@ use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
 use crate::structures::hyperloglog::{HyperLogLog, theory};
+use crate::vocab::HllEstimator;
 use crate::workload::{KeyGen, KeyType};
 
 pub struct HllRange;
@@ -47,13 +48,13 @@ crate::row! {
     }
 }
 
-/// Every estimate column, sketchlab's first.
+/// Every estimate column, sketchlab's first (in [`HllEstimator::NAMES`]'s order).
 pub const ESTIMATORS: [&str; 9] = [
-    "raw",
-    "linear_counting",
-    "hllpp",
-    "ertl",
-    "hip",
+    HllEstimator::NAMES[0],
+    HllEstimator::NAMES[1],
+    HllEstimator::NAMES[2],
+    HllEstimator::NAMES[3],
+    HllEstimator::NAMES[4],
     "datasketches",
     "datasketches_composite",
     "hyperloglogplus",

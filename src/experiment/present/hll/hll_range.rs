@@ -45,7 +45,7 @@ impl Present for HllRange {
             .map(|n| format!("the raw estimator's median error exceeds {} up to n = {} and stays within it above", pct(NONSENSE, 0), sig(n, 3)))
             .unwrap_or_else(|| "the raw estimator's median error never exceeds the nonsense bound".into());
         // the largest |mean error| of each fixed estimator, in standard errors 1.04/√m
-        let worst: Vec<String> = ["linear_counting", "hllpp", "ertl", "hip"]
+        let worst: Vec<String> = crate::vocab::HllEstimator::NAMES[1..]
             .iter()
             .filter_map(|e| {
                 let (z, n) = s

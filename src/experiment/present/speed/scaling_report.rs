@@ -131,11 +131,7 @@ fn pooled(t: &Table, col: &str) -> Vec<Point> {
 }
 
 fn human_bytes(b: f64) -> String {
-    if b >= (1u64 << 20) as f64 {
-        format!("{} MiB", sig(b / (1u64 << 20) as f64, 3))
-    } else {
-        format!("{} KiB", sig(b / 1024.0, 3))
-    }
+    crate::export::markdown::bytes(b, crate::export::markdown::ByteUnits::Binary)
 }
 
 fn reading(t: &Table) -> String {
