@@ -247,6 +247,18 @@ fn a_kind_built_outside_the_registry_runs_draws_reads_and_judges_its_claim() {
     assert!(section.reading.contains("Over the 5 sizes"));
     assert!(section.reading.contains("Theory check: fill_theory"));
 
+    // the rows read back by field: what presentation code that still reads
+    // results reads, instead of t.f64(r, "fill_measured")
+    let typed = sketchlab::experiment::kinds::typed_rows::<ExampleFill>(&tables.results);
+    assert_eq!(typed.len(), 5);
+    for (p, r) in &typed {
+        assert_eq!(r.fill_measured.trials, p.n * p.bits_per_key);
+        assert!(
+            (r.fill_measured.rate - r.fill_theory).abs() < 0.01,
+            "{p:?} {r:?}"
+        );
+    }
+
     // the claim, judged from the rows: 50.3% is within ±10% of a half
     let row = sketchlab::report::ledger::evaluate(&spec.claims[0], &spec.name, &tables);
     assert_eq!(row.verdict, Verdict::Holds, "{row:?}");

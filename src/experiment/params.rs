@@ -374,6 +374,19 @@ pub trait ParamSet: Sized {
     /// The declarations (types, ranges, defaults, help) in field order.
     const DEFS: &'static [ParamDef];
     fn from_params(p: &Params) -> Self;
+
+    /// The parameters of a result table's row (`None`: a parameter column
+    /// missing or empty).
+    fn read(t: &crate::table::Table, r: &[Value]) -> Option<Self> {
+        let mut cells = Vec::with_capacity(Self::DEFS.len());
+        for d in Self::DEFS {
+            if !t.has(d.name) || t.cell(r, d.name) == &Value::Empty {
+                return None;
+            }
+            cells.push((d.name, t.cell(r, d.name).clone()));
+        }
+        Some(Self::from_params(&Params(cells)))
+    }
 }
 
 /// Declares a kind's parameter struct and its [`ParamDef`]s in one place:

@@ -3,7 +3,7 @@
 //! stage all derive from it, and a kind fills it by field name (a misspelt
 //! field is a compile error).
 
-use crate::table::{ColType, Column, Interval, Value, interval_columns};
+use crate::table::{ColType, Column, Interval, Table, Value, interval_columns};
 
 /// How the summary stage combines one metric over a setting's replicates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,11 +90,68 @@ impl FieldDef {
 }
 
 /// A type a row field can have.
-pub trait Field {
+pub trait Field: Sized {
     const SHAPE: Shape;
     /// The aggregation when the declaration names none.
     const AGG: Agg;
     fn push(self, out: &mut Vec<Value>);
+    /// The field read back from a result row of a table with its columns
+    /// (`None`: a column missing, empty where a value is required, or of
+    /// another type).
+    fn read(t: &Table, r: &[Value], name: &str) -> Option<Self>;
+}
+
+/// A cell by column name, `None` when the table lacks the column.
+fn cell<'a>(t: &'a Table, r: &'a [Value], name: &str) -> Option<&'a Value> {
+    t.has(name).then(|| t.cell(r, name))
+}
+
+fn float(t: &Table, r: &[Value], name: &str) -> Option<f64> {
+    cell(t, r, name)?.as_f64()
+}
+
+/// A scalar from one cell.
+trait FromCell: Sized {
+    fn from_cell(v: &Value) -> Option<Self>;
+}
+
+macro_rules! int_from_cell {
+    ($($t:ty),*) => {$(
+        impl FromCell for $t {
+            fn from_cell(v: &Value) -> Option<Self> {
+                match v {
+                    Value::Int(i) => <$t>::try_from(*i).ok(),
+                    Value::Float(x) if x.fract() == 0.0 => <$t>::try_from(*x as i64).ok(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+int_from_cell!(u64, u32, usize, i64);
+
+impl FromCell for f64 {
+    fn from_cell(v: &Value) -> Option<Self> {
+        v.as_f64()
+    }
+}
+
+impl FromCell for bool {
+    fn from_cell(v: &Value) -> Option<Self> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+impl FromCell for String {
+    fn from_cell(v: &Value) -> Option<Self> {
+        match v {
+            Value::Empty => None,
+            other => Some(other.to_string()),
+        }
+    }
 }
 
 macro_rules! scalar_field {
@@ -103,22 +160,46 @@ macro_rules! scalar_field {
             const SHAPE: Shape = Shape::Scalar(ColType::$ct);
             const AGG: Agg = Agg::$agg;
             fn push(self, out: &mut Vec<Value>) { out.push(self.into()); }
+            fn read(t: &Table, r: &[Value], name: &str) -> Option<Self> {
+                <$t as FromCell>::from_cell(cell(t, r, name)?)
+            }
         }
         impl Field for Option<$t> {
             const SHAPE: Shape = Shape::Scalar(ColType::$ct);
             const AGG: Agg = Agg::$agg;
             fn push(self, out: &mut Vec<Value>) { out.push(self.into()); }
+            fn read(t: &Table, r: &[Value], name: &str) -> Option<Self> {
+                match cell(t, r, name)? {
+                    Value::Empty => Some(None),
+                    v => <$t as FromCell>::from_cell(v).map(Some),
+                }
+            }
         }
     )*};
 }
 scalar_field!(u64 => Int, Mean; u32 => Int, Mean; usize => Int, Mean; i64 => Int, Mean;
     f64 => Float, Mean; bool => Bool, Same; String => Str, Same);
 
+/// An optional field of several columns: `None` when its first is empty.
+fn optional<T: Field>(t: &Table, r: &[Value], name: &str) -> Option<Option<T>> {
+    match cell(t, r, name)? {
+        Value::Empty => Some(None),
+        _ => T::read(t, r, name).map(Some),
+    }
+}
+
 impl Field for Interval {
     const SHAPE: Shape = Shape::Interval;
     const AGG: Agg = Agg::Mean;
     fn push(self, out: &mut Vec<Value>) {
         out.extend([self.value, self.lo, self.hi].map(Value::Float));
+    }
+    fn read(t: &Table, r: &[Value], name: &str) -> Option<Self> {
+        Some(Interval::new(
+            float(t, r, name)?,
+            float(t, r, &format!("{name}_lo"))?,
+            float(t, r, &format!("{name}_hi"))?,
+        ))
     }
 }
 
@@ -131,6 +212,9 @@ impl Field for Option<Interval> {
             None => out.extend([Value::Empty, Value::Empty, Value::Empty]),
         }
     }
+    fn read(t: &Table, r: &[Value], name: &str) -> Option<Self> {
+        optional(t, r, name)
+    }
 }
 
 impl Field for crate::stats::Estimate {
@@ -138,6 +222,15 @@ impl Field for crate::stats::Estimate {
     const AGG: Agg = Agg::Mean;
     fn push(self, out: &mut Vec<Value>) {
         out.extend([self.value, self.lo, self.hi, self.lo999, self.hi999].map(Value::Float));
+    }
+    fn read(t: &Table, r: &[Value], name: &str) -> Option<Self> {
+        Some(crate::stats::Estimate {
+            value: float(t, r, name)?,
+            lo: float(t, r, &format!("{name}_lo"))?,
+            hi: float(t, r, &format!("{name}_hi"))?,
+            lo999: float(t, r, &format!("{name}_lo999"))?,
+            hi999: float(t, r, &format!("{name}_hi999"))?,
+        })
     }
 }
 
@@ -150,6 +243,9 @@ impl Field for Option<crate::stats::Estimate> {
             None => out.extend(std::iter::repeat_n(Value::Empty, 5)),
         }
     }
+    fn read(t: &Table, r: &[Value], name: &str) -> Option<Self> {
+        optional(t, r, name)
+    }
 }
 
 impl Field for crate::stats::Proportion {
@@ -158,6 +254,15 @@ impl Field for crate::stats::Proportion {
     fn push(self, out: &mut Vec<Value>) {
         out.extend([self.rate, self.lo, self.hi].map(Value::Float));
         out.extend([self.successes, self.trials].map(Value::from));
+    }
+    fn read(t: &Table, r: &[Value], name: &str) -> Option<Self> {
+        Some(crate::stats::Proportion {
+            successes: u64::read(t, r, &format!("{name}_k"))?,
+            trials: u64::read(t, r, &format!("{name}_n"))?,
+            rate: float(t, r, name)?,
+            lo: float(t, r, &format!("{name}_lo"))?,
+            hi: float(t, r, &format!("{name}_hi"))?,
+        })
     }
 }
 
@@ -170,6 +275,9 @@ impl Field for Option<crate::stats::Proportion> {
             None => out.extend(std::iter::repeat_n(Value::Empty, 5)),
         }
     }
+    fn read(t: &Table, r: &[Value], name: &str) -> Option<Self> {
+        optional(t, r, name)
+    }
 }
 
 /// A kind's typed result row.
@@ -178,6 +286,11 @@ pub trait Row {
     fn fields() -> Vec<FieldDef>;
     /// The cells, in the order of [`Row::fields`]' columns.
     fn cells(self) -> Vec<Value>;
+    /// The row read back from a result table's row by field, not by
+    /// string (`None`: the table lacks a column or a required value).
+    fn read(t: &Table, r: &[Value]) -> Option<Self>
+    where
+        Self: Sized;
 }
 
 /// Declares a kind's row struct: `field: Type` or `field: Type [Agg]`
@@ -201,6 +314,10 @@ macro_rules! row {
                 let mut out = Vec::new();
                 $( $crate::experiment::row::Field::push(self.$field, &mut out); )*
                 out
+            }
+            fn read(t: &$crate::table::Table, r: &[$crate::table::Value]) -> Option<Self> {
+                Some($name { $( $field: <$ty as $crate::experiment::row::Field>::read(
+                    t, r, stringify!($field))? ),* })
             }
         }
     };
@@ -255,5 +372,46 @@ mod tests {
         assert_eq!(f[1].agg, Agg::Mean);
         assert_eq!(f[2].agg, Agg::Same);
         assert_eq!(f[4].agg, Agg::Sum);
+    }
+
+    crate::row! {
+        struct Every {
+            n: u64,
+            w: u32 [Same],
+            ok: bool,
+            name: String,
+            gone: Option<f64>,
+            there: Option<i64>,
+            fpr: crate::stats::Proportion,
+            est: crate::stats::Estimate,
+            iv: Option<Interval>,
+            none_iv: Option<Interval>,
+        }
+    }
+
+    #[test]
+    fn a_row_reads_back_field_by_field_what_it_wrote() {
+        let e = Every {
+            n: 7,
+            w: 3,
+            ok: true,
+            name: "xxh3".into(),
+            gone: None,
+            there: Some(-2),
+            fpr: crate::stats::Proportion::new(3, 1000),
+            est: crate::stats::Estimate::mean(&[1.0, 2.0, 4.0]),
+            iv: Some(Interval::new(0.5, 0.25, 0.75)),
+            none_iv: None,
+        };
+        let columns: Vec<Column> = Every::fields().iter().flat_map(|f| f.columns()).collect();
+        let mut t = Table::new(columns);
+        t.rows.push(e.clone().cells());
+        let back = Every::read(&t, &t.rows[0]).unwrap();
+        assert_eq!(back.clone().cells(), e.cells());
+        assert_eq!((back.n, back.fpr.successes, back.fpr.trials), (7, 3, 1000));
+        assert_eq!(back.gone, None);
+        // a table without the row's columns gives no row, not a default
+        let other = Table::new(vec![Column::new("n", ColType::Int)]);
+        assert!(Every::read(&other, &[Value::Int(1)]).is_none());
     }
 }

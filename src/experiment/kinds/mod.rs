@@ -115,6 +115,17 @@ pub trait Study: Sync + 'static {
     }
 }
 
+/// A result table's rows read back as the kind's typed parameters and row
+/// (`(p.n, r.fpr_measured.rate)`, not `t.f64(r, "fpr_measured")`): what
+/// presentation code that still reads results reads. Rows the table cannot
+/// fill (another kind's table) are left out.
+pub fn typed_rows<S: Study>(t: &crate::table::Table) -> Vec<(S::P, S::R)> {
+    t.rows
+        .iter()
+        .filter_map(|r| Some((S::P::read(t, r)?, S::R::read(t, r)?)))
+        .collect()
+}
+
 /// The object-safe face of a [`Study`] the pipeline uses.
 pub trait Kind: Sync {
     fn name(&self) -> &'static str;

@@ -1,7 +1,7 @@
 //! `cuckoo`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::filters::cuckoo::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
 use crate::report::Section;
@@ -35,40 +35,48 @@ impl Present for CuckooStudy {
                 loads.join(", ")
             ));
         }
-        let r = &t.results;
-        for row in r.where_str("test", "fpr") {
-            if let (Some(e), Some(ratio)) = (r.f64(row, "fpr_measured"), r.f64(row, "space_ratio"))
-            {
+        let rows = typed_rows::<CuckooStudy>(&t.results);
+        for (p, r) in rows.iter().filter(|(p, _)| p.test == "fpr") {
+            if let (Some(e), Some(ratio)) = (r.fpr_measured, r.space_ratio) {
                 parts.push(format!(
                     "f = {}: FPR {}, {} bits/item = {}× a Bloom filter at that FPR",
-                    r.str(row, "fingerprint_bits"),
-                    pct(e, 3),
-                    sig(r.f64(row, "bits_per_item").unwrap_or(f64::NAN), 3),
+                    p.fingerprint_bits,
+                    pct(e.rate, 3),
+                    sig(r.bits_per_item, 3),
                     sig(ratio, 3)
                 ));
             }
         }
-        for row in r.where_str("test", "deletes") {
-            let g = |c: &str| r.f64(row, c).unwrap_or(f64::NAN);
+        for (p, r) in rows.iter().filter(|(p, _)| p.test == "deletes") {
+            let (Some(d), Some(fails), Some(lost), Some(still), Some(at)) = (
+                r.deleted,
+                r.delete_failures,
+                r.lost_members,
+                r.deleted_still_present,
+                r.deleted_still_present_theory,
+            ) else {
+                continue;
+            };
             parts.push(format!(
                 "f = {}: of {} members deleted, {} deletes found no fingerprint, {} of the kept members vanished, and {} of the deleted are still reported present (the FPR at the load left: {})",
-                r.str(row, "fingerprint_bits"),
-                sig(g("deleted"), 3),
-                sig(g("delete_failures"), 3),
-                r.str(row, "lost_members_k"),
-                pct(g("deleted_still_present"), 3),
-                pct(g("deleted_still_present_theory"), 3)
+                p.fingerprint_bits,
+                sig(d as f64, 3),
+                sig(fails as f64, 3),
+                lost.successes,
+                pct(still.rate, 3),
+                pct(at, 3)
             ));
         }
-        if let Some(row) = r.rows.first() {
+        if let Some((p, r)) = rows.first() {
             parts.push(format!(
                 "by the formulas cuckoo (b = {}) is smaller than Bloom below ε = {} (semi-sorted buckets: {}); a query reads 2 buckets spanning {} cache lines on average",
-                r.str(row, "bucket_size"),
-                pct(r.f64(row, "crossover_fpr").unwrap_or(f64::NAN), 3),
-                pct(r.f64(row, "crossover_fpr_semisorted").unwrap_or(f64::NAN), 3),
-                sig(r.f64(row, "cache_lines_per_query").unwrap_or(f64::NAN), 3)
+                p.bucket_size,
+                pct(r.crossover_fpr, 3),
+                pct(r.crossover_fpr_semisorted, 3),
+                sig(r.cache_lines_per_query.value, 3)
             ));
         }
+        let r = &t.results;
         let table = match summary_load {
             Some(s) => s.project(
                 &[
