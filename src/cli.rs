@@ -214,84 +214,105 @@ pub enum Design {
     #[command(
         after_help = "Examples:\n  sketchlab design filter --n-expected 1e6 --n-max 3e6 --fpr 0.01 --hit-rate 0.02 --qps 10000\n  sketchlab design filter --n-expected 1e6 --n-max 3e6 --fpr 0.01 --hit-rate 0.02 --qps 10000 --format json\n\nWrites OUT/filter.md (or .html, .json) and its charts; OUT defaults to reports/design. The attack results come from --reference (default reports/claims.csv, the committed full run)."
     )]
-    Filter {
-        /// Keys the filter is sized for
-        #[arg(long, value_name = "N")]
-        n_expected: f64,
-        /// The most keys it will ever hold
-        #[arg(long, value_name = "N")]
-        n_max: f64,
-        /// Target false-positive rate, in (0, 1)
-        #[arg(long, value_name = "P")]
-        fpr: f64,
-        /// Share of lookups whose key is present, in [0, 1]
-        #[arg(long, value_name = "H")]
-        hit_rate: f64,
-        /// Lookups per second
-        #[arg(long, value_name = "Q")]
-        qps: f64,
-        /// Bytes per key (for the exact hash set beside the filters)
-        #[arg(long, value_name = "B", default_value_t = 100)]
-        key_bytes: u64,
-        #[command(flatten)]
-        common: ReviewArgs,
-    },
+    Filter(FilterArgs),
     /// HyperLogLog distinct counts: registers, memory, error, merging across nodes
     #[command(
         after_help = "Examples:\n  sketchlab design cardinality --error 0.01\n  sketchlab design cardinality --error 0.01 --groups 1e5 --merge-nodes 200 --distinct 1e6 --format json\n\nWrites OUT/cardinality.md (or .html, .json) and its chart; OUT defaults to reports/design."
     )]
-    Cardinality {
-        /// Target relative standard error, in (0, 1)
-        #[arg(long, value_name = "E")]
-        error: f64,
-        /// Sketches kept side by side (one per day, country, campaign, ...)
-        #[arg(long, value_name = "G", default_value_t = 1.0)]
-        groups: f64,
-        /// Nodes whose sketches a coordinator merges (1: no merging)
-        #[arg(long, value_name = "N", default_value_t = 1.0)]
-        merge_nodes: f64,
-        /// Distinct items per group, when known (for the exact set beside the sketch)
-        #[arg(long, value_name = "D")]
-        distinct: Option<f64>,
-        #[command(flatten)]
-        common: ReviewArgs,
-    },
+    Cardinality(CardinalityArgs),
     /// Count-Min frequencies: width, depth, memory, εN, counter width for the stream
     #[command(
         after_help = "Examples:\n  sketchlab design frequency --epsilon 0.001 --delta 0.01 --stream-length 1e9\n  sketchlab design frequency --epsilon 0.001 --delta 0.01 --stream-length 1e10 --merge-nodes 200 --format json\n\nWrites OUT/frequency.md (or .html, .json) and its charts; OUT defaults to reports/design."
     )]
-    Frequency {
-        /// Additive error as a share of the stream's total, in [1e-9, 1) (w = ⌈e/ε⌉ counters per row must fit in memory)
-        #[arg(long, value_name = "EPS")]
-        epsilon: f64,
-        /// Chance a query exceeds εN, in (0, 1)
-        #[arg(long, value_name = "DELTA")]
-        delta: f64,
-        /// Total updates the sketch will count (N)
-        #[arg(long, value_name = "N")]
-        stream_length: f64,
-        /// Nodes whose sketches a coordinator sums (1: no merging)
-        #[arg(long, value_name = "N", default_value_t = 1.0)]
-        merge_nodes: f64,
-        /// Zipf exponent of the stream simulated to measure the overshoot
-        #[arg(long, value_name = "S", default_value_t = 1.1)]
-        zipf_s: f64,
-        #[command(flatten)]
-        common: ReviewArgs,
-    },
+    Frequency(FrequencyArgs),
 }
 
-/// What every design review takes besides its own numbers.
-#[derive(clap::Args, Debug)]
+/// The inputs of `sketchlab design filter`: the flags themselves are
+/// the review's inputs (and its JSON's `inputs`).
+#[derive(clap::Args, Clone, Debug, serde::Serialize)]
+pub struct FilterArgs {
+    /// Keys the filter is sized for
+    #[arg(long, value_name = "N")]
+    pub n_expected: f64,
+    /// The most keys it will ever hold
+    #[arg(long, value_name = "N")]
+    pub n_max: f64,
+    /// Target false-positive rate, in (0, 1)
+    #[arg(long, value_name = "P")]
+    pub fpr: f64,
+    /// Share of lookups whose key is present, in [0, 1]
+    #[arg(long, value_name = "H")]
+    pub hit_rate: f64,
+    /// Lookups per second
+    #[arg(long, value_name = "Q")]
+    pub qps: f64,
+    /// Bytes per key (for the exact hash set beside the filters)
+    #[arg(long, value_name = "B", default_value_t = 100)]
+    pub key_bytes: u64,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub common: ReviewArgs,
+}
+
+/// The inputs of `sketchlab design cardinality`: the flags themselves are
+/// the review's inputs (and its JSON's `inputs`).
+#[derive(clap::Args, Clone, Debug, serde::Serialize)]
+pub struct CardinalityArgs {
+    /// Target relative standard error, in (0, 1)
+    #[arg(long, value_name = "E")]
+    pub error: f64,
+    /// Sketches kept side by side (one per day, country, campaign, ...)
+    #[arg(long, value_name = "G", default_value_t = 1.0)]
+    pub groups: f64,
+    /// Nodes whose sketches a coordinator merges (1: no merging)
+    #[arg(long, value_name = "N", default_value_t = 1.0)]
+    pub merge_nodes: f64,
+    /// Distinct items per group, when known (for the exact set beside the sketch)
+    #[arg(long, value_name = "D")]
+    pub distinct: Option<f64>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub common: ReviewArgs,
+}
+
+/// The inputs of `sketchlab design frequency`: the flags themselves are
+/// the review's inputs (and its JSON's `inputs`).
+#[derive(clap::Args, Clone, Debug, serde::Serialize)]
+pub struct FrequencyArgs {
+    /// Additive error as a share of the stream's total, in [1e-9, 1) (w = ⌈e/ε⌉ counters per row must fit in memory)
+    #[arg(long, value_name = "EPS")]
+    pub epsilon: f64,
+    /// Chance a query exceeds εN, in (0, 1)
+    #[arg(long, value_name = "DELTA")]
+    pub delta: f64,
+    /// Total updates the sketch will count (N)
+    #[arg(long, value_name = "N")]
+    pub stream_length: f64,
+    /// Nodes whose sketches a coordinator sums (1: no merging)
+    #[arg(long, value_name = "N", default_value_t = 1.0)]
+    pub merge_nodes: f64,
+    /// Zipf exponent of the stream simulated to measure the overshoot
+    #[arg(long, value_name = "S", default_value_t = 1.1)]
+    pub zipf_s: f64,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub common: ReviewArgs,
+}
+
+/// What every design review takes besides its own numbers (its seed
+/// policy is an input; where and how it is written are not).
+#[derive(clap::Args, Clone, Debug, serde::Serialize)]
 pub struct ReviewArgs {
     /// Where the hash's seed comes from
     #[arg(long, value_enum, default_value_t)]
     pub seed_policy: crate::vocab::SeedChoice,
     /// Output format
     #[arg(long, value_enum, default_value_t)]
+    #[serde(skip)]
     pub format: crate::vocab::Format,
     /// A reference run's claims.csv, for the attack results [default:
     /// reports/claims.csv, the committed full run, when it is there]
     #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
     pub reference: Option<PathBuf>,
 }

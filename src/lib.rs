@@ -10,6 +10,7 @@
 pub mod app;
 pub mod attack;
 pub mod cli;
+pub mod design;
 pub mod error;
 pub mod experiment;
 pub mod export;

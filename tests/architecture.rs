@@ -40,9 +40,27 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "design",
+        &[
+            "cli",
+            "error",
+            "export",
+            "hashing",
+            "metrics",
+            "plot",
+            "report",
+            "stats",
+            "structures",
+            "table",
+            "vocab",
+            "workload",
+        ],
+    ),
+    (
         "app",
         &[
             "cli",
+            "design",
             "error",
             "experiment",
             "export",

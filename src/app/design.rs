@@ -1,10 +1,9 @@
-//! `sketchlab design`: the CLI's side of a design review (the figures are
-//! `experiment::design`'s, the rendering `report::design`'s).
+//! `sketchlab design`: where a review's reference run and output go; the
+//! review itself (its inputs are the flags' `Args` structs) is `crate::design`'s.
 
 use crate::cli::Design;
+use crate::design as review;
 use crate::error::Result;
-use crate::experiment::design as review;
-use crate::report::design::{CardinalityInputs, FilterInputs, FrequencyInputs};
 use std::path::Path;
 
 /// `sketchlab design …`: write the review; print its path (JSON: the review).
@@ -22,63 +21,21 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
         .map(Path::to_path_buf)
         .unwrap_or_else(|| "reports/design".into());
     let (path, json) = match d {
-        Design::Filter {
-            n_expected,
-            n_max,
-            fpr,
-            hit_rate,
-            qps,
-            key_bytes,
-            common,
-        } => {
-            let inputs = FilterInputs {
-                n_expected: *n_expected,
-                n_max: *n_max,
-                fpr: *fpr,
-                hit_rate: *hit_rate,
-                qps: *qps,
-                key_bytes: *key_bytes,
-                seed_policy: common.seed_policy,
-            };
-            let r = review::filter::filter(&inputs, &reference)?;
-            review::write(r, common.format, &out)?
-        }
-        Design::Cardinality {
-            error,
-            groups,
-            merge_nodes,
-            distinct,
-            common,
-        } => {
-            let inputs = CardinalityInputs {
-                error: *error,
-                groups: *groups,
-                merge_nodes: *merge_nodes,
-                distinct: *distinct,
-                seed_policy: common.seed_policy,
-            };
-            let r = review::cardinality::cardinality(&inputs, &reference)?;
-            review::write(r, common.format, &out)?
-        }
-        Design::Frequency {
-            epsilon,
-            delta,
-            stream_length,
-            merge_nodes,
-            zipf_s,
-            common,
-        } => {
-            let inputs = FrequencyInputs {
-                epsilon: *epsilon,
-                delta: *delta,
-                stream_length: *stream_length,
-                merge_nodes: *merge_nodes,
-                zipf_s: *zipf_s,
-                seed_policy: common.seed_policy,
-            };
-            let r = review::frequency::frequency(&inputs, &reference)?;
-            review::write(r, common.format, &out)?
-        }
+        Design::Filter(args) => review::write(
+            review::filter::filter(args, &reference)?,
+            args.common.format,
+            &out,
+        )?,
+        Design::Cardinality(args) => review::write(
+            review::cardinality::cardinality(args, &reference)?,
+            args.common.format,
+            &out,
+        )?,
+        Design::Frequency(args) => review::write(
+            review::frequency::frequency(args, &reference)?,
+            args.common.format,
+            &out,
+        )?,
     };
     match json {
         Some(j) => print!("{j}"),
@@ -90,9 +47,9 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
 
 fn common_args(d: &Design) -> &crate::cli::ReviewArgs {
     match d {
-        Design::Filter { common, .. }
-        | Design::Cardinality { common, .. }
-        | Design::Frequency { common, .. } => common,
+        Design::Filter(a) => &a.common,
+        Design::Cardinality(a) => &a.common,
+        Design::Frequency(a) => &a.common,
     }
 }
 

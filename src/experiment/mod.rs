@@ -2,7 +2,6 @@
 //! grid expands to trials (each with a stable identity and seed); the runner
 //! turns trials into typed rows; the summary stage aggregates replicates.
 
-pub mod design;
 pub mod disk;
 pub mod grid;
 pub mod journal;

@@ -1,7 +1,6 @@
 //! The claims ledger, REPORT.md (the findings first, then the ledger) and
 //! each study's page, all computed from result tables.
 
-pub mod design;
 pub mod documents;
 pub mod html;
 pub mod ledger;

@@ -5,17 +5,7 @@ use super::{SeedAdvice, Sourced, bytes, count, seed_and_charts, sourced_table};
 use crate::export::markdown::{pct, sig};
 use serde::Serialize;
 
-/// What the user gave `sketchlab design frequency`.
-#[derive(Clone, Debug, Serialize)]
-pub struct FrequencyInputs {
-    pub epsilon: f64,
-    pub delta: f64,
-    pub stream_length: f64,
-    pub merge_nodes: f64,
-    /// The Zipf exponent of the simulated stream.
-    pub zipf_s: f64,
-    pub seed_policy: crate::vocab::SeedChoice,
-}
+pub use crate::cli::FrequencyArgs;
 
 /// The sketch the targets need.
 #[derive(Clone, Debug, Serialize)]
@@ -87,7 +77,7 @@ pub struct ShapeRow {
 /// A frequency design review.
 #[derive(Clone, Debug, Serialize)]
 pub struct FrequencyReview {
-    pub inputs: FrequencyInputs,
+    pub inputs: FrequencyArgs,
     pub direction: String,
     pub shape: Shape,
     pub trust: Vec<TrustRow>,
@@ -113,7 +103,7 @@ pub fn frequency_markdown(r: &FrequencyReview) -> String {
         sig(i.delta, 3),
         count(i.stream_length),
         count(i.merge_nodes),
-        i.seed_policy.as_str(),
+        i.common.seed_policy.as_str(),
     );
     let mut s = super::opening(
         "Frequency design review",

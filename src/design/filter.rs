@@ -3,10 +3,11 @@
 //! `cuckoo::theory`), an exact hash set measured here with the counting
 //! allocator, and the attack studies' results from a reference run.
 
+use super::figures;
 use super::{Review, bad, finite, open_unit, retained, seed_advice, within};
+use crate::design::render::{FilterArgs, FilterReview, MaxN, MemoryRow, Traffic};
 use crate::error::Result;
 use crate::plot::{Chart, Point, Series, Style};
-use crate::report::design::{FilterInputs, FilterReview, MaxN, MemoryRow, Traffic};
 use crate::structures::bloom::theory as bloom;
 use crate::structures::cuckoo::theory as cuckoo;
 use std::collections::HashSet;
@@ -19,7 +20,7 @@ const CUCKOO_B: usize = 4;
 const CUCKOO_LOAD: f64 = 0.95;
 
 /// The inputs, checked: one line naming the first bad one.
-pub fn check(i: &FilterInputs) -> Result<()> {
+pub fn check(i: &FilterArgs) -> Result<()> {
     const KIND: &str = "filter:";
     finite(
         KIND,
@@ -86,7 +87,7 @@ fn blocked_bits(n: f64, p: f64) -> u64 {
 }
 
 /// Computes the review (no file is written).
-pub fn filter(i: &FilterInputs, reference: &Path) -> Result<FilterReview> {
+pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
     check(i)?;
     let (n, nmax, p, h, q) = (i.n_expected, i.n_max, i.fpr, i.hit_rate, i.qps);
     let m = bloom::optimal_m(n as u64, p);
@@ -150,7 +151,7 @@ pub fn filter(i: &FilterInputs, reference: &Path) -> Result<FilterReview> {
     }
     let provenance = format!(
         "Formulas (the theory functions the studies test): every FPR, m, k, store-traffic and filter-memory figure. Measured on this machine: the exact hash set ({} keys through the counting allocator, scaled linearly to n-max). From the reference run `{}`: the attack results under question 5.",
-        crate::report::design::count(measured as f64),
+        crate::design::render::count(measured as f64),
         reference.display()
     );
     Ok(FilterReview {
@@ -180,21 +181,12 @@ pub fn filter(i: &FilterInputs, reference: &Path) -> Result<FilterReview> {
         bits_per_key_per_decade: bloom::bits_per_decade(),
         next_digit: rows,
         seed: seed_advice(
-            i.seed_policy,
+            i.common.seed_policy,
             reference,
             &[
-                (
-                    "crafted queries that test positive, constant seed (mmh3 seed 0)",
-                    "attacker_decides_the_fpr",
-                ),
-                (
-                    "members' twins that test positive, murmur3_x64_128 with a random seed",
-                    "random_seed_murmur_twins",
-                ),
-                (
-                    "honest FPR after the same pollution, SipHash-1-3 keyed",
-                    "keyed_filter_keeps_design_rate",
-                ),
+                figures::ATTACKER_DECIDES_THE_FPR,
+                figures::RANDOM_SEED_MURMUR_TWINS,
+                figures::KEYED_FILTER_KEEPS_DESIGN_RATE,
             ],
         ),
         charts: Vec::new(),
@@ -255,7 +247,7 @@ impl Review for FilterReview {
     const NAME: &'static str = "filter";
     const TITLE: &'static str = "Filter design review";
     fn markdown(&self) -> String {
-        crate::report::design::filter::filter_markdown(self)
+        crate::design::render::filter::filter_markdown(self)
     }
     fn charts(&self) -> Vec<Chart> {
         filter_charts(self)
@@ -269,15 +261,15 @@ impl Review for FilterReview {
 mod tests {
     use super::*;
 
-    fn essay() -> FilterInputs {
-        FilterInputs {
+    fn essay() -> FilterArgs {
+        FilterArgs {
             n_expected: 1e6,
             n_max: 3e6,
             fpr: 0.01,
             hit_rate: 0.02,
             qps: 10_000.0,
             key_bytes: 100,
-            seed_policy: crate::vocab::SeedChoice::Fixed,
+            common: crate::design::tests_common(),
         }
     }
 

@@ -3,13 +3,14 @@
 //! overshoot measured on a simulated Zipf stream through that very shape
 //! (plain and conservative update).
 
+use super::figures;
 use super::{Review, finite, open_unit, seed_advice, sourced, within};
+use crate::design::render::frequency::{
+    FrequencyArgs, FrequencyReview, Measured, Shape, ShapeRow, TrustRow,
+};
 use crate::error::Result;
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
-use crate::report::design::frequency::{
-    FrequencyInputs, FrequencyReview, Measured, Shape, ShapeRow, TrustRow,
-};
 use crate::structures::count_min::{CountMin, theory};
 use crate::workload::zipf::ZipfStream;
 use std::path::Path;
@@ -23,7 +24,7 @@ const SIMULATED_CELLS_MAX: u64 = 100_000_000;
 const SEED: u64 = 0x5eed_c0de;
 
 /// The inputs, checked: one line naming the first bad one.
-pub fn check(i: &FrequencyInputs) -> Result<()> {
+pub fn check(i: &FrequencyArgs) -> Result<()> {
     const KIND: &str = "frequency:";
     finite(
         KIND,
@@ -109,7 +110,7 @@ fn simulate(w: u64, d: u64, eps: f64, updates: u64, s: f64) -> Measured {
 }
 
 /// Computes the review (no file is written).
-pub fn frequency(i: &FrequencyInputs, reference: &Path) -> Result<FrequencyReview> {
+pub fn frequency(i: &FrequencyArgs, reference: &Path) -> Result<FrequencyReview> {
     check(i)?;
     let (eps, delta, n) = (i.epsilon, i.delta, i.stream_length);
     let (w, d) = (theory::width(eps), theory::depth(delta).max(1));
@@ -145,22 +146,10 @@ pub fn frequency(i: &FrequencyInputs, reference: &Path) -> Result<FrequencyRevie
     let reference_rows = sourced(
         reference,
         &[
-            (
-                "underestimates with 4-byte counters once the stream passes 2^32",
-                "cm_unbounded_stream_u32",
-            ),
-            (
-                "share of 10^6 keys whose overshoot exceeds εN, every Zipf s (δ = e^−4)",
-                "cm_eps_n_with_probability_delta",
-            ),
-            (
-                "mean overshoot ÷ true count of keys counted 100–999 times in N = 10^7",
-                "cm_rare_items_swamped",
-            ),
-            (
-                "share beyond εN ÷ (per-row share)^d at d = 6 with double-hashed rows: the floor rows sharing one hash put under e^−d",
-                "cm_rows_fall_exponentially_double_d6",
-            ),
+            figures::CM_UNBOUNDED_STREAM_U32,
+            figures::CM_EPS_N_WITH_PROBABILITY_DELTA,
+            figures::CM_RARE_ITEMS_SWAMPED,
+            figures::CM_ROWS_FALL_EXPONENTIALLY_DOUBLE_D6,
         ],
     );
     let mut next_digit: Vec<ShapeRow> = Vec::new();
@@ -187,7 +176,7 @@ pub fn frequency(i: &FrequencyInputs, reference: &Path) -> Result<FrequencyRevie
             .map(|m| format!(
                 "a simulated Zipf(s = {}) stream of {} updates through this w × d",
                 i.zipf_s,
-                crate::report::design::count(m.updates as f64)
+                crate::design::render::count(m.updates as f64)
             ))
             .unwrap_or_else(|| "nothing (w·d too large to simulate)".into()),
         reference.display()
@@ -202,17 +191,11 @@ pub fn frequency(i: &FrequencyInputs, reference: &Path) -> Result<FrequencyRevie
         bytes_to_coordinator: i.merge_nodes * size(w, d, counter_bytes),
         next_digit,
         seed: seed_advice(
-            i.seed_policy,
+            i.common.seed_policy,
             reference,
             &[
-                (
-                    "share of never-inserted targets read past εN after the attacker's cover keys (public xxh3, seed 0)",
-                    "count_min_bound_under_attack",
-                ),
-                (
-                    "largest target estimate ÷ εN after the same attack on a SipHash-1-3-keyed sketch",
-                    "count_min_keyed_resists_cover",
-                ),
+                figures::COUNT_MIN_BOUND_UNDER_ATTACK,
+                figures::COUNT_MIN_KEYED_RESISTS_COVER,
             ],
         ),
         charts: Vec::new(),
@@ -276,7 +259,7 @@ impl Review for FrequencyReview {
     const NAME: &'static str = "frequency";
     const TITLE: &'static str = "Frequency design review";
     fn markdown(&self) -> String {
-        crate::report::design::frequency::frequency_markdown(self)
+        crate::design::render::frequency::frequency_markdown(self)
     }
     fn charts(&self) -> Vec<Chart> {
         let mut charts = vec![memory_chart(self)];
@@ -292,14 +275,14 @@ impl Review for FrequencyReview {
 mod tests {
     use super::*;
 
-    fn essay() -> FrequencyInputs {
-        FrequencyInputs {
+    fn essay() -> FrequencyArgs {
+        FrequencyArgs {
             epsilon: 0.001,
             delta: 0.01,
             stream_length: 1e9,
             merge_nodes: 1.0,
             zipf_s: 1.1,
-            seed_policy: crate::vocab::SeedChoice::Fixed,
+            common: crate::design::tests_common(),
         }
     }
 
@@ -314,7 +297,7 @@ mod tests {
         assert_eq!(x.bytes, 2719.0 * 5.0 * 4.0);
         assert!((x.eps_n - 1e6).abs() < 1e-6);
         let long = frequency(
-            &FrequencyInputs {
+            &FrequencyArgs {
                 stream_length: 1e10,
                 ..essay()
             },

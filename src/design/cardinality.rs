@@ -5,13 +5,14 @@
 //! against the union's sketch and timed, and an exact `HashSet<u64>`
 //! measured with the counting allocator.
 
+use super::figures;
 use super::{Review, bad, finite, open_unit, retained, seed_advice, sourced, within};
+use crate::design::render::cardinality::{
+    Accuracy, CardinalityArgs, CardinalityReview, ErrorRow, Exact, Merge, Sizing,
+};
 use crate::error::Result;
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::plot::{Chart, Point, Series, Style};
-use crate::report::design::cardinality::{
-    Accuracy, CardinalityInputs, CardinalityReview, ErrorRow, Exact, Merge, Sizing,
-};
 use crate::structures::hyperloglog::{HyperLogLog, theory};
 use std::collections::HashSet;
 use std::path::Path;
@@ -41,7 +42,7 @@ fn precision(e: f64) -> u32 {
 }
 
 /// The inputs, checked: one line naming the first bad one.
-pub fn check(i: &CardinalityInputs) -> Result<()> {
+pub fn check(i: &CardinalityArgs) -> Result<()> {
     const KIND: &str = "cardinality:";
     finite(
         KIND,
@@ -141,7 +142,7 @@ fn merge_check(p: u32, n: u64, nodes: u64) -> (bool, f64) {
 }
 
 /// Computes the review (no file is written).
-pub fn cardinality(i: &CardinalityInputs, reference: &Path) -> Result<CardinalityReview> {
+pub fn cardinality(i: &CardinalityArgs, reference: &Path) -> Result<CardinalityReview> {
     check(i)?;
     let e = i.error;
     let p = precision(e);
@@ -172,22 +173,10 @@ pub fn cardinality(i: &CardinalityInputs, reference: &Path) -> Result<Cardinalit
     let range = sourced(
         reference,
         &[
-            (
-                "RSE of the Ertl estimate at every n from 10^6 to 10^10 (p = 14)",
-                "hll_up_to_billions",
-            ),
-            (
-                "mean relative error of the Ertl estimate from 10^6 up to 2^64 (p = 14): the hash's distinct words run out",
-                "hll_at_2_64_itself",
-            ),
-            (
-                "mean relative error of the raw estimate at n = 1,000 (p = 14): why the small range switches",
-                "hll_naive_nonsense_small",
-            ),
-            (
-                "mean relative error of the linear-counting switch, every n from 1 to 10^7 (p = 14)",
-                "hll_linear_counting_below_2_5m",
-            ),
+            figures::HLL_UP_TO_BILLIONS,
+            figures::HLL_AT_2_64_ITSELF,
+            figures::HLL_NAIVE_NONSENSE_SMALL,
+            figures::HLL_LINEAR_COUNTING_BELOW_2_5M,
         ],
     );
     let simulate = p <= P_MAX;
@@ -232,7 +221,7 @@ pub fn cardinality(i: &CardinalityInputs, reference: &Path) -> Result<Cardinalit
         if simulate {
             format!(
                 "{sketches} sketches of {} distinct items",
-                crate::report::design::count(n_sim as f64)
+                crate::design::render::count(n_sim as f64)
             )
         } else {
             "no sketch (p > 18)".into()
@@ -251,21 +240,12 @@ pub fn cardinality(i: &CardinalityInputs, reference: &Path) -> Result<Cardinalit
         accuracy,
         next_digit,
         seed: seed_advice(
-            i.seed_policy,
+            i.common.seed_policy,
             reference,
             &[
-                (
-                    "estimate ÷ distinct items for items filtered on the public MurmurHash64A (Redis's layout)",
-                    "hll_deflated_on_redis_layout",
-                ),
-                (
-                    "estimate ÷ distinct items for one constructed key per register (Redis's layout)",
-                    "hll_inflated_on_redis_layout",
-                ),
-                (
-                    "estimate ÷ distinct items for the same attacks against a SipHash-1-3-keyed sketch",
-                    "hll_keyed_stays_honest",
-                ),
+                figures::HLL_DEFLATED_ON_REDIS_LAYOUT,
+                figures::HLL_INFLATED_ON_REDIS_LAYOUT,
+                figures::HLL_KEYED_STAYS_HONEST,
             ],
         ),
         charts: Vec::new(),
@@ -314,7 +294,7 @@ impl Review for CardinalityReview {
     const NAME: &'static str = "cardinality";
     const TITLE: &'static str = "Cardinality design review";
     fn markdown(&self) -> String {
-        crate::report::design::cardinality::cardinality_markdown(self)
+        crate::design::render::cardinality::cardinality_markdown(self)
     }
     fn charts(&self) -> Vec<Chart> {
         cardinality_charts(self)
@@ -328,13 +308,13 @@ impl Review for CardinalityReview {
 mod tests {
     use super::*;
 
-    fn redis_like() -> CardinalityInputs {
-        CardinalityInputs {
+    fn redis_like() -> CardinalityArgs {
+        CardinalityArgs {
             error: 0.01,
             groups: 1e5,
             merge_nodes: 200.0,
             distinct: None,
-            seed_policy: crate::vocab::SeedChoice::Fixed,
+            common: crate::design::tests_common(),
         }
     }
 

@@ -5,17 +5,7 @@ use super::{SeedAdvice, Sourced, bytes, count, seed_and_charts, sourced_table};
 use crate::export::markdown::{pct, sig};
 use serde::Serialize;
 
-/// What the user gave `sketchlab design cardinality`.
-#[derive(Clone, Debug, Serialize)]
-pub struct CardinalityInputs {
-    /// Target relative standard error.
-    pub error: f64,
-    pub groups: f64,
-    pub merge_nodes: f64,
-    /// Distinct items per group, when known.
-    pub distinct: Option<f64>,
-    pub seed_policy: crate::vocab::SeedChoice,
-}
+pub use crate::cli::CardinalityArgs;
 
 /// The sketch the target error needs.
 #[derive(Clone, Debug, Serialize)]
@@ -96,7 +86,7 @@ pub struct ErrorRow {
 /// A cardinality design review.
 #[derive(Clone, Debug, Serialize)]
 pub struct CardinalityReview {
-    pub inputs: CardinalityInputs,
+    pub inputs: CardinalityArgs,
     pub direction: String,
     pub sizing: Sizing,
     pub exact: Exact,
@@ -123,7 +113,7 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
         i.distinct
             .map(|d| format!(", {} distinct items per group", count(d)))
             .unwrap_or_default(),
-        i.seed_policy.as_str(),
+        i.common.seed_policy.as_str(),
     );
     let mut s = super::opening(
         "Cardinality design review",

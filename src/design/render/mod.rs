@@ -9,12 +9,12 @@ pub mod cardinality;
 pub mod filter;
 pub mod frequency;
 
-pub use cardinality::{CardinalityInputs, CardinalityReview};
-pub use filter::{FilterInputs, FilterReview, MaxN, MemoryRow, Traffic};
-pub use frequency::{FrequencyInputs, FrequencyReview};
+pub use cardinality::{CardinalityArgs, CardinalityReview};
+pub use filter::{FilterArgs, FilterReview, MaxN, MemoryRow, Traffic};
+pub use frequency::{FrequencyArgs, FrequencyReview};
 
-use super::html::escape;
 use crate::export::markdown::sig;
+use crate::report::html::escape;
 use serde::Serialize;
 
 /// A figure read from a reference run's ledger: (what, measured value,

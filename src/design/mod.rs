@@ -10,13 +10,16 @@
 //! * [`frequency`]: a Count-Min sketch over a stream of a given length.
 
 pub mod cardinality;
+pub mod figures;
 pub mod filter;
 pub mod frequency;
+pub mod render;
 
+use crate::design::render::{SeedAdvice, Sourced};
 use crate::error::{Error, Result};
 use crate::plot::Chart;
-use crate::report::design::{SeedAdvice, Sourced};
 use crate::vocab::{Format, SeedChoice};
+use figures::Figure;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -75,10 +78,10 @@ fn open_unit(kind: &str, name: &str, v: f64) -> Result<()> {
     Ok(())
 }
 
-/// The measured values of `claims` ((what, claim id)) in the reference
-/// run's claims.csv (read and parsed once), as sourced rows; those it lacks
-/// (or a missing file) are left out.
-fn sourced(reference: &Path, claims: &[(&str, &str)]) -> Vec<Sourced> {
+/// The measured values of `figures` in the reference run's claims.csv
+/// (read and parsed once), as sourced rows; those it lacks (or a missing
+/// file) are left out.
+fn sourced(reference: &Path, figures: &[Figure]) -> Vec<Sourced> {
     let text = std::fs::read_to_string(reference).unwrap_or_default();
     let measured: std::collections::HashMap<String, String> =
         csv::Reader::from_reader(text.as_bytes())
@@ -87,19 +90,23 @@ fn sourced(reference: &Path, claims: &[(&str, &str)]) -> Vec<Sourced> {
             .map(|r| (r[0].to_string(), r[5].to_string()))
             .collect();
     let from = reference.display();
-    claims
+    figures
         .iter()
-        .filter_map(|(what, id)| {
-            measured
-                .get(*id)
-                .map(|v| (what.to_string(), v.clone(), format!("{from}: {id}")))
+        .filter_map(|f| {
+            measured.get(f.claim).map(|v| {
+                (
+                    f.what.to_string(),
+                    v.clone(),
+                    format!("{from}: {}", f.claim),
+                )
+            })
         })
         .collect()
 }
 
 /// What a seed policy means for a structure fed chosen keys, with the
-/// attack studies' results (`attacks`: what, claim id) from `reference`.
-fn seed_advice(policy: SeedChoice, reference: &Path, attacks: &[(&str, &str)]) -> SeedAdvice {
+/// attack studies' results (`attacks`) from `reference`.
+fn seed_advice(policy: SeedChoice, reference: &Path, attacks: &[Figure]) -> SeedAdvice {
     let (meaning, verdict) = match policy {
         SeedChoice::Fixed => (
             "a constant seed is part of your code or your dependency's; anyone who reads it can craft keys offline that every instance accepts, and the bounds above then do not apply to keys a user chooses.",
@@ -114,13 +121,9 @@ fn seed_advice(policy: SeedChoice, reference: &Path, attacks: &[(&str, &str)]) -
             "The designed error holds against chosen keys.",
         ),
     };
-    let shared = (
-        "share of secret seeds recovered from one observed output (MurmurHash3_x86_32, MurmurHash64A, XXH64, XXH3-64)",
-        "noncrypto_seed_recoverable",
-    );
-    let mut claims = attacks.to_vec();
-    claims.push(shared);
-    let attacks = sourced(reference, &claims);
+    let mut figures = attacks.to_vec();
+    figures.push(figures::NONCRYPTO_SEED_RECOVERABLE);
+    let attacks = sourced(reference, &figures);
     SeedAdvice {
         policy: policy.as_str().to_string(),
         meaning: meaning.to_string(),
@@ -159,7 +162,7 @@ pub fn write<R: Review>(
                 .map(|p| crate::report::html::inline_svg(p))
                 .collect::<std::io::Result<Vec<String>>>()
                 .map_err(|e| Error::file(out, format!("reading a chart: {e}")))?;
-            let page = crate::report::design::page_html(R::TITLE, &review.markdown(), &inline);
+            let page = crate::design::render::page_html(R::TITLE, &review.markdown(), &inline);
             ("html", page.into_bytes(), None)
         }
         Format::Md => ("md", review.markdown().into_bytes(), None),
@@ -194,4 +197,14 @@ fn assert_refused<I: Clone + std::fmt::Debug>(
         assert!(matches!(check(&i), Err(Error::Input(_))), "{i:?}");
     }
     assert!(check(&base).is_ok());
+}
+
+/// The common flags at their defaults, for the reviews' unit tests.
+#[cfg(test)]
+pub(crate) fn tests_common() -> crate::cli::ReviewArgs {
+    crate::cli::ReviewArgs {
+        seed_policy: SeedChoice::Fixed,
+        format: Format::Md,
+        reference: None,
+    }
 }

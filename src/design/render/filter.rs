@@ -5,17 +5,7 @@ use super::{SeedAdvice, bytes, count, seed_and_charts};
 use crate::export::markdown::{pct, sig};
 use serde::Serialize;
 
-/// What the user gave `sketchlab design filter`.
-#[derive(Clone, Debug, Serialize)]
-pub struct FilterInputs {
-    pub n_expected: f64,
-    pub n_max: f64,
-    pub fpr: f64,
-    pub hit_rate: f64,
-    pub qps: f64,
-    pub key_bytes: u64,
-    pub seed_policy: crate::vocab::SeedChoice,
-}
+pub use crate::cli::FilterArgs;
 
 /// Question 2: store lookups per second with and without the filter.
 #[derive(Clone, Debug, Serialize)]
@@ -63,7 +53,7 @@ pub struct MemoryRow {
 /// A filter design review.
 #[derive(Clone, Debug, Serialize)]
 pub struct FilterReview {
-    pub inputs: FilterInputs,
+    pub inputs: FilterArgs,
     pub direction: String,
     pub traffic: Traffic,
     pub max_n: MaxN,
@@ -89,7 +79,7 @@ pub fn filter_markdown(r: &FilterReview) -> String {
         pct(i.hit_rate, 3),
         count(i.qps),
         i.key_bytes,
-        i.seed_policy.as_str(),
+        i.common.seed_policy.as_str(),
     );
     let mut s = super::opening("Filter design review", &lede, &r.provenance, &r.direction);
     s += &format!(
