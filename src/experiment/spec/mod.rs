@@ -9,7 +9,10 @@ pub use crate::report::ledger::{Basis, Check, Claim, ClaimType, Quantity, Readin
 mod charts;
 mod claims;
 mod feasible;
+mod grids;
+
 use claims::RawClaim;
+use grids::{Grids, checked, grids};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -174,29 +177,20 @@ impl Spec {
         Spec::parse_with(path, text, Some(kind))
     }
 
+    /// Typed deserialisation, then [`Spec::validate`].
     fn parse_with(path: &Path, text: &str, own: Option<&'static dyn Kind>) -> Result<Spec> {
-        let raw: RawSpec = toml::from_str(text).map_err(|e| {
-            // toml's message spans lines (with a source excerpt); keep it on one.
-            let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
-            match e.span() {
-                Some(s) => {
-                    let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
-                    // Name the key on that line, when there is one.
-                    let key = text
-                        .lines()
-                        .nth(line - 1)
-                        .and_then(|l| l.split_once('='))
-                        .map(|(k, _)| k.trim())
-                        .filter(|k| !k.is_empty() && !k.starts_with('['));
-                    match key {
-                        Some(k) => Error::file(path, format!("{k} (line {line}): {msg}")),
-                        None => Error::file(path, format!("{msg} (line {line})")),
-                    }
-                }
-                // no position (toml's recursion limit): name the most deeply nested line
-                None => Error::file(path, format!("{msg} (line {})", deepest_line(text))),
-            }
-        })?;
+        Spec::validate(path, text, deserialize(path, text)?, own)
+    }
+
+    /// Every check across fields, before any trial: the name, the kind, the
+    /// grids against the kind's parameters, the claims, `[sequential]`, the
+    /// charts, and that the claims can be decided at the planned sizes.
+    fn validate(
+        path: &Path,
+        text: &str,
+        raw: RawSpec,
+        own: Option<&'static dyn Kind>,
+    ) -> Result<Spec> {
         let fe =
             |field: &str, value: &str, allowed: &str| Error::field(path, field, value, allowed);
 
@@ -223,55 +217,12 @@ impl Spec {
                     &format!("must be one of {}", kinds::names().join(", ")),
                 )
             })?;
-        if raw.grid.is_empty() {
-            return Err(fe("grid", "{}", "must set at least one parameter"));
-        }
-        let mut raw_grid = raw.grid;
-        let replicates = take_replicates(path, "grid", &mut raw_grid)?.unwrap_or(1);
-        let grid = validate_grid(path, kind, "grid", &raw_grid, None)?;
-        let mut raw_quick = raw.quick;
-        let quick_replicates = match raw_quick.as_mut() {
-            Some(q) => take_replicates(path, "quick", q)?.unwrap_or(replicates),
-            None => replicates,
-        };
-        for (table, r) in [("grid", replicates), ("quick", quick_replicates)] {
-            if r < kind.min_replicates() {
-                return Err(fe(
-                    &format!("{table}.replicates"),
-                    &r.to_string(),
-                    &format!(
-                        "kind {} needs replicates >= {} (its charts and claims read the summary)",
-                        kind.name(),
-                        kind.min_replicates()
-                    ),
-                ));
-            }
-        }
-        let quick_grid = match &raw_quick {
-            Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
-            None => grid.clone(),
-        };
-        for (table, g, r) in [
-            ("grid", &grid, replicates),
-            ("quick", &quick_grid, quick_replicates),
-        ] {
-            let n = super::grid::count_checked(g, r);
-            if n > super::grid::MAX_TRIALS {
-                return Err(fe(
-                    table,
-                    &if n == u64::MAX {
-                        "more than 2^64 trials".to_string()
-                    } else {
-                        format!("{n} trials")
-                    },
-                    &format!(
-                        "a study may have at most {} trials (the product of the list lengths and replicates)",
-                        super::grid::MAX_TRIALS
-                    ),
-                ));
-            }
-            check_trials(path, kind, g)?;
-        }
+        let Grids {
+            grid,
+            quick_grid,
+            replicates,
+            quick_replicates,
+        } = grids(path, kind, raw.grid, raw.quick)?;
 
         let mut claims = claims::validate(path, kind, raw.claims, replicates, quick_replicates)?;
         let sequential = match raw.sequential {
@@ -308,6 +259,33 @@ impl Spec {
             charts,
         })
     }
+}
+
+/// The spec text as typed fields (serde, unknown keys refused); a TOML or
+/// type error is one line naming the key and its line.
+fn deserialize(path: &Path, text: &str) -> Result<RawSpec> {
+    toml::from_str(text).map_err(|e| {
+        // toml's message spans lines (with a source excerpt); keep it on one.
+        let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+        match e.span() {
+            Some(s) => {
+                let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                // Name the key on that line, when there is one.
+                let key = text
+                    .lines()
+                    .nth(line - 1)
+                    .and_then(|l| l.split_once('='))
+                    .map(|(k, _)| k.trim())
+                    .filter(|k| !k.is_empty() && !k.starts_with('['));
+                match key {
+                    Some(k) => Error::file(path, format!("{k} (line {line}): {msg}")),
+                    None => Error::file(path, format!("{msg} (line {line})")),
+                }
+            }
+            // no position (toml's recursion limit): name the most deeply nested line
+            None => Error::file(path, format!("{msg} (line {})", deepest_line(text))),
+        }
+    })
 }
 
 /// A grid: each parameter with its values.
@@ -420,112 +398,6 @@ fn sequential(
     })
 }
 
-/// Removes and checks the runner's `replicates` axis from a grid table.
-fn take_replicates(path: &Path, table: &str, raw: &mut toml::Table) -> Result<Option<u32>> {
-    let Some(v) = raw.remove("replicates") else {
-        return Ok(None);
-    };
-    match v {
-        toml::Value::Integer(i) if (1..=100_000).contains(&i) => Ok(Some(i as u32)),
-        other => Err(Error::field(
-            path,
-            &format!("{table}.replicates"),
-            &other.to_string(),
-            "must be an integer in 1..=100000 (independent trials per setting)",
-        )),
-    }
-}
-
-/// Validates a `[grid]` (or `[quick]`, overriding `base`) table against the kind.
-fn validate_grid(
-    path: &Path,
-    kind: &'static dyn Kind,
-    table: &str,
-    raw: &toml::Table,
-    base: Option<&[(&'static str, Vec<Value>)]>,
-) -> Result<Vec<(&'static str, Vec<Value>)>> {
-    let defs = kind.params();
-    for key in raw.keys() {
-        if !defs.iter().any(|d| d.name == key) {
-            let names: Vec<&str> = defs.iter().map(|d| d.name).collect();
-            return Err(Error::file(
-                path,
-                format!(
-                    "{table}.{key}: unknown parameter for kind {}; expected one of {}",
-                    kind.name(),
-                    names.join(", ")
-                ),
-            ));
-        }
-    }
-    let mut out = Vec::new();
-    for def in defs {
-        let values = match raw.get(def.name) {
-            Some(toml::Value::Array(items)) => {
-                if items.is_empty() {
-                    return Err(Error::field(
-                        path,
-                        &format!("{table}.{}", def.name),
-                        "[]",
-                        "must not be empty",
-                    ));
-                }
-                let mut vs = Vec::new();
-                for (i, item) in items.iter().enumerate() {
-                    let field = format!("{table}.{}[{i}]", def.name);
-                    let v = checked(path, &field, def, item)?;
-                    // a value twice would be two trials with one identity and seed
-                    if let Some(j) = vs.iter().position(|w| *w == v) {
-                        return Err(Error::field(
-                            path,
-                            &field,
-                            &v.toml_repr(),
-                            &format!("is already {}[{j}]: list each value once", def.name),
-                        ));
-                    }
-                    vs.push(v);
-                }
-                vs
-            }
-            Some(item) => vec![checked(path, &format!("{table}.{}", def.name), def, item)?],
-            None => match base {
-                Some(b) => b.iter().find(|(n, _)| *n == def.name).unwrap().1.clone(),
-                None => match def.default_value() {
-                    Some(v) => vec![v],
-                    None => {
-                        return Err(Error::field(
-                            path,
-                            &format!("{table}.{}", def.name),
-                            "(missing)",
-                            &format!("required: {}", def.help),
-                        ));
-                    }
-                },
-            },
-        };
-        out.push((def.name, values));
-    }
-    Ok(out)
-}
-
-pub(super) fn checked(
-    path: &Path,
-    field: &str,
-    def: &super::ParamDef,
-    item: &toml::Value,
-) -> Result<Value> {
-    let v = Value::from_toml(item).ok_or_else(|| {
-        Error::field(
-            path,
-            field,
-            &item.to_string(),
-            "must be a number, string or boolean",
-        )
-    })?;
-    def.validate(&v)
-        .map_err(|allowed| Error::field(path, field, &v.toml_repr(), &allowed))
-}
-
 /// Cross-parameter checks on every combination the grid produces.
 /// The line where `[` / `{` nesting is deepest (strings not told apart: a hint for a message).
 fn deepest_line(text: &str) -> usize {
@@ -545,19 +417,6 @@ fn deepest_line(text: &str) -> usize {
         }
     }
     at
-}
-
-fn check_trials(
-    path: &Path,
-    kind: &'static dyn Kind,
-    grid: &[(&'static str, Vec<Value>)],
-) -> Result<()> {
-    super::grid::try_each_combination(grid, |params| {
-        kind.validate(params).map_err(|(field, allowed)| {
-            let v = params.get(field).toml_repr();
-            Error::field(path, &format!("grid.{field}"), &v, &allowed)
-        })
-    })
 }
 
 /// A selector value for a checkpoint field: a number for a numeric column,

@@ -1,0 +1,196 @@
+//! A spec's `[grid]` and `[quick]`: each parameter's values against the
+//! kind's declarations, replicates, the trial cap, and each trial's checks.
+
+use super::*;
+
+/// The study's grids: `[grid]` and `[quick]` against the kind's
+/// parameters, replicates, the trial cap, and each trial's own checks.
+pub(super) struct Grids {
+    pub(super) grid: Vec<(&'static str, Vec<Value>)>,
+    pub(super) quick_grid: Vec<(&'static str, Vec<Value>)>,
+    pub(super) replicates: u32,
+    pub(super) quick_replicates: u32,
+}
+
+pub(super) fn grids(
+    path: &Path,
+    kind: &'static dyn Kind,
+    raw_grid: toml::Table,
+    raw_quick: Option<toml::Table>,
+) -> Result<Grids> {
+    let fe = |field: &str, value: &str, allowed: &str| Error::field(path, field, value, allowed);
+    if raw_grid.is_empty() {
+        return Err(fe("grid", "{}", "must set at least one parameter"));
+    }
+    let mut raw_grid = raw_grid;
+    let replicates = take_replicates(path, "grid", &mut raw_grid)?.unwrap_or(1);
+    let grid = validate_grid(path, kind, "grid", &raw_grid, None)?;
+    let mut raw_quick = raw_quick;
+    let quick_replicates = match raw_quick.as_mut() {
+        Some(q) => take_replicates(path, "quick", q)?.unwrap_or(replicates),
+        None => replicates,
+    };
+    for (table, r) in [("grid", replicates), ("quick", quick_replicates)] {
+        if r < kind.min_replicates() {
+            return Err(fe(
+                &format!("{table}.replicates"),
+                &r.to_string(),
+                &format!(
+                    "kind {} needs replicates >= {} (its charts and claims read the summary)",
+                    kind.name(),
+                    kind.min_replicates()
+                ),
+            ));
+        }
+    }
+    let quick_grid = match &raw_quick {
+        Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
+        None => grid.clone(),
+    };
+    for (table, g, r) in [
+        ("grid", &grid, replicates),
+        ("quick", &quick_grid, quick_replicates),
+    ] {
+        let n = crate::experiment::grid::count_checked(g, r);
+        if n > crate::experiment::grid::MAX_TRIALS {
+            return Err(fe(
+                table,
+                &if n == u64::MAX {
+                    "more than 2^64 trials".to_string()
+                } else {
+                    format!("{n} trials")
+                },
+                &format!(
+                    "a study may have at most {} trials (the product of the list lengths and replicates)",
+                    crate::experiment::grid::MAX_TRIALS
+                ),
+            ));
+        }
+        check_trials(path, kind, g)?;
+    }
+    Ok(Grids {
+        grid,
+        quick_grid,
+        replicates,
+        quick_replicates,
+    })
+}
+
+/// Removes and checks the runner's `replicates` axis from a grid table.
+fn take_replicates(path: &Path, table: &str, raw: &mut toml::Table) -> Result<Option<u32>> {
+    let Some(v) = raw.remove("replicates") else {
+        return Ok(None);
+    };
+    match v {
+        toml::Value::Integer(i) if (1..=100_000).contains(&i) => Ok(Some(i as u32)),
+        other => Err(Error::field(
+            path,
+            &format!("{table}.replicates"),
+            &other.to_string(),
+            "must be an integer in 1..=100000 (independent trials per setting)",
+        )),
+    }
+}
+
+/// Validates a `[grid]` (or `[quick]`, overriding `base`) table against the kind.
+fn validate_grid(
+    path: &Path,
+    kind: &'static dyn Kind,
+    table: &str,
+    raw: &toml::Table,
+    base: Option<&[(&'static str, Vec<Value>)]>,
+) -> Result<Vec<(&'static str, Vec<Value>)>> {
+    let defs = kind.params();
+    for key in raw.keys() {
+        if !defs.iter().any(|d| d.name == key) {
+            let names: Vec<&str> = defs.iter().map(|d| d.name).collect();
+            return Err(Error::file(
+                path,
+                format!(
+                    "{table}.{key}: unknown parameter for kind {}; expected one of {}",
+                    kind.name(),
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for def in defs {
+        let values = match raw.get(def.name) {
+            Some(toml::Value::Array(items)) => {
+                if items.is_empty() {
+                    return Err(Error::field(
+                        path,
+                        &format!("{table}.{}", def.name),
+                        "[]",
+                        "must not be empty",
+                    ));
+                }
+                let mut vs = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let field = format!("{table}.{}[{i}]", def.name);
+                    let v = checked(path, &field, def, item)?;
+                    // a value twice would be two trials with one identity and seed
+                    if let Some(j) = vs.iter().position(|w| *w == v) {
+                        return Err(Error::field(
+                            path,
+                            &field,
+                            &v.toml_repr(),
+                            &format!("is already {}[{j}]: list each value once", def.name),
+                        ));
+                    }
+                    vs.push(v);
+                }
+                vs
+            }
+            Some(item) => vec![checked(path, &format!("{table}.{}", def.name), def, item)?],
+            None => match base {
+                Some(b) => b.iter().find(|(n, _)| *n == def.name).unwrap().1.clone(),
+                None => match def.default_value() {
+                    Some(v) => vec![v],
+                    None => {
+                        return Err(Error::field(
+                            path,
+                            &format!("{table}.{}", def.name),
+                            "(missing)",
+                            &format!("required: {}", def.help),
+                        ));
+                    }
+                },
+            },
+        };
+        out.push((def.name, values));
+    }
+    Ok(out)
+}
+
+pub(super) fn checked(
+    path: &Path,
+    field: &str,
+    def: &crate::experiment::params::ParamDef,
+    item: &toml::Value,
+) -> Result<Value> {
+    let v = Value::from_toml(item).ok_or_else(|| {
+        Error::field(
+            path,
+            field,
+            &item.to_string(),
+            "must be a number, string or boolean",
+        )
+    })?;
+    def.validate(&v)
+        .map_err(|allowed| Error::field(path, field, &v.toml_repr(), &allowed))
+}
+
+fn check_trials(
+    path: &Path,
+    kind: &'static dyn Kind,
+    grid: &[(&'static str, Vec<Value>)],
+) -> Result<()> {
+    crate::experiment::grid::try_each_combination(grid, |params| {
+        kind.validate(params).map_err(|(field, allowed)| {
+            let v = params.get(field).toml_repr();
+            Error::field(path, &format!("grid.{field}"), &v, &allowed)
+        })
+    })
+}
