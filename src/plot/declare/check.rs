@@ -156,6 +156,13 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
             ));
         }
     } else {
+        if d.x_from.is_some() {
+            return Err(bad(
+                "x_from",
+                format!("{:?}", d.x_from),
+                "numbers categories: set it with x_categories".into(),
+            ));
+        }
         axis("x", &d.x, d.x_log.maybe())?;
     }
     for c in d.min_distinct.keys() {

@@ -196,8 +196,8 @@ fn draw_one<'a>(
     let mut c = Chart::new(
         &fill(&d.name, t, &rows, &[]),
         &fill(&d.title, t, &rows, &[]),
-        d.x_label.as_deref().unwrap_or(&d.x),
-        &y_label,
+        &fill(d.x_label.as_deref().unwrap_or(&d.x), t, &rows, &[]),
+        &fill(&y_label, t, &rows, &[]),
     );
     // a line whose column is empty in these rows is left out
     for l in &d.hline {
@@ -249,7 +249,7 @@ fn draw_one<'a>(
             data.0 = true;
             let ey = Expr::parse(y).ok()?;
             let ex = match &d.x_categories {
-                Some(c) => XAxis::categories(t, &d.x, c),
+                Some(c) => XAxis::categories(t, &d.x, c, d.x_from.unwrap_or(1.0)),
                 None => XAxis::Expr(Expr::parse(s.x.as_deref().unwrap_or(&d.x)).ok()?),
             };
             let sby = s.by.list();
@@ -383,31 +383,31 @@ fn line_at(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Opti
 /// What x a row is drawn at: arithmetic over columns, or a category's position.
 enum XAxis<'a> {
     Expr(Expr),
-    Categories(&'a str, Vec<String>),
+    Categories(&'a str, Vec<String>, f64),
 }
 
 impl<'a> XAxis<'a> {
-    fn categories(t: &Table, col: &'a str, c: &Categories) -> XAxis<'a> {
+    fn categories(t: &Table, col: &'a str, c: &Categories, from: f64) -> XAxis<'a> {
         let order = match c {
             Categories::Order(v) => v.clone(),
             Categories::FirstSeen(_) => t.distinct(col).iter().map(|v| v.to_string()).collect(),
         };
-        XAxis::Categories(col, order)
+        XAxis::Categories(col, order, from)
     }
 
     fn columns(&self) -> Vec<&str> {
         match self {
             XAxis::Expr(e) => e.columns(),
-            XAxis::Categories(c, _) => vec![c],
+            XAxis::Categories(c, _, _) => vec![c],
         }
     }
 
     fn eval(&self, t: &Table, row: &[Value]) -> Option<f64> {
         match self {
             XAxis::Expr(e) => e.eval(t, row),
-            XAxis::Categories(c, order) => {
+            XAxis::Categories(c, order, from) => {
                 let v = t.str(row, c);
-                order.iter().position(|o| *o == v).map(|i| i as f64 + 1.0)
+                order.iter().position(|o| *o == v).map(|i| i as f64 + from)
             }
         }
     }

@@ -79,6 +79,9 @@ pub struct ChartDecl {
     /// not listed are left out), or `"first_seen"` in the table.
     #[serde(default)]
     pub x_categories: Option<Categories>,
+    /// The first category's position (default 1; 0 for "0 = first").
+    #[serde(default)]
+    pub x_from: Option<f64>,
     /// Drawn only when each column has at least this many distinct values
     /// in the chart's rows (a sweep chart needs a sweep).
     #[serde(default)]

@@ -3,45 +3,11 @@
 use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::runtime_hashes::*;
 use crate::experiment::present::Present;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for RuntimeHashes {
     const VIEW: &'static str = include_str!("runtime_hashes.toml");
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut series = Vec::new();
-        for (col, name) in [
-            ("distinct_java_keys", "strings crafted for Java"),
-            ("distinct_php5_keys", "strings crafted for PHP 5"),
-        ] {
-            let pts: Vec<Point> = t
-                .rows
-                .iter()
-                .enumerate()
-                .filter_map(|(x, r)| Some(Point::new(x as f64, t.f64(r, col)?)))
-                .collect();
-            series.push(Series::new(name, Style::Points, pts));
-        }
-        let names = t
-            .rows
-            .iter()
-            .map(|r| t.str(r, "runtime"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut c = Chart::new(
-            "distinct_hashes",
-            "Distinct hash values among 2^n crafted strings (1: every string in one bucket)",
-            &format!("runtime ({names})"),
-            "distinct hash values",
-        )
-        .log_y();
-        for s in series {
-            c = c.series(s);
-        }
-        vec![c]
-    }
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let t = &t.results;

@@ -4,39 +4,10 @@ use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::seed_recovery::*;
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::SeedRow;
 
 impl Present for SeedRecovery {
     const VIEW: &'static str = include_str!("seed_recovery.toml");
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let (mut rec, mut col) = (Vec::new(), Vec::new());
-        for (x, r) in t.rows.iter().enumerate() {
-            if let Some(i) = t.interval(r, "recovered") {
-                rec.push(Point::with_interval(x as f64, i.value, i.lo, i.hi));
-            }
-            if let Some(i) = t.interval(r, "crafted_collision") {
-                col.push(Point::with_interval(x as f64, i.value, i.lo, i.hi));
-            }
-        }
-        let names = t
-            .rows
-            .iter()
-            .map(|r| t.str(r, "hash"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        vec![
-            Chart::new(
-                "recovered",
-                "Seeds recovered from one observed output, and crafted pairs colliding under the victim's seed",
-                &format!("hash ({names})"),
-                "share",
-            )
-            .series(Series::new("seeds recovered", Style::Points, rec))
-            .series(Series::new("crafted pairs colliding", Style::Points, col)),
-        ]
-    }
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let t = &t.results;
