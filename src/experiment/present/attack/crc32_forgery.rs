@@ -4,47 +4,11 @@ use crate::attack::crc32;
 use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::crc32_forgery::*;
 use crate::experiment::present::Present;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for Crc32Forgery {
     const VIEW: &'static str = include_str!("crc32_forgery.toml");
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let pts: Vec<Point> = t
-            .rows
-            .iter()
-            .filter_map(|r| {
-                let i = t.interval(r, "birthday_inputs_median")?;
-                Some(Point::with_interval(
-                    t.f64(r, "searches")?,
-                    i.value,
-                    i.lo,
-                    i.hi,
-                ))
-            })
-            .collect();
-        let theory: Vec<Point> = pts
-            .iter()
-            .map(|p| Point::new(p.x, crc32::birthday_median()))
-            .collect();
-        vec![
-            Chart::new(
-                "birthday_inputs",
-                "Random inputs until two share a CRC32 (a forgery takes 33 CRC evaluations)",
-                "searches",
-                "inputs (median)",
-            )
-            .log_y()
-            .series(Series::new("measured median", Style::Points, pts))
-            .series(Series::new(
-                "sqrt(2 ln 2 · 2^32) = 77,163",
-                Style::Line,
-                theory,
-            )),
-        ]
-    }
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let t = &t.results;

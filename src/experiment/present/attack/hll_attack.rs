@@ -4,53 +4,11 @@ use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::hll_attack::*;
 use crate::experiment::present::Present;
 use crate::export::markdown::sig;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::report::SeedRow;
-use crate::table::Value;
 
 impl Present for HllAttack {
     const VIEW: &'static str = include_str!("hll_attack.toml");
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut c = Chart::new(
-            "estimate_vs_truth",
-            "HyperLogLog under attack: Redis's layout (sketchlab and PFCOUNT) vs sip13-keyed",
-            "distinct items added",
-            "estimate",
-        )
-        .log_x()
-        .log_y();
-        for target in ["redis", "sip13"] {
-            let rows: Vec<&Vec<Value>> = t.where_str("target", target).collect();
-            let pts = |col: &str| -> Vec<Point> {
-                rows.iter()
-                    .filter_map(|r| Some(Point::new(t.f64(r, "distinct")?, t.f64(r, col)?)))
-                    .collect()
-            };
-            c = c.series(Series::new(
-                format!("{target}: estimate"),
-                Style::Points,
-                pts("estimate"),
-            ));
-            if target == "redis" {
-                c = c.series(Series::new(
-                    "redis-server PFCOUNT",
-                    Style::Points,
-                    pts("redis_pfcount"),
-                ));
-            }
-        }
-        let truth: Vec<Point> = t
-            .rows
-            .iter()
-            .filter_map(|r| t.f64(r, "distinct"))
-            .map(|d| Point::new(d, d))
-            .collect();
-        let mut truth = truth;
-        truth.sort_by(|a, b| a.x.total_cmp(&b.x));
-        vec![c.series(Series::new("truth", Style::Line, truth))]
-    }
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let t = &t.results;
