@@ -4,48 +4,12 @@ use crate::attack::universal::{CW_SMALL, MS_SMALL};
 use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::universal_family::*;
 use crate::experiment::present::Present;
-use crate::experiment::present::common;
 use crate::export::markdown::sig;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for UniversalFamily {
     const VIEW: &'static str = include_str!("universal_family.toml");
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut c = Chart::new(
-            "crafted_collision",
-            "Pairs crafted against a known function: collision rate in the victim's draws",
-            "m (buckets)",
-            "collision rate",
-        )
-        .log_x()
-        .log_y();
-        for fam in common::names(t, "family") {
-            for seed in ["fresh", "constant"] {
-                let pts: Vec<Point> = t
-                    .rows
-                    .iter()
-                    .filter(|r| t.str(r, "family") == fam && t.str(r, "function") == seed)
-                    .filter_map(|r| {
-                        let i = t.interval(r, "crafted_collision")?;
-                        Some(Point::with_interval(t.f64(r, "m")?, i.value, i.lo, i.hi))
-                    })
-                    .collect();
-                if !pts.is_empty() {
-                    c = c.series(Series::new(format!("{fam}, {seed}"), Style::Points, pts));
-                }
-            }
-        }
-        let ms = common::levels(t, "m");
-        c = c.series(Series::new(
-            "1/m (universal)",
-            Style::Line,
-            ms.iter().map(|&m| Point::new(m, 1.0 / m)).collect(),
-        ));
-        vec![c]
-    }
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let t = &t.results;
