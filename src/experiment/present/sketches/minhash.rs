@@ -3,83 +3,11 @@
 use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::sketches::minhash::*;
 use crate::experiment::present::Present;
-use crate::experiment::present::common::{self};
 use crate::export::markdown::{pct, sig};
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
-use crate::table::Value;
 
 impl Present for MinHashStudy {
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let s = t.summary();
-        let mut c = Chart::new(
-            "error_sd_vs_k",
-            "MinHash error sd vs k (95% chi-square) at J = 0.5 and 0.05, next to √(J(1−J)/k) and 1/√k",
-            "k (minima)",
-            "sd of estimate − J",
-        )
-        .log_x()
-        .log_y();
-        let mut first = true;
-        for j in [0.5, 0.05] {
-            for v in ["k_hashes", "bottom_k"] {
-                let rows: Vec<&Vec<Value>> = s
-                    .rows
-                    .iter()
-                    .filter(|r| s.f64(r, "jaccard") == Some(j) && s.str(r, "variant") == v)
-                    .collect();
-                if v == "k_hashes" {
-                    c = c.series(Series::new(
-                        format!("√(J(1−J)/k), J = {j}"),
-                        Style::Line,
-                        common::points(s, &rows, "k", "se_theory"),
-                    ));
-                    if first {
-                        c = c.series(Series::new(
-                            "1/√k",
-                            Style::Line,
-                            common::points(s, &rows, "k", "rule_of_thumb"),
-                        ));
-                        first = false;
-                    }
-                }
-                let pts: Vec<Point> = rows
-                    .iter()
-                    .filter_map(|r| {
-                        Some(Point::with_interval(
-                            s.f64(r, "k")?,
-                            s.f64(r, "err_sd")?,
-                            s.f64(r, "err_sd_lo")?,
-                            s.f64(r, "err_sd_hi")?,
-                        ))
-                    })
-                    .collect();
-                c = c.series(Series::new(format!("{v}, J = {j}"), Style::Points, pts));
-            }
-        }
-        let rows: Vec<&Vec<Value>> = s
-            .rows
-            .iter()
-            .filter(|r| s.str(r, "variant") == "k_hashes" && s.f64(r, "k") == Some(1024.0))
-            .collect();
-        let agree = Chart::new(
-            "min_agreement_vs_jaccard",
-            "P(minima agree) over 1,024 minima × sketches (95% Wilson) vs J",
-            "Jaccard similarity J",
-            "share of agreeing minima",
-        )
-        .series(Series::new(
-            "= J",
-            Style::Line,
-            common::points(s, &rows, "j_exact", "j_exact"),
-        ))
-        .series(Series::new(
-            "measured",
-            Style::Points,
-            common::points(s, &rows, "j_exact", "agree"),
-        ));
-        vec![c, agree]
-    }
+    const VIEW: &'static str = include_str!("minhash.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let s = t.summary();
