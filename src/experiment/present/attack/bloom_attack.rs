@@ -1,7 +1,7 @@
 //! `bloom_attack`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::bloom_attack::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
 use crate::plot::{Chart, Point, Series, Style};
@@ -80,36 +80,30 @@ impl Present for BloomAttack {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let t = &t.results;
-        let reading = t
-            .rows
+        let rows = typed_rows::<BloomAttack>(&t.results);
+        let reading = rows
             .iter()
-            .map(|r| {
-                let crafted = t
-                    .f64(r, "fpr_attack_queries")
-                    .map(|v| format!(", crafted queries {}", pct(v, 3)))
+            .map(|(p, r)| {
+                let crafted = r
+                    .fpr_attack_queries
+                    .map(|q| format!(", crafted queries {}", pct(q.rate, 3)))
                     .unwrap_or_default();
                 format!(
                     "{} on {}: honest FPR {}{crafted} ({} hashes tried per attacker key)",
-                    t.str(r, "attack"),
-                    t.str(r, "target"),
-                    pct(t.f64(r, "fpr_honest").unwrap_or(f64::NAN), 3),
-                    sig(t.f64(r, "tries_per_key").unwrap_or(f64::NAN), 3)
+                    p.attack,
+                    p.target,
+                    pct(r.fpr_honest.rate, 3),
+                    sig(r.tries_per_key, 3)
                 )
             })
             .collect::<Vec<_>>()
             .join("; ");
+        let design = rows.first().map_or(f64::NAN, |(_, r)| r.fpr_design);
         Section {
             table,
             reading: format!(
                 "Designed {}. {reading}. With the constant seed the attacker sets the rate; against the keyed filter the same keys are random keys.",
-                pct(
-                    t.rows
-                        .first()
-                        .and_then(|r| t.f64(r, "fpr_design"))
-                        .unwrap_or(f64::NAN),
-                    2
-                )
+                pct(design, 2)
             ),
         }
     }

@@ -1,8 +1,7 @@
 //! `crc32_forgery`: what the report shows of its rows (charts, reading, table).
 
-use crate::attack::crc32;
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::crc32_forgery::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::report::Section;
 use crate::report::SeedRow;
@@ -32,23 +31,20 @@ impl Present for Crc32Forgery {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let tab = &t.results;
-        let reading = match tab.rows.last() {
-            Some(r) => format!(
+        let rows = typed_rows::<Crc32Forgery>(&t.results);
+        let reading = match rows.last() {
+            Some((_, r)) => format!(
                 "The forged input ({} bytes) has the file's CRC32 {}: {}, after {} CRC evaluations and no search. By chance, random inputs first share a CRC32 after a median of {} draws (theory {}).",
-                tab.str(r, "forged_bytes"),
-                tab.str(r, "file_crc32"),
-                if tab.str(r, "forged_matches") == "true" {
+                r.forged_bytes,
+                r.file_crc32,
+                if r.forged_matches {
                     "equal"
                 } else {
                     "NOT equal"
                 },
-                tab.str(r, "forge_evaluations"),
-                crate::export::markdown::sig(
-                    tab.f64(r, "birthday_inputs_median").unwrap_or(f64::NAN),
-                    4
-                ),
-                crate::export::markdown::sig(crc32::birthday_median(), 5),
+                r.forge_evaluations,
+                crate::export::markdown::sig(r.birthday_inputs_median.value, 4),
+                crate::export::markdown::sig(r.birthday_median_theory, 5),
             ),
             None => String::new(),
         };

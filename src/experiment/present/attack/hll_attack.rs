@@ -1,7 +1,7 @@
 //! `hll_attack`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::hll_attack::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::sig;
 use crate::report::Section;
@@ -49,28 +49,26 @@ impl Present for HllAttack {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let t = &t.results;
-        let parts: Vec<String> = t
-            .rows
+        let rows = typed_rows::<HllAttack>(&t.results);
+        let parts: Vec<String> = rows
             .iter()
-            .map(|r| {
-                let pf = t
-                    .f64(r, "redis_pfcount")
-                    .map(|v| format!(", PFCOUNT {}", sig(v, 4)))
+            .map(|(p, r)| {
+                let pf = r
+                    .redis_pfcount
+                    .map(|v| format!(", PFCOUNT {}", sig(v as f64, 4)))
                     .unwrap_or_default();
                 format!(
                     "{} on {}: {} distinct items read as {}{pf}",
-                    t.str(r, "attack"),
-                    t.str(r, "target"),
-                    sig(t.f64(r, "distinct").unwrap_or(f64::NAN), 4),
-                    sig(t.f64(r, "estimate").unwrap_or(f64::NAN), 4),
+                    p.attack,
+                    p.target,
+                    sig(r.distinct as f64, 4),
+                    sig(r.estimate as f64, 4),
                 )
             })
             .collect();
-        let server = t
-            .rows
+        let server = rows
             .first()
-            .map(|r| t.str(r, "server"))
+            .map(|(_, r)| r.server.as_str())
             .unwrap_or_default();
         Section {
             table,

@@ -1,7 +1,7 @@
 //! `runtime_hashes`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::runtime_hashes::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::report::Section;
 use crate::report::SeedRow;
@@ -36,21 +36,20 @@ impl Present for RuntimeHashes {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let tab = &t.results;
-        let reading = tab
-            .rows
+        let count = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+        let reading = typed_rows::<RuntimeHashes>(&t.results)
             .iter()
-            .map(|r| {
+            .map(|(p, r)| {
                 format!(
                     "{} ({}, {}): {} distinct hash values for the {} Java strings, {} for the PHP 5 strings{}",
-                    tab.str(r, "runtime"),
-                    tab.str(r, "version"),
-                    tab.str(r, "algorithm"),
-                    tab.str(r, "distinct_java_keys"),
-                    tab.str(r, "crafted_keys"),
-                    tab.str(r, "distinct_php5_keys"),
-                    match tab.f64(r, "randomized_per_process") {
-                        Some(1.0) => ", keyed per process",
+                    p.runtime,
+                    r.version,
+                    r.algorithm,
+                    count(r.distinct_java_keys),
+                    r.crafted_keys,
+                    count(r.distinct_php5_keys),
+                    match r.randomized_per_process {
+                        Some(1) => ", keyed per process",
                         Some(_) => ", the same in every process",
                         None => "",
                     }
