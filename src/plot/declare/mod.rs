@@ -370,42 +370,36 @@ pub fn raw_name(v: &toml::Value, index: usize) -> String {
         .unwrap_or_else(|| format!("#{}", index + 1))
 }
 
-/// Parses the `[[chart]]` tables of a TOML text (a kind's defaults).
+/// A kind's view file: its `[[chart]]`s, its section's `[table]` and its
+/// `[[reading]]`s.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ViewFile {
+    #[serde(default)]
+    chart: Vec<toml::Value>,
+    #[serde(default)]
+    table: Option<TableDecl>,
+    #[serde(default)]
+    reading: Vec<ReadingDecl>,
+}
+
+fn view_file(text: &str) -> Result<ViewFile, String> {
+    toml::from_str(text).map_err(|e| e.to_string())
+}
+
+/// Parses the `[[chart]]` tables of a kind's view.
 pub fn parse(text: &str) -> Result<Vec<ChartDecl>, String> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct File {
-        #[serde(default)]
-        chart: Vec<toml::Value>,
-        #[serde(default)]
-        table: Option<toml::Value>,
-        #[serde(default)]
-        reading: Option<toml::Value>,
-    }
-    let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
-    let _ = (f.table, f.reading);
     let mut out = Vec::new();
-    for (i, c) in f.chart.iter().enumerate() {
+    for (i, c) in view_file(text)?.chart.iter().enumerate() {
         out.extend(from_toml(c).map_err(|e| format!("chart {}: {e}", raw_name(c, i)))?);
     }
     Ok(out)
 }
 
-/// Parses the `[table]` and `[[reading]]` tables of a kind's declarations
-/// (its section: see [`SectionDecl`]).
+/// Parses the `[table]` and `[[reading]]` tables of a kind's view (its
+/// section: see [`SectionDecl`]).
 pub fn parse_section(text: &str) -> Result<SectionDecl, String> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct File {
-        #[serde(default)]
-        chart: Vec<toml::Value>,
-        #[serde(default)]
-        table: Option<TableDecl>,
-        #[serde(default)]
-        reading: Vec<ReadingDecl>,
-    }
-    let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
-    let _ = f.chart;
+    let f = view_file(text)?;
     Ok(SectionDecl {
         table: f.table,
         reading: f.reading,

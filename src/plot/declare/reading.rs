@@ -113,16 +113,9 @@ impl ReadingDecl {
     pub fn render(&self, tables: &Tables) -> Option<String> {
         let t = source(tables, self.source);
         let mut rows = super::draw::keep(t, t.rows.iter().collect(), &self.filter);
-        if self.row == WhichRow::Last {
-            rows.reverse();
-        }
         let mut extra: Vec<(String, String)> = vec![("n_rows".into(), rows.len().to_string())];
         if let Some(each) = &self.each {
-            let in_order: Vec<&Vec<Value>> = match self.row {
-                WhichRow::First => rows.clone(),
-                WhichRow::Last => rows.iter().rev().copied().collect(),
-            };
-            let parts: Vec<String> = in_order
+            let parts: Vec<String> = rows
                 .iter()
                 .filter_map(|r| fill(each, t, std::slice::from_ref(r), &[]))
                 .collect();
@@ -133,6 +126,10 @@ impl ReadingDecl {
                 "rows".into(),
                 parts.join(self.join.as_deref().unwrap_or("; ")),
             ));
+        }
+        // a plain placeholder reads the first of these rows
+        if self.row == WhichRow::Last {
+            rows.reverse();
         }
         fill(&self.text, t, &rows, &extra)
     }
@@ -146,17 +143,6 @@ impl SectionDecl {
             .filter_map(|r| r.render(tables))
             .collect::<Vec<_>>()
             .join(" ")
-    }
-
-    /// Every expression its texts name, for validation against the columns.
-    pub fn placeholders(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for r in &self.reading {
-            for text in std::iter::once(&r.text).chain(&r.each) {
-                out.extend(keys(text).into_iter().map(|k| k.to_string()));
-            }
-        }
-        out
     }
 }
 
