@@ -110,10 +110,15 @@ impl Chart {
     }
 
     pub fn series(mut self, s: Series) -> Self {
+        self.add(s);
+        self
+    }
+
+    /// Adds a series in place (an empty one is left out).
+    pub fn add(&mut self, s: Series) {
         if !s.points.is_empty() {
             self.series.push(s);
         }
-        self
     }
 
     pub fn vline(mut self, x: f64, label: impl Into<String>) -> Self {

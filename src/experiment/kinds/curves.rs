@@ -4,6 +4,7 @@
 
 use crate::plot::Point;
 use crate::plot::declare::Curve;
+use crate::structures::birthday;
 use crate::structures::bloom::theory as bloom;
 use crate::structures::hyperloglog::theory as hll;
 
@@ -25,6 +26,22 @@ pub const NAMES: &[(&str, &str)] = &[
         "optimal_k",
         "the optimal number of hashes at x bits per key: x·ln 2",
     ),
+    (
+        "hll_registers_for_error",
+        "HyperLogLog registers for a standard error x: (1.04/x)²",
+    ),
+    (
+        "hll_registers_power_of_two",
+        "the power-of-two register count that reaches a standard error x",
+    ),
+    (
+        "birthday_collision",
+        "P(a collision among x·√N uniform hashes): 1 − e^(−x²/2)",
+    ),
+    (
+        "birthday_median_bits",
+        "median keys until the first collision of x-bit hashes: √(2·2^x·ln 2)",
+    ),
 ];
 
 /// The curve or function called `name`.
@@ -37,6 +54,10 @@ pub fn curve(name: &str) -> Option<Curve> {
         "hll_registers_for_error" => Curve::Function(hll::registers_for_error),
         "hll_registers_power_of_two" => {
             Curve::Function(|e| 2f64.powi(hll::precision_for_error(e) as i32))
+        }
+        "birthday_collision" => Curve::Function(|q| birthday::p_collision_approx(q, 1.0)),
+        "birthday_median_bits" => {
+            Curve::Function(|bits| birthday::median_first_collision(2f64.powf(bits)))
         }
         _ => return None,
     })

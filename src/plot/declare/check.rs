@@ -103,7 +103,7 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
                     return Err(bad(
                         &field,
                         v.to_string(),
-                        "must be a value, a list of values, or one of { pick = \"max\" | \"min\" | \"first\" }, { nearest = X }, { not = V }, { above = X }, { below = X }".into(),
+                        "must be a value, a list of values, or one of { pick = \"max\" | \"min\" | \"first\" }, { nearest = X }, { not = V }, { exists = BOOL }, { above = X }, { below = X }".into(),
                     ));
                 }
             }
@@ -113,6 +113,7 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
                     op.nearest.is_some(),
                     op.not.is_some(),
                     op.above.is_some() || op.below.is_some(),
+                    op.exists.is_some(),
                 ]
                 .iter()
                 .filter(|b| **b)
@@ -121,7 +122,7 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
                     return Err(bad(
                         &field,
                         "{…}".into(),
-                        "must hold exactly one of pick, nearest, not, or above and/or below".into(),
+                        "must hold exactly one of pick, nearest, not, exists, or above and/or below".into(),
                     ));
                 }
                 let ordered = op.nearest.is_some() || op.above.is_some() || op.below.is_some();
@@ -138,8 +139,13 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
     };
     let axis = |field: &str, text: &str, log: bool| -> Result<(), DeclError> {
         let e = Expr::parse(text).map_err(|m| bad(field, format!("{text:?}"), m))?;
+        let text_cols = e.text_columns();
         for c in e.columns() {
-            numeric(field, c)?;
+            if text_cols.contains(&c) {
+                find(field, c)?;
+            } else {
+                numeric(field, c)?;
+            }
         }
         if log && let Some(c) = e.column() {
             positive(field, c)?;
@@ -167,6 +173,9 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
     }
     for c in d.min_distinct.keys() {
         find(&format!("min_distinct.{c}"), c)?;
+    }
+    for c in d.max_distinct.keys() {
+        find(&format!("max_distinct.{c}"), c)?;
     }
     check_filter("", &d.filter)?;
     for b in d.by.list() {
@@ -198,9 +207,53 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
             format!("series[{}].", i - short)
         };
         let f = |name: &str| format!("{p}{name}");
-        match (&s.y, &s.curve) {
-            (Some(y), None) => axis(&f("y"), y, d.y_log.maybe())?,
-            (None, Some(c)) => {
+        let range = |s: &super::SeriesDecl| -> Result<(), DeclError> {
+            let (Some(a), Some(b)) = (s.from, s.to) else {
+                return Err(bad(
+                    &f("from"),
+                    "(none)".into(),
+                    "a function curve or a swept y needs from and to".into(),
+                ));
+            };
+            if !(a.is_finite() && b.is_finite() && a != b) {
+                return Err(bad(
+                    &f("from"),
+                    format!("{a}..{b}"),
+                    "must be finite and differ from to".into(),
+                ));
+            }
+            if (d.x_log.maybe() || !s.linear) && a.min(b) <= 0.0 {
+                return Err(bad(
+                    &f("from"),
+                    format!("{a}..{b}"),
+                    "a log-spaced curve or a log x axis needs from and to > 0".into(),
+                ));
+            }
+            if s.points.is_some_and(|n| !(2..=10_000).contains(&n)) {
+                return Err(bad(
+                    &f("points"),
+                    s.points.unwrap_or(0).to_string(),
+                    "must be 2 to 10000".into(),
+                ));
+            }
+            Ok(())
+        };
+        match (&s.y, &s.curve, s.at.is_empty()) {
+            (Some(y), None, true) => {
+                axis(&f("y"), y, d.y_log.maybe())?;
+                if s.from.is_some() || s.to.is_some() {
+                    if d.x_categories.is_some() || s.x.is_some() {
+                        return Err(bad(
+                            &f("from"),
+                            "…".into(),
+                            "a swept y runs along the chart's numeric x column".into(),
+                        ));
+                    }
+                    numeric(&f("from"), &d.x)?;
+                    range(s)?;
+                }
+            }
+            (None, Some(c), true) => {
                 let Some(curve) = curves(c) else {
                     return Err(bad(
                         &f("curve"),
@@ -209,32 +262,20 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
                     ));
                 };
                 if let Curve::Function(_) = curve {
-                    let (Some(a), Some(b)) = (s.from, s.to) else {
-                        return Err(bad(
-                            &f("from"),
-                            "(none)".into(),
-                            "a function curve needs from and to".into(),
-                        ));
-                    };
-                    if !(a.is_finite() && b.is_finite() && a != b) {
-                        return Err(bad(
-                            &f("from"),
-                            format!("{a}..{b}"),
-                            "must be finite and differ from to".into(),
-                        ));
+                    range(s)?;
+                }
+            }
+            (None, None, false) => {
+                for (col, x) in &s.at {
+                    numeric(&f(&format!("at.{col}")), col)?;
+                    if d.y_log.maybe() {
+                        positive(&f(&format!("at.{col}")), col)?;
                     }
-                    if (d.x_log.maybe() || !s.linear) && a.min(b) <= 0.0 {
+                    if !x.is_finite() || (d.x_log.maybe() && *x <= 0.0) {
                         return Err(bad(
-                            &f("from"),
-                            format!("{a}..{b}"),
-                            "a log-spaced curve or a log x axis needs from and to > 0".into(),
-                        ));
-                    }
-                    if s.points.is_some_and(|n| !(2..=10_000).contains(&n)) {
-                        return Err(bad(
-                            &f("points"),
-                            s.points.unwrap_or(0).to_string(),
-                            "must be 2 to 10000".into(),
+                            &f(&format!("at.{col}")),
+                            x.to_string(),
+                            "must be a finite x (positive on a log axis)".into(),
                         ));
                     }
                 }
@@ -242,8 +283,8 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
             _ => {
                 return Err(bad(
                     &f("y"),
-                    "(both or neither)".into(),
-                    "a series has exactly one of y (a column) or curve (a named curve)".into(),
+                    "(more than one, or none)".into(),
+                    "a series has exactly one of y (a column), curve (a named curve) or at (wide columns at their x)".into(),
                 ));
             }
         }
@@ -275,6 +316,9 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
     ] {
         for (i, l) in lines.iter().enumerate() {
             let field = format!("{kind}[{i}]");
+            if let Some(b) = &l.by {
+                find(&format!("{field}.by"), b)?;
+            }
             match (l.at, &l.func, &l.of) {
                 (Some(a), None, None) => {
                     if log && a <= 0.0 {

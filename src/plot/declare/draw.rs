@@ -1,11 +1,11 @@
 //! Drawing a declaration from result rows.
 
 use super::expr::Expr;
+use super::reading::{known_format, number};
 use super::{
-    Categories, ChartDecl, Curve, Curves, Log, Pick, RefLine, Selector, SeriesDecl, Source,
-    all_series,
+    Categories, CategoryWord, ChartDecl, Curve, Curves, Log, Pick, RefLine, Selector, SeriesDecl,
+    Source, all_series,
 };
-use crate::export::markdown::{pct, sig};
 use crate::plot::{Chart, Point, Series, Style};
 use crate::stats::Proportion;
 use crate::table::{Table, Tables, Value};
@@ -51,7 +51,9 @@ pub(super) fn keep<'a>(
             match sel {
                 Selector::Is(v) => matches_toml(cell, v),
                 Selector::Op(op) => {
-                    if let Some(n) = &op.not {
+                    if let Some(e) = op.exists {
+                        e != matches!(cell, Value::Empty)
+                    } else if let Some(n) = &op.not {
                         !matches_toml(cell, n)
                     } else if op.above.is_some() || op.below.is_some() {
                         cell.as_f64().is_some_and(|x| {
@@ -87,10 +89,17 @@ fn matches_toml(cell: &Value, v: &toml::Value) -> bool {
     cell.matches(&sel) || (matches!(cell, Value::Str(_)) && cell.to_string() == sel.to_string())
 }
 
+/// A word a label may name besides the columns (`{value}`, `{by}`, `{categories}`).
+pub(super) enum Extra {
+    Text(String),
+    Num(f64),
+}
+
 /// `{column}` → the column's distinct values in `rows` (numbers to three
-/// significant figures; `{column:sigN}`, `{column:pctN}` for N figures, as
-/// a percentage); `extra` names other words; any other braces stay.
-fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(&str, String)]) -> String {
+/// significant figures; `{column:FORMAT}` in any format a reading knows:
+/// `sigN`, `pctN`, `int`, `bytes`, `raw`); `extra` names other words; any
+/// other braces stay.
+fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(&str, Extra)]) -> String {
     let mut out = String::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -101,23 +110,26 @@ fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(&str, String)
             return out;
         };
         let key = &after[..close];
-        let (col, format) = key.split_once(':').unwrap_or((key, "sig3"));
-        let number = |x: f64| -> Option<String> {
-            let (f, n) = format.split_at(3.min(format.len()));
-            let n: usize = n.parse().ok().filter(|n| (1..=17).contains(n))?;
-            match f {
-                "sig" => Some(sig(x, n)),
-                "pct" => Some(pct(x, n)),
-                _ => None,
-            }
+        let (name, format) = key.split_once(':').unwrap_or((key, "sig3"));
+        let number = |x: f64| match format {
+            "raw" => x.to_string(),
+            f => number(x, f),
         };
-        if let Some((_, v)) = extra.iter().find(|(k, _)| *k == key) {
-            out += v;
-        } else if t.has(col) && number(0.0).is_some() {
+        let known = known_format(format);
+        if let (Some((_, v)), true) = (extra.iter().find(|(k, _)| *k == name), known) {
+            out += &match v {
+                Extra::Text(s) => s.clone(),
+                Extra::Num(x) => number(*x),
+            };
+        } else if t.has(name) && known {
             let mut seen: Vec<String> = Vec::new();
             for r in rows {
-                let c = t.cell(r, col);
-                let s = c.as_f64().and_then(number).unwrap_or_else(|| c.to_string());
+                let c = t.cell(r, name);
+                let s = match c.as_f64() {
+                    Some(_) if format == "raw" => c.to_string(),
+                    Some(x) => number(x),
+                    None => c.to_string(),
+                };
                 if !seen.contains(&s) {
                     seen.push(s);
                 }
@@ -193,25 +205,36 @@ fn draw_one<'a>(
         .y_label
         .clone()
         .unwrap_or_else(|| series.first().and_then(|s| s.y.clone()).unwrap_or_default());
+    let x = match &d.x_categories {
+        Some(c) => XAxis::categories(t, &d.x, c, d.x_from.unwrap_or(1.0), &rows),
+        None => XAxis::Expr(Expr::parse(&d.x).ok()?),
+    };
+    let words = [("categories", Extra::Text(x.legend(t)))];
     let mut c = Chart::new(
         &fill(&d.name, t, &rows, &[]),
-        &fill(&d.title, t, &rows, &[]),
-        &fill(d.x_label.as_deref().unwrap_or(&d.x), t, &rows, &[]),
-        &fill(&y_label, t, &rows, &[]),
+        &fill(&d.title, t, &rows, &words),
+        &fill(d.x_label.as_deref().unwrap_or(&d.x), t, &rows, &words),
+        &fill(&y_label, t, &rows, &words),
     );
     // a line whose column is empty in these rows is left out
-    for l in &d.hline {
-        if let Some(y) = line_at(l, t, &rows, curves) {
-            c = c.hline(y, fill(&l.label, t, &rows, &[("value", sig(y, 3))]));
-        }
-    }
-    for l in &d.vline {
-        if let Some(x) = line_at(l, t, &rows, curves) {
-            c = c.vline(x, fill(&l.label, t, &rows, &[("value", sig(x, 3))]));
+    for (lines, horizontal) in [(&d.hline, true), (&d.vline, false)] {
+        for l in lines {
+            for (at, label) in ref_lines(l, t, &rows, curves) {
+                c = if horizontal {
+                    c.hline(at, label)
+                } else {
+                    c.vline(at, label)
+                };
+            }
         }
     }
     for (col, n) in &d.min_distinct {
         if !t.has(col) || groups(t, &rows, std::slice::from_ref(col)).len() < *n {
+            return None;
+        }
+    }
+    for (col, n) in &d.max_distinct {
+        if !t.has(col) || groups(t, &rows, std::slice::from_ref(col)).len() > *n {
             return None;
         }
     }
@@ -220,82 +243,25 @@ fn draw_one<'a>(
     if !by.iter().all(|b| t.has(b)) {
         return None;
     }
-    let outer = groups(t, &rows, &by);
     // a chart whose columns give no point is not drawn, whatever curves it has
     let mut data = (false, false);
-    for (gi, g) in outer.iter().enumerate() {
-        let rows = in_group(t, &rows, g);
-        for s in &series {
-            let style = s
-                .style
-                .or(if s.y.is_some() { d.style } else { None })
-                .map(Style::from)
-                .unwrap_or(if s.curve.is_some() {
-                    Style::Line
-                } else {
-                    Style::Points
-                });
-            if let Some(name) = &s.curve {
-                if gi == 0 {
-                    c = c.series(Series::new(
-                        s.label.clone().unwrap_or_else(|| name.clone()),
-                        style,
-                        curve_points(s, curves(name)?)?,
-                    ));
-                }
-                continue;
-            }
-            let y = s.y.as_deref()?;
-            data.0 = true;
-            let ey = Expr::parse(y).ok()?;
-            let ex = match &d.x_categories {
-                Some(c) => XAxis::categories(t, &d.x, c, d.x_from.unwrap_or(1.0)),
-                None => XAxis::Expr(Expr::parse(s.x.as_deref().unwrap_or(&d.x)).ok()?),
-            };
-            let sby = s.by.list();
-            if !ey.columns().iter().chain(&ex.columns()).all(|c| t.has(c))
-                || !sby.iter().all(|b| t.has(b))
-            {
-                return None;
-            }
-            let mine = keep(t, rows.clone(), &s.filter);
-            for h in groups(t, &mine, &sby) {
-                let rs = in_group(t, &mine, &h);
-                // the innermost grouping names the series
-                let named = if sby.is_empty() { g } else { &h };
-                let default = match named.len() {
-                    0 => y.to_string(),
-                    _ if series.len() == 1 || !sby.is_empty() => "{by} = {value}".to_string(),
-                    _ => format!("{{by}} = {{value}}: {y}"),
-                };
-                let extra = if named.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![
-                        (
-                            "value",
-                            named
-                                .iter()
-                                .map(|(_, v)| v.clone())
-                                .collect::<Vec<_>>()
-                                .join(", "),
-                        ),
-                        (
-                            "by",
-                            named
-                                .iter()
-                                .map(|(c, _)| c.clone())
-                                .collect::<Vec<_>>()
-                                .join(", "),
-                        ),
-                    ]
-                };
-                let label = fill(s.label.as_deref().unwrap_or(&default), t, &rs, &extra);
-                let pts = points(t, &rs, &ex, &ey, s);
-                data.1 |= !pts.is_empty();
-                c = c.series(Series::new(label, style, pts));
-            }
+    let mut add = |c: &mut Chart, s: &SeriesDecl, g: &[(String, String)], rows, first| {
+        let drawn = series_of(d, &series, s, g, t, rows, &x, curves, first)?;
+        for (ser, from_data) in drawn {
+            data.0 |= from_data;
+            data.1 |= from_data && !ser.points.is_empty();
+            c.add(ser);
         }
+        Some(())
+    };
+    for (gi, g) in groups(t, &rows, &by).iter().enumerate() {
+        let grows = in_group(t, &rows, g);
+        for s in series.iter().filter(|s| !s.once) {
+            add(&mut c, s, g, grows.clone(), gi == 0)?;
+        }
+    }
+    for s in series.iter().filter(|s| s.once) {
+        add(&mut c, s, &[], rows.clone(), true)?;
     }
     if data.0 && !data.1 {
         c.series.clear();
@@ -303,7 +269,150 @@ fn draw_one<'a>(
     let pts = || c.series.iter().flat_map(|s| s.points.iter());
     c.x_log = log_axis(d.x_log, pts().map(|p| p.x));
     c.y_log = log_axis(d.y_log, pts().map(|p| p.y));
+    // a log axis cannot place a line at zero or below
+    let (xl, yl) = (c.x_log, c.y_log);
+    c.vlines.retain(|(v, _)| !xl || *v > 0.0);
+    c.hlines.retain(|(v, _)| !yl || *v > 0.0);
     Some(c)
+}
+
+/// The series one declaration draws for one group `g` of the chart's rows
+/// (`rows`), each with whether it comes from the table (not a curve);
+/// `None` when the table lacks a column it reads.
+#[allow(clippy::too_many_arguments)]
+fn series_of(
+    d: &ChartDecl,
+    all: &[SeriesDecl],
+    s: &SeriesDecl,
+    g: &[(String, String)],
+    t: &Table,
+    rows: Vec<&Vec<Value>>,
+    x: &XAxis,
+    curves: Curves,
+    first_group: bool,
+) -> Option<Vec<(Series, bool)>> {
+    let style = s
+        .style
+        .or(if s.y.is_some() { d.style } else { None })
+        .map(Style::from)
+        .unwrap_or(if s.curve.is_some() || s.from.is_some() {
+            Style::Line
+        } else {
+            Style::Points
+        });
+    if let Some(name) = &s.curve {
+        // a curve does not depend on the rows: drawn with the first group only
+        if !first_group {
+            return Some(Vec::new());
+        }
+        let pts = curve_points(s, curves(name)?)?;
+        let label = s.label.clone().unwrap_or_else(|| name.clone());
+        return Some(vec![(Series::new(label, style, pts), false)]);
+    }
+    let ey = match (&s.y, s.at.is_empty()) {
+        (Some(y), _) => Some(Expr::parse(y).ok()?),
+        (None, false) => None,
+        (None, true) => return None,
+    };
+    let ex = match &s.x {
+        Some(sx) => XAxis::Expr(Expr::parse(sx).ok()?),
+        None => x.clone(),
+    };
+    let sby = s.by.list();
+    let reads: Vec<&str> = ey
+        .iter()
+        .flat_map(|e| e.columns())
+        .chain(ex.columns())
+        .chain(s.at.keys().map(String::as_str))
+        .chain(sby.iter().map(String::as_str))
+        .collect();
+    if !reads.iter().all(|c| t.has(c)) {
+        return None;
+    }
+    let y = s.y.as_deref().unwrap_or("values");
+    let mine = keep(t, rows, &s.filter);
+    let mut out = Vec::new();
+    for h in groups(t, &mine, &sby) {
+        let rs = in_group(t, &mine, &h);
+        // the innermost grouping names the series
+        let named = if sby.is_empty() { g } else { &h[..] };
+        let default = match named.len() {
+            0 => y.to_string(),
+            _ if all.len() == 1 || !sby.is_empty() => "{by} = {value}".to_string(),
+            _ => format!("{{by}} = {{value}}: {y}"),
+        };
+        let join = |f: fn(&(String, String)) -> &String| {
+            named.iter().map(f).cloned().collect::<Vec<_>>().join(", ")
+        };
+        let extra = [
+            ("value", Extra::Text(join(|p| &p.1))),
+            ("by", Extra::Text(join(|p| &p.0))),
+        ];
+        let extra = if named.is_empty() {
+            &[][..]
+        } else {
+            &extra[..]
+        };
+        let label = fill(s.label.as_deref().unwrap_or(&default), t, &rs, extra);
+        let pts = match &ey {
+            _ if !s.at.is_empty() => wide(t, &rs, &s.at),
+            Some(e) if s.from.is_some() => sweep(s, t, rs.first(), &d.x, e),
+            Some(e) => points(t, &rs, &ex, e, s),
+            None => Vec::new(),
+        };
+        out.push((Series::new(label, style, pts), true));
+    }
+    Some(out)
+}
+
+/// The reference lines one declaration draws: one, or one per value of its `by`.
+fn ref_lines(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Vec<(f64, String)> {
+    let sets: Vec<Vec<&Vec<Value>>> = match &l.by {
+        Some(b) if t.has(b) => groups(t, rows, std::slice::from_ref(b))
+            .iter()
+            .map(|g| in_group(t, rows, g))
+            .collect(),
+        Some(_) => Vec::new(),
+        None => vec![rows.to_vec()],
+    };
+    sets.iter()
+        .filter_map(|rs| {
+            let at = line_at(l, t, rs, curves)?;
+            Some((at, fill(&l.label, t, rs, &[("value", Extra::Num(at))])))
+        })
+        .collect()
+}
+
+/// y swept along the chart's x column from `from` to `to`, the other
+/// columns held at `row`'s values.
+fn sweep(s: &SeriesDecl, t: &Table, row: Option<&&Vec<Value>>, x: &str, y: &Expr) -> Vec<Point> {
+    let (Some(row), Some(a), Some(b)) = (row, s.from, s.to) else {
+        return Vec::new();
+    };
+    xs(a, b, s.points.unwrap_or(61), s.linear)
+        .into_iter()
+        .filter_map(|xv| Some(Point::new(xv, y.eval_at(t, row, x, xv)?)))
+        .collect()
+}
+
+/// Wide columns as points: each row's `column` at its x, with its interval.
+fn wide(t: &Table, rows: &[&Vec<Value>], at: &BTreeMap<String, f64>) -> Vec<Point> {
+    let mut v: Vec<Point> = rows
+        .iter()
+        .flat_map(|r| {
+            at.iter().filter_map(move |(col, &xv)| {
+                let y = t.f64(r, col)?;
+                Some(match t.interval(r, col) {
+                    Some(i) if i.lo.is_finite() && i.hi.is_finite() => {
+                        Point::with_interval(xv, y, i.lo, i.hi)
+                    }
+                    _ => Point::new(xv, y),
+                })
+            })
+        })
+        .collect();
+    v.sort_by(|a, b| a.x.total_cmp(&b.x));
+    v
 }
 
 /// The groups `cols` make of `rows`: every combination of their values
@@ -344,22 +453,26 @@ fn in_group<'a>(t: &Table, rows: &[&'a Vec<Value>], g: &[(String, String)]) -> V
 fn curve_points(s: &SeriesDecl, curve: Curve) -> Option<Vec<Point>> {
     Some(match curve {
         Curve::Points(f) => f(),
-        Curve::Function(f) => {
-            let (a, b) = (s.from?, s.to?);
-            let n = s.points.unwrap_or(61).max(2);
-            (0..n)
-                .map(|i| {
-                    let x = if s.linear {
-                        a + (b - a) * i as f64 / (n - 1) as f64
-                    } else {
-                        let (la, lb) = (a.log10(), b.log10());
-                        10f64.powf(la + (lb - la) * i as f64 / (n - 1) as f64)
-                    };
-                    Point::new(x, f(x))
-                })
-                .collect()
-        }
+        Curve::Function(f) => xs(s.from?, s.to?, s.points.unwrap_or(61), s.linear)
+            .into_iter()
+            .map(|x| Point::new(x, f(x)))
+            .collect(),
     })
+}
+
+/// `n` x values from `a` to `b`, log-spaced unless `linear`.
+fn xs(a: f64, b: f64, n: u32, linear: bool) -> Vec<f64> {
+    let n = n.max(2);
+    (0..n)
+        .map(|i| {
+            if linear {
+                a + (b - a) * i as f64 / (n - 1) as f64
+            } else {
+                let (la, lb) = (a.log10(), b.log10());
+                10f64.powf(la + (lb - la) * i as f64 / (n - 1) as f64)
+            }
+        })
+        .collect()
 }
 
 fn line_at(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Option<f64> {
@@ -380,17 +493,29 @@ fn line_at(l: &RefLine, t: &Table, rows: &[&Vec<Value>], curves: Curves) -> Opti
     }
 }
 
-/// What x a row is drawn at: arithmetic over columns, or a category's position.
+/// What x a row is drawn at: arithmetic over columns, a category's
+/// position, or the row's own position among the chart's rows.
+#[derive(Clone)]
 enum XAxis<'a> {
     Expr(Expr),
     Categories(&'a str, Vec<String>, f64),
+    Rows(&'a str, Vec<&'a Vec<Value>>, f64),
 }
 
 impl<'a> XAxis<'a> {
-    fn categories(t: &Table, col: &'a str, c: &Categories, from: f64) -> XAxis<'a> {
+    fn categories(
+        t: &Table,
+        col: &'a str,
+        c: &Categories,
+        from: f64,
+        rows: &[&'a Vec<Value>],
+    ) -> XAxis<'a> {
         let order = match c {
             Categories::Order(v) => v.clone(),
-            Categories::FirstSeen(_) => t.distinct(col).iter().map(|v| v.to_string()).collect(),
+            Categories::Word(CategoryWord::FirstSeen) => {
+                t.distinct(col).iter().map(|v| v.to_string()).collect()
+            }
+            Categories::Word(CategoryWord::Rows) => return XAxis::Rows(col, rows.to_vec(), from),
         };
         XAxis::Categories(col, order, from)
     }
@@ -398,7 +523,7 @@ impl<'a> XAxis<'a> {
     fn columns(&self) -> Vec<&str> {
         match self {
             XAxis::Expr(e) => e.columns(),
-            XAxis::Categories(c, _, _) => vec![c],
+            XAxis::Categories(c, _, _) | XAxis::Rows(c, _, _) => vec![c],
         }
     }
 
@@ -409,7 +534,30 @@ impl<'a> XAxis<'a> {
                 let v = t.str(row, c);
                 order.iter().position(|o| *o == v).map(|i| i as f64 + from)
             }
+            XAxis::Rows(_, rows, from) => rows
+                .iter()
+                .position(|r| std::ptr::eq(r.as_slice(), row))
+                .map(|i| i as f64 + from),
         }
+    }
+
+    /// "1 = a, 2 = b, …" for a categorical axis (empty otherwise).
+    fn legend(&self, t: &Table) -> String {
+        let names: Vec<String> = match self {
+            XAxis::Expr(_) => return String::new(),
+            XAxis::Categories(_, order, _) => order.clone(),
+            XAxis::Rows(c, rows, _) => rows.iter().map(|r| t.str(r, c)).collect(),
+        };
+        let from = match self {
+            XAxis::Categories(_, _, f) | XAxis::Rows(_, _, f) => *f,
+            XAxis::Expr(_) => 0.0,
+        };
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{} = {n}", i as f64 + from))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 

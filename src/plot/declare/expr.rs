@@ -1,7 +1,8 @@
 //! Arithmetic over a row's columns, for a series' y (`"hit_rate * per"`,
 //! `"-2 * se_theory"`, `"abs(err_q50)"`, `"max(compares, 0.001)"`):
 //! numbers, column names, `+ - * /`, parentheses and the functions
-//! `abs`, `sqrt`, `ln`, `log2`, `log10`, `min`, `max`.
+//! `abs`, `sqrt`, `ln`, `log2`, `log10`, `min`, `max`, and `lead(column)`,
+//! the number a text cell starts with (`"16-32"` → 16, a bin's lower edge).
 
 use crate::table::{Table, Value};
 
@@ -22,6 +23,7 @@ const FUNCTIONS: &[(&str, usize)] = &[
     ("log10", 1),
     ("min", 2),
     ("max", 2),
+    ("lead", 1),
 ];
 
 impl Expr {
@@ -55,14 +57,46 @@ impl Expr {
         }
     }
 
+    /// The columns read as text (`lead`'s), which need not be numeric.
+    pub fn text_columns(&self) -> Vec<&str> {
+        match self {
+            Expr::Num(_) | Expr::Col(_) => Vec::new(),
+            Expr::Neg(e) => e.text_columns(),
+            Expr::Bin(_, a, b) => [a.text_columns(), b.text_columns()].concat(),
+            Expr::Call(f, args) if f == "lead" => args.iter().flat_map(|a| a.columns()).collect(),
+            Expr::Call(_, args) => args.iter().flat_map(|a| a.text_columns()).collect(),
+        }
+    }
+
     /// The value on `row` (`None` when a cell is empty or text).
     pub fn eval(&self, t: &Table, row: &[Value]) -> Option<f64> {
+        self.eval_with(t, row, None)
+    }
+
+    /// The value on `row` with one column held at `value` instead of the
+    /// row's cell (a swept variable).
+    pub fn eval_at(&self, t: &Table, row: &[Value], column: &str, value: f64) -> Option<f64> {
+        self.eval_with(t, row, Some((column, value)))
+    }
+
+    fn eval_with(&self, t: &Table, row: &[Value], bound: Option<(&str, f64)>) -> Option<f64> {
         Some(match self {
             Expr::Num(x) => *x,
-            Expr::Col(c) => t.f64(row, c)?,
-            Expr::Neg(e) => -e.eval(t, row)?,
+            Expr::Col(c) => match bound {
+                Some((name, v)) if name == c => v,
+                _ => t.f64(row, c)?,
+            },
+            Expr::Neg(e) => -e.eval_with(t, row, bound)?,
+            Expr::Call(f, args) if f == "lead" => {
+                let text = t.str(row, args.first()?.column()?);
+                let end = text
+                    .char_indices()
+                    .find(|&(i, c)| !(c.is_ascii_digit() || c == '.' || (i == 0 && c == '-')))
+                    .map_or(text.len(), |(i, _)| i);
+                text[..end].parse().ok()?
+            }
             Expr::Bin(op, a, b) => {
-                let (a, b) = (a.eval(t, row)?, b.eval(t, row)?);
+                let (a, b) = (a.eval_with(t, row, bound)?, b.eval_with(t, row, bound)?);
                 match op {
                     '+' => a + b,
                     '-' => a - b,
@@ -71,7 +105,10 @@ impl Expr {
                 }
             }
             Expr::Call(f, args) => {
-                let v: Vec<f64> = args.iter().map(|a| a.eval(t, row)).collect::<Option<_>>()?;
+                let v: Vec<f64> = args
+                    .iter()
+                    .map(|a| a.eval_with(t, row, bound))
+                    .collect::<Option<_>>()?;
                 match (f.as_str(), v.as_slice()) {
                     ("abs", [x]) => x.abs(),
                     ("sqrt", [x]) => x.sqrt(),
@@ -199,6 +236,9 @@ impl Parser {
                 self.expect(')')?;
                 if args.len() != arity {
                     return Err(format!("{n} takes {arity} argument(s)"));
+                }
+                if n == "lead" && args[0].column().is_none() {
+                    return Err("lead reads one column's text: lead(column)".into());
                 }
                 Ok(Expr::Call(n, args))
             }

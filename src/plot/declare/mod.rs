@@ -86,6 +86,10 @@ pub struct ChartDecl {
     /// in the chart's rows (a sweep chart needs a sweep).
     #[serde(default)]
     pub min_distinct: BTreeMap<String, usize>,
+    /// Drawn only when each column has at most this many distinct values
+    /// (a chart another chart replaces when the column is swept).
+    #[serde(default)]
+    pub max_distinct: BTreeMap<String, usize>,
     /// One chart per value of this column (`{column}` in the name tells them apart).
     #[serde(default)]
     pub facet: Option<String>,
@@ -110,18 +114,22 @@ pub enum Source {
     Summary,
 }
 
-/// The order of a categorical x axis.
+/// The order of a categorical x axis: the values listed, `"first_seen"`
+/// (each value where the table first has it) or `"rows"` (every row of the
+/// chart its own position, in table order, named by the x column). The
+/// axis labels may say `{categories}`: "1 = a, 2 = b, …".
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(untagged)]
 pub enum Categories {
     Order(Vec<String>),
-    FirstSeen(FirstSeenWord),
+    Word(CategoryWord),
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum FirstSeenWord {
+pub enum CategoryWord {
     FirstSeen,
+    Rows,
 }
 
 /// Whether an axis is logarithmic.
@@ -214,6 +222,10 @@ pub struct SelectorOp {
     pub above: Option<f64>,
     #[serde(default)]
     pub below: Option<f64>,
+    /// `{ exists = true }`: the cell holds a number or text (not empty);
+    /// `false`: it is empty.
+    #[serde(default)]
+    pub exists: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -264,7 +276,18 @@ pub struct SeriesDecl {
     /// column: the first row's value).
     #[serde(default)]
     pub pool: bool,
-    /// A curve's x range and points (log-spaced unless `linear`).
+    /// Wide columns drawn as one series: `{ column = x, … }` puts each
+    /// row's `column` at x (with its interval), instead of `y`.
+    #[serde(default)]
+    pub at: BTreeMap<String, f64>,
+    /// Drawn once over all the chart's rows, after the series a chart-level
+    /// `by` repeats per group.
+    #[serde(default)]
+    pub once: bool,
+    /// A curve's x range and points (log-spaced unless `linear`). With `y`
+    /// instead of a curve, y is swept as a function of the chart's x
+    /// column over that range, its other columns held at each group's
+    /// first row (a theory line per row).
     #[serde(default)]
     pub from: Option<f64>,
     #[serde(default)]
@@ -281,7 +304,10 @@ fn yes() -> bool {
 
 /// A horizontal or vertical line: at a constant (`at`), at the value of a
 /// column in the chart's rows (`of`, the first row that has one), or at
-/// a named function of it (`fn` with `of`). `{value}` in the label is the position.
+/// a named function of it (`fn` with `of`); with `by`, one line per value
+/// of that column (its label filled from that value's rows). `{value}` in
+/// the label is the position (`{value:sig5}`, `{value:bytes}` …). A line at
+/// a non-positive value on a log axis is left out.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct RefLine {
@@ -291,6 +317,8 @@ pub struct RefLine {
     pub func: Option<String>,
     #[serde(default)]
     pub of: Option<String>,
+    #[serde(default)]
+    pub by: Option<String>,
     pub label: String,
 }
 
@@ -423,6 +451,8 @@ pub(super) fn all_series(d: &ChartDecl) -> Vec<SeriesDecl> {
                 clip: None,
                 distinct: false,
                 pool: false,
+                at: BTreeMap::new(),
+                once: false,
                 from: None,
                 to: None,
                 points: None,

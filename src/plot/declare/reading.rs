@@ -16,8 +16,8 @@
 //! A placeholder is `{EXPR:FORMAT}`: EXPR a column or arithmetic over
 //! columns ([`super::expr`]), read from the first selected row; FORMAT
 //! `sigN` (N significant figures, the default `sig3`), `pctN` (a
-//! percentage), `int` (rounded, no separators) or `raw` (the cell as the CSV
-//! has it). `{EXPR@col=value,col=value:FORMAT}` reads the first selected row
+//! percentage), `int` (rounded, no separators), `bytes` (binary units,
+//! "768 B", "1.5 MiB") or `raw` (the cell as the CSV has it). `{EXPR@col=value,col=value:FORMAT}` reads the first selected row
 //! with those cells instead (`col=max`, `col=min`: the row where col is
 //! largest, smallest). `{max EXPR}`, `{min EXPR}`, `{sum EXPR}` and
 //! `{count EXPR}` (rows where EXPR is non-zero, true) aggregate over the
@@ -29,7 +29,7 @@
 
 use super::expr::Expr;
 use super::{Selector, Source};
-use crate::export::markdown::{pct, sig};
+use crate::export::markdown::{ByteUnits, bytes, pct, sig};
 use crate::table::{Table, Tables, Value};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -196,7 +196,7 @@ pub fn placeholder(key: &str) -> Placeholder<'_> {
 
 /// Whether a format word is known.
 pub fn known_format(f: &str) -> bool {
-    matches!(f, "raw" | "int")
+    matches!(f, "raw" | "int" | "bytes")
         || ["sig", "pct"].iter().any(|p| {
             f.strip_prefix(p)
                 .and_then(|n| n.parse::<usize>().ok())
@@ -204,9 +204,12 @@ pub fn known_format(f: &str) -> bool {
         })
 }
 
-fn number(x: f64, format: &str) -> String {
-    if format == "int" {
-        return format!("{}", x.round());
+/// A number in a format word ([`known_format`]; `raw` is the caller's).
+pub(super) fn number(x: f64, format: &str) -> String {
+    match format {
+        "int" => return format!("{}", x.round()),
+        "bytes" => return bytes(x, ByteUnits::Binary),
+        _ => {}
     }
     let (f, n) = format.split_at(3.min(format.len()));
     let n: usize = n.parse().unwrap_or(3);
@@ -323,7 +326,11 @@ pub fn validate_section(d: &SectionDecl, cols: &super::Columns) -> Result<(), su
                 }
                 let p = placeholder(key);
                 if !known_format(p.format) {
-                    return Err(bad(field.clone(), key, "formats: sigN, pctN, int, raw"));
+                    return Err(bad(
+                        field.clone(),
+                        key,
+                        "formats: sigN, pctN, int, bytes, raw",
+                    ));
                 }
                 let e = Expr::parse(p.expr).map_err(|m| bad(field.clone(), key, &m))?;
                 if p.format == "raw" && e.column().is_none() {

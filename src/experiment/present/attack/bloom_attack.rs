@@ -4,51 +4,11 @@ use crate::experiment::kinds::attack::bloom_attack::*;
 use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::report::SeedRow;
 
 impl Present for BloomAttack {
     const VIEW: &'static str = include_str!("bloom_attack.toml");
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut c = Chart::new(
-            "fpr_under_attack",
-            "False-positive rate under attack: chapter filter (mmh3, seed 0) vs keyed sip13",
-            "configuration",
-            "false-positive rate",
-        )
-        .log_y();
-        let mut x = 0.0;
-        let mut honest = Vec::new();
-        let mut crafted = Vec::new();
-        let mut design = Vec::new();
-        for r in &t.rows {
-            if let Some(i) = t.interval(r, "fpr_honest") {
-                honest.push(Point::with_interval(x, i.value, i.lo, i.hi));
-            }
-            if let Some(i) = t
-                .interval(r, "fpr_attack_queries")
-                .filter(|i| i.value.is_finite())
-            {
-                crafted.push(Point::with_interval(x, i.value, i.lo, i.hi));
-            }
-            if let Some(d) = t.f64(r, "fpr_design") {
-                design.push(Point::new(x, d));
-            }
-            x += 1.0;
-        }
-        c = c
-            .series(Series::new("honest queries", Style::Points, honest))
-            .series(Series::new(
-                "attacker's crafted queries",
-                Style::Points,
-                crafted,
-            ))
-            .series(Series::new("design", Style::Line, design));
-        vec![c]
-    }
-
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let t = &t.results;
         let v = |a: &str, tg: &str, m: &str| super::value(t, &[("attack", a), ("target", tg)], m);

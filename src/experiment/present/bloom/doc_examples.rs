@@ -4,7 +4,6 @@ use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::bloom::doc_examples::*;
 use crate::experiment::present::Present;
 use crate::export::markdown::pct;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::table::Value;
 
@@ -15,72 +14,6 @@ impl Present for DocExamples {
         ("prob_all_set", "prob_all_set_theory"),
         ("prob_all_set", "prob_all_set_theory_double"),
     ];
-
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let rows: Vec<_> = t
-            .rows
-            .iter()
-            .filter(|r| t.f64(r, "documented_bits_set").is_some())
-            .collect();
-        let x_label = rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| format!("{} = {}", i + 1, t.str(r, "example")))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let at = |col: &str| -> Vec<Point> {
-            rows.iter()
-                .enumerate()
-                .filter_map(|(i, r)| {
-                    let y = t.f64(r, col)?;
-                    Some(match t.interval(r, col) {
-                        Some(iv) => Point::with_interval(i as f64 + 1.0, y, iv.lo, iv.hi),
-                        None => Point::new(i as f64 + 1.0, y),
-                    })
-                })
-                .collect()
-        };
-        vec![
-            Chart::new(
-                "small_examples_bits_set",
-                "Worked examples: bits set after the documented inserts",
-                &x_label,
-                "bits set",
-            )
-            .series(Series::new(
-                "documented",
-                Style::Points,
-                at("documented_bits_set"),
-            ))
-            .series(Series::new(
-                "simulated mean, random keys",
-                Style::Points,
-                at("bits_set_mean"),
-            ))
-            .series(Series::new(
-                "theory m(1-(1-1/m)^(kn))",
-                Style::Points,
-                at("bits_set_theory"),
-            )),
-            Chart::new(
-                "small_examples_fpr",
-                "Worked examples: chance a fresh key is a false positive",
-                &x_label,
-                "probability",
-            )
-            .series(Series::new(
-                "simulated random keys (95% Wilson)",
-                Style::Points,
-                at("fpr_measured"),
-            ))
-            .series(Series::new(
-                "(bits set / m)^k for the documented picture",
-                Style::Points,
-                at("fp_prob_given_documented_fill"),
-            )),
-        ]
-    }
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
