@@ -5,77 +5,12 @@ use crate::experiment::kinds::attack::hashmap_flood::*;
 use crate::experiment::present::Present;
 use crate::experiment::present::common;
 use crate::export::markdown::sig;
-use crate::plot::{Chart, Point, Series, Style};
 use crate::report::Section;
 use crate::report::SeedRow;
 use crate::table::Value;
 
 impl Present for HashmapFlood {
     const VIEW: &'static str = include_str!("hashmap_flood.toml");
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        let t = &t.results;
-        let mut ns = Chart::new(
-            "ns_per_insert",
-            "HashMap inserts: keys crafted against the hasher vs RandomState on the same keys",
-            "keys inserted",
-            "ns per insert (median)",
-        )
-        .log_x()
-        .log_y();
-        let mut cmp = Chart::new(
-            "compares_per_insert",
-            "Key comparisons per insert (counted): n/2 when every insert walks one chain",
-            "keys inserted",
-            "compares per insert",
-        )
-        .log_x()
-        .log_y();
-        for a in common::names(t, "attack") {
-            for table in ["attacked", "random_state"] {
-                for keys in ["crafted", "random"] {
-                    let rows: Vec<&Vec<Value>> = t
-                        .where_str("attack", &a)
-                        .filter(|r| t.str(r, "table") == table && t.str(r, "keys") == keys)
-                        .collect();
-                    if rows.is_empty() {
-                        continue;
-                    }
-                    let label = format!(
-                        "{}, {keys} keys",
-                        if table == "attacked" {
-                            a.clone()
-                        } else {
-                            format!("RandomState ({a} keys)")
-                        }
-                    );
-                    let pts = |y: &str, floor: f64| -> Vec<Point> {
-                        rows.iter()
-                            .filter_map(|r| {
-                                let x = t.f64(r, "inserted")?;
-                                match t.interval(r, y) {
-                                    Some(i) => Some(Point::with_interval(x, i.value, i.lo, i.hi)),
-                                    None => Some(Point::new(x, t.f64(r, y)?.max(floor))),
-                                }
-                            })
-                            .collect()
-                    };
-                    ns = ns.series(Series::new(
-                        label.clone(),
-                        Style::LinePoints,
-                        pts("ns_per_insert", 0.0),
-                    ));
-                    // a log axis cannot show 0: RandomState often compares nothing
-                    cmp = cmp.series(Series::new(
-                        label,
-                        Style::LinePoints,
-                        pts("compares_per_insert", 1e-3),
-                    ));
-                }
-            }
-        }
-        vec![ns, cmp]
-    }
-
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let t = &t.results;
         let v = |a: &str, tb: &str, k: &str, m: &str| {

@@ -1,4 +1,3 @@
 //! The speed kinds' presentation.
 
 mod scaling;
-mod scaling_report;
