@@ -18,6 +18,34 @@ pub struct Heatmap {
     pub scale_max: String,
 }
 
+/// A matrix as one CSV cell: `"ROWSxCOLS:"` then each value in [0, 1] as
+/// two hex digits (value × 255, rounded), row-major.
+pub fn encode(rows: usize, cols: usize, values: &[f64]) -> String {
+    let hex: String = values
+        .iter()
+        .map(|v| format!("{:02x}", (v.clamp(0.0, 1.0) * 255.0).round() as u8))
+        .collect();
+    format!("{rows}x{cols}:{hex}")
+}
+
+/// The matrix an [`encode`]d cell holds: `None` unless it is well formed.
+pub fn decode(cell: &str) -> Option<(usize, usize, Vec<f64>)> {
+    let (dims, hex) = cell.split_once(':')?;
+    let (rows, cols) = dims.split_once('x')?;
+    let (rows, cols): (usize, usize) = (rows.parse().ok()?, cols.parse().ok()?);
+    if !hex.is_ascii() || hex.len() != 2 * rows.checked_mul(cols)? {
+        return None;
+    }
+    let values = (0..hex.len() / 2)
+        .map(|i| {
+            u8::from_str_radix(&hex[2 * i..2 * i + 2], 16)
+                .ok()
+                .map(|b| b as f64 / 255.0)
+        })
+        .collect::<Option<Vec<f64>>>()?;
+    Some((rows, cols, values))
+}
+
 fn colour(v: f64) -> RGBColor {
     // white -> orange -> dark red
     let v = v.clamp(0.0, 1.0).sqrt();
@@ -89,4 +117,29 @@ pub fn png(h: &Heatmap, path: &Path) -> anyhow::Result<()> {
         .map_err(|e| err(&e))?;
     let _ = w;
     root.present().map_err(|e| err(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_matrix_round_trips_through_its_cell_and_a_bad_cell_is_none() {
+        let v = [0.0, 1.0, 0.5, 0.2, 1.5, -1.0];
+        let cell = super::encode(2, 3, &v);
+        assert_eq!(cell, "2x3:00ff8033ff00");
+        let (r, c, back) = super::decode(&cell).unwrap();
+        assert_eq!((r, c), (2, 3));
+        for (a, b) in back.iter().zip([0.0, 1.0, 0.5, 0.2, 1.0, 0.0]) {
+            assert!((a - b).abs() <= 0.5 / 255.0, "{a} vs {b}");
+        }
+        for bad in [
+            "",
+            "2x3",
+            "2x3:00ff",
+            "2x3:00ff8033ffzz",
+            "ax3:00",
+            "2x3:é0ff8033ff0",
+        ] {
+            assert!(super::decode(bad).is_none(), "{bad}");
+        }
+    }
 }

@@ -149,7 +149,9 @@ pub trait Kind: Sync {
     /// The kind's declared section table and readings.
     fn section_decl(&self) -> crate::plot::declare::SectionDecl;
     fn section(&self, t: &Tables) -> Section;
+    /// Matrix figures (PNG only), from the view's `[[heatmap]]`s.
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
+    fn heatmap_decls(&self) -> Vec<crate::plot::declare::HeatmapDecl>;
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow>;
     fn theory_pairs(&self) -> &'static [(&'static str, &'static str)];
     fn reconstructs(&self) -> Option<&'static str>;
@@ -256,7 +258,14 @@ impl<S: Present> Kind for S {
         Present::section(self, t)
     }
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
-        Present::heatmaps(self, t)
+        self.heatmap_decls()
+            .iter()
+            .flat_map(|d| d.draw(&t.results))
+            .collect()
+    }
+    fn heatmap_decls(&self) -> Vec<crate::plot::declare::HeatmapDecl> {
+        crate::plot::declare::parse_heatmaps(<S as Present>::VIEW)
+            .unwrap_or_else(|e| panic!("bug: kind {}'s heatmap declarations: {e}", S::NAME))
     }
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         Present::seed_rows(self, t)
@@ -359,6 +368,11 @@ mod tests {
             }
             if let Err(e) = declare::validate_section(&k.section_decl(), &cols) {
                 panic!("{}: section: {e:?}", k.name());
+            }
+            for h in k.heatmap_decls() {
+                if let Err(e) = h.validate(&results) {
+                    panic!("{}: {e:?}", k.name());
+                }
             }
         }
     }

@@ -3,10 +3,10 @@
 //! A kind (`crate::experiment::kinds`) is its measurement: parameters, a
 //! typed row, `run` and `footprint`. Its [`Present`] impl, one file per kind
 //! under this folder by the same family path, turns result tables into what
-//! a reader sees: the chart declarations (`<kind>.toml`, the same
-//! `[[chart]]` tables a spec may hold: [`crate::plot::declare`]), the charts
-//! no declaration can express, the report section's table and reading, the
-//! heatmaps and an attack's lines of "What the seed buys you". Both halves
+//! a reader sees: the view (`<kind>.toml`: the same `[[chart]]` tables a
+//! spec may hold, `[[heatmap]]`s, the section's `[table]` and `[[reading]]`s:
+//! [`crate::plot::declare`]), the prose no template can carry, and an
+//! attack's lines of "What the seed buys you". Both halves
 //! are tested alone: a kind's rows without drawing anything, a presentation
 //! from a table of rows without running a trial.
 
@@ -20,7 +20,7 @@ mod sketches;
 mod speed;
 
 use crate::experiment::kinds::{Study, Tables};
-use crate::plot::{Chart, Heatmap};
+use crate::plot::Chart;
 use crate::report::{Section, SeedRow};
 
 /// A kind's presentation: everything drawn from its result tables alone.
@@ -45,10 +45,6 @@ pub trait Present: Study {
     /// kind overrides it for prose no template can carry.
     fn section(&self, t: &Tables) -> Section {
         declared_section(Self::VIEW, t)
-    }
-    /// Matrix figures (PNG only), also drawn from rows alone.
-    fn heatmaps(&self, _t: &Tables) -> Vec<Heatmap> {
-        Vec::new()
     }
     /// Attack kinds: their lines of the report's "What the seed buys you".
     fn seed_rows(&self, _t: &Tables) -> Vec<SeedRow> {

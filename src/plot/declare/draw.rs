@@ -143,6 +143,11 @@ fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(&str, Extra)]
     out + rest
 }
 
+/// A template filled from one row (a heatmap's name and title).
+pub(super) fn fill_row(template: &str, t: &Table, row: &Vec<Value>) -> String {
+    fill(template, t, &[row], &[])
+}
+
 /// Whether an axis is drawn logarithmic: `"auto"` when its positive
 /// values span more than 50×.
 fn log_axis(l: Log, values: impl Iterator<Item = f64>) -> bool {

@@ -30,10 +30,12 @@
 mod check;
 mod draw;
 pub mod expr;
+mod heatmap;
 mod reading;
 
 pub use check::{Columns, validate};
 pub use draw::draw;
+pub use heatmap::HeatmapDecl;
 pub use reading::{ReadingDecl, SectionDecl, TableDecl, validate_section};
 
 use super::{Point, Style};
@@ -398,8 +400,8 @@ pub fn raw_name(v: &toml::Value, index: usize) -> String {
         .unwrap_or_else(|| format!("#{}", index + 1))
 }
 
-/// A kind's view file: its `[[chart]]`s, its section's `[table]` and its
-/// `[[reading]]`s.
+/// A kind's view file: its `[[chart]]`s, its section's `[table]`, its
+/// `[[reading]]`s and its `[[heatmap]]`s.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ViewFile {
@@ -409,6 +411,8 @@ struct ViewFile {
     table: Option<TableDecl>,
     #[serde(default)]
     reading: Vec<ReadingDecl>,
+    #[serde(default)]
+    heatmap: Vec<HeatmapDecl>,
 }
 
 fn view_file(text: &str) -> Result<ViewFile, String> {
@@ -432,6 +436,11 @@ pub fn parse_section(text: &str) -> Result<SectionDecl, String> {
         table: f.table,
         reading: f.reading,
     })
+}
+
+/// Parses the `[[heatmap]]` tables of a kind's view.
+pub fn parse_heatmaps(text: &str) -> Result<Vec<HeatmapDecl>, String> {
+    Ok(view_file(text)?.heatmap)
 }
 
 /// The series a declaration draws, shorthand first.

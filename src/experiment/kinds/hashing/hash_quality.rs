@@ -119,17 +119,13 @@ impl Study for HashQuality {
                 .collect();
             let worst = bias.iter().copied().fold(0.0, f64::max);
             let floor = noise_floor(bias.len(), samples);
-            let hex: String = bias
-                .iter()
-                .map(|b| format!("{:02x}", (b * 255.0).round() as u8))
-                .collect();
             return Ok(R {
                 width: width as u32,
                 avalanche_worst_bias: Some(worst),
                 avalanche_mean_bias: Some(bias.iter().sum::<f64>() / bias.len() as f64),
                 avalanche_noise_floor: Some(floor),
                 avalanche_cells_over_floor: Some(bias.iter().filter(|&&b| b > floor).count()),
-                avalanche_matrix: Some(format!("{inbits}x{width}:{hex}")),
+                avalanche_matrix: Some(crate::plot::heatmap::encode(inbits, width, &bias)),
                 verdict: if worst <= floor { "pass" } else { "fail" }.into(),
                 ..R::default()
             });

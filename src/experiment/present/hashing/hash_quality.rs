@@ -5,45 +5,11 @@ use crate::experiment::kinds::hashing::hash_quality::*;
 use crate::experiment::present::Present;
 use crate::experiment::present::common::{self};
 use crate::export::markdown::{pct, sig};
-use crate::plot::Heatmap;
 use crate::report::Section;
 use crate::table::Value;
 
 impl Present for HashQuality {
     const VIEW: &'static str = include_str!("hash_quality.toml");
-
-    fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
-        let t = &t.results;
-        t.rows
-            .iter()
-            .filter(|r| t.str(r, "test") == "avalanche")
-            .filter_map(|r| {
-                let s = t.str(r, "avalanche_matrix");
-                let (dims, hex) = s.split_once(':')?;
-                let (rows, cols) = dims.split_once('x')?;
-                let (rows, cols): (usize, usize) = (rows.parse().ok()?, cols.parse().ok()?);
-                let values: Vec<f64> = (0..hex.len() / 2)
-                    .map(|i| {
-                        u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0) as f64 / 255.0
-                    })
-                    .collect();
-                (values.len() == rows * cols).then(|| Heatmap {
-                    stem: format!("avalanche_{}", t.str(r, "hash")),
-                    title: format!(
-                        "Avalanche bias |2p-1|: {} (worst {})",
-                        t.str(r, "hash"),
-                        pct(t.f64(r, "avalanche_worst_bias").unwrap_or(f64::NAN), 3)
-                    ),
-                    x_label: "output bit".into(),
-                    y_label: "flipped input bit".into(),
-                    rows,
-                    cols,
-                    values,
-                    scale_max: "bias 100%".into(),
-                })
-            })
-            .collect()
-    }
 
     fn section(&self, t: &Tables) -> Section {
         let t = &t.results;
