@@ -3,6 +3,7 @@
 //! font (data/fonts/DejaVuSans.ttf), so no system font library is needed.
 
 pub mod declare;
+pub mod figures;
 pub mod heatmap;
 pub mod svg;
 mod xy;
