@@ -73,7 +73,7 @@ mod tests {
         // 20× as h → 0; ratio(h) = 3 at h = (0.2 − 0.03)/(3·0.99 − 0.8) ≈ 7.83%
         assert_eq!(c.hlines[1].1, "h → 0: 20×");
         assert!(c.hlines[0].1.ends_with("7.83%"), "{}", c.hlines[0].1);
-        assert_eq!(c.vlines, vec![(0.02, "h = 2.0% (the spec)".to_string())]);
+        assert_eq!(c.vlines, vec![(0.02, "h = 2% (the spec)".to_string())]);
         let fewer = super::LoadRatio {
             design: (1e6, 0.01),
             over: (1e6, 0.01),
