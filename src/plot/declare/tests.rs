@@ -312,3 +312,200 @@ fn a_section_declaration_is_validated_against_the_columns() {
     assert!(e.allowed.contains("no column rows"), "{e:?}");
     assert!(parse_section("[[reading]]\ntext = \"x\"\nbogus = 1").is_err());
 }
+
+fn wide_table() -> Tables {
+    let mut t = Table::new(vec![
+        Column::new("name", ColType::Str),
+        Column::new("w", ColType::Int),
+        Column::new("d", ColType::Int),
+        Column::new("p1", ColType::Float),
+        Column::new("p2", ColType::Float),
+        Column::new("p2_lo", ColType::Float),
+        Column::new("p2_hi", ColType::Float),
+        Column::new("bin", ColType::Str),
+        Column::new("opt", ColType::Float),
+        Column::new("m", ColType::Str),
+    ]);
+    for (name, w, d, p1, p2, bin, opt, m) in [
+        ("x", 2, 3, 0.1, 0.2, "10-99", Value::Float(1.0), "1x2:00ff"),
+        ("y", 5, 1, 0.3, 0.4, "0", Value::Empty, "bad"),
+    ] {
+        t.rows.push(vec![
+            Value::Str(name.into()),
+            Value::Int(w),
+            Value::Int(d),
+            Value::Float(p1),
+            Value::Float(p2),
+            Value::Float(p2 - 0.1),
+            Value::Float(p2 + 0.1),
+            Value::Str(bin.into()),
+            opt,
+            Value::Str(m.into()),
+        ]);
+    }
+    Tables {
+        results: t,
+        summary: None,
+    }
+}
+
+fn draw_wide(text: &str) -> Vec<crate::plot::Chart> {
+    draw(
+        &decl(&format!("name = \"c\"\n{text}")),
+        &wide_table(),
+        &no_curves,
+    )
+}
+
+fn xy(s: &crate::plot::Series) -> Vec<(f64, f64)> {
+    s.points.iter().map(|p| (p.x, p.y)).collect()
+}
+
+#[test]
+fn rows_as_categories_and_the_exists_filter() {
+    let c = &draw_wide(
+        "title = \"t\"\nx = \"name\"\nx_categories = \"rows\"\nx_from = 0\nx_label = \"{categories}\"\ny = \"w\"",
+    )[0];
+    assert_eq!(c.x_label, "0 = x, 1 = y");
+    assert_eq!(xy(&c.series[0]), [(0.0, 2.0), (1.0, 5.0)]);
+    let c = &draw_wide(
+        "title = \"t\"\nx = \"name\"\nx_categories = \"rows\"\nx_label = \"{categories}\"\ny = \"w\"\nwhere = { opt = { exists = true } }",
+    )[0];
+    assert_eq!(c.x_label, "1 = x");
+    assert_eq!(xy(&c.series[0]), [(1.0, 2.0)]);
+}
+
+#[test]
+fn a_swept_y_draws_one_theory_line_per_group() {
+    let c = &draw_wide(
+        "title = \"t\"\nx = \"d\"\nseries = [{ y = \"w * d\", by = \"name\", from = 1, to = 3, points = 3, linear = true, label = \"w = {w:raw}\" }]",
+    )[0];
+    assert_eq!(c.series[0].name, "w = 2");
+    assert_eq!(xy(&c.series[0]), [(1.0, 2.0), (2.0, 4.0), (3.0, 6.0)]);
+    assert_eq!(xy(&c.series[1]), [(1.0, 5.0), (2.0, 10.0), (3.0, 15.0)]);
+    assert_eq!(c.series[0].style, crate::plot::Style::Line);
+}
+
+#[test]
+fn wide_columns_are_points_at_their_x_with_intervals() {
+    let c = &draw_wide(
+        "title = \"t\"\nx = \"d\"\nseries = [{ at = { p1 = 1.0, p2 = 2.0 }, by = \"name\", label = \"{name}\" }]",
+    )[0];
+    assert_eq!(c.series[0].name, "x");
+    assert_eq!(xy(&c.series[0]), [(1.0, 0.1), (2.0, 0.2)]);
+    assert_eq!(c.series[0].points[0].lo, None);
+    assert_eq!(c.series[0].points[1].lo, Some(0.1));
+    assert_eq!(xy(&c.series[1]), [(1.0, 0.3), (2.0, 0.4)]);
+}
+
+#[test]
+fn reference_lines_by_value_once_series_max_distinct_and_lead() {
+    let c = &draw_wide(
+        "title = \"{w:int} {w:bytes}\"\nx = \"d\"\nby = \"name\"\nhline = [{ of = \"w\", by = \"name\", label = \"{name}: {value:sig2}\" }]\nseries = [{ y = \"w\" }, { y = \"d\", once = true, label = \"all\" }]",
+    )[0];
+    assert_eq!(c.title, "2, 5 2 B, 5 B");
+    assert_eq!(
+        c.hlines,
+        vec![(2.0, "x: 2".to_string()), (5.0, "y: 5".to_string())]
+    );
+    let names: Vec<&str> = c.series.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["name = x: w", "name = y: w", "all"]);
+    assert_eq!(xy(&c.series[2]), [(1.0, 1.0), (3.0, 3.0)]);
+    // more than one name: a chart for one only is not drawn
+    assert!(
+        draw_wide("title = \"t\"\nx = \"d\"\ny = \"w\"\nmax_distinct = { name = 1 }").is_empty()
+    );
+    // a bin's lower edge, "0" floored for a log axis; a line at 0 on a log axis is left out
+    let c = &draw_wide(
+        "title = \"t\"\nx = \"max(lead(bin), 0.5)\"\nx_log = true\ny = \"w\"\nvline = [{ at = 1, label = \"one\" }, { of = \"w - 2\", label = \"zero\" }]",
+    )[0];
+    assert_eq!(xy(&c.series[0]), [(0.5, 5.0), (10.0, 2.0)]);
+    assert_eq!(c.vlines, vec![(1.0, "one".to_string())]);
+}
+
+#[test]
+fn a_declared_heatmap_draws_each_rows_matrix_and_checks_its_columns() {
+    let hs = parse_heatmaps(
+        "[[heatmap]]\nname = \"h_{name}\"\ntitle = \"{name} at w = {w}\"\nmatrix = \"m\"\nx_label = \"out\"\ny_label = \"in\"\nscale_max = \"100%\"",
+    )
+    .unwrap();
+    let t = wide_table().results;
+    // row y's cell is not a matrix: no heatmap for it
+    let drawn = hs[0].draw(&t);
+    assert_eq!(drawn.len(), 1);
+    assert_eq!(
+        (drawn[0].stem.as_str(), drawn[0].title.as_str()),
+        ("h_x", "x at w = 2")
+    );
+    assert_eq!((drawn[0].rows, drawn[0].cols), (1, 2));
+    assert_eq!(drawn[0].values, [0.0, 1.0]);
+    assert!(hs[0].validate(&t.columns).is_ok());
+    let bad = parse_heatmaps(
+        "[[heatmap]]\nname = \"h\"\ntitle = \"t\"\nmatrix = \"nope\"\nx_label = \"a\"\ny_label = \"b\"\nscale_max = \"c\"",
+    )
+    .unwrap();
+    let e = bad[0].validate(&t.columns).unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.value.as_str()),
+        ("heatmap h.matrix", "\"nope\"")
+    );
+}
+
+#[test]
+fn new_series_shapes_are_validated() {
+    let t = wide_table().results;
+    let none = |_: &str| None;
+    let cols = Columns {
+        results: &t.columns,
+        summary: &t.columns,
+        values: &none,
+    };
+    let err = |text: &str| {
+        validate(
+            &decl(&format!("name = \"c\"\ntitle = \"t\"\n{text}")),
+            &cols,
+            &no_curves,
+        )
+        .map(|()| String::new())
+        .unwrap_or_else(|e| format!("{} = {}: {}", e.field, e.value, e.allowed))
+    };
+    assert_eq!(err("x = \"d\"\nseries = [{ at = { p1 = 1.0 } }]"), "");
+    assert_eq!(err("x = \"max(lead(bin), 0.5)\"\ny = \"w\""), "");
+    for (text, want) in [
+        (
+            "x = \"d\"\nseries = [{ y = \"w\", at = { p1 = 1.0 } }]",
+            "chart c.series[0].y = (more than one, or none)",
+        ),
+        (
+            "x = \"d\"\nseries = [{ at = { name = 1.0 } }]",
+            "chart c.series[0].at.name = \"name\": is not a numeric column",
+        ),
+        (
+            "x = \"name\"\nx_categories = \"rows\"\nseries = [{ y = \"w\", from = 1, to = 2 }]",
+            "chart c.series[0].from = …: a swept y runs along the chart's numeric x",
+        ),
+        (
+            "x = \"d\"\nseries = [{ y = \"w\", from = 1 }]",
+            "chart c.series[0].from = (none): a function curve or a swept y needs from and to",
+        ),
+        (
+            "x = \"d\"\ny = \"w\"\nhline = [{ of = \"w\", by = \"nope\", label = \"l\" }]",
+            "chart c.hline[0].by = \"nope\": no such column",
+        ),
+        (
+            "x = \"d\"\ny = \"w\"\nmax_distinct = { nope = 1 }",
+            "chart c.max_distinct.nope = \"nope\": no such column",
+        ),
+        (
+            "x = \"d\"\ny = \"w\"\nwhere = { w = { exists = true, not = 1 } }",
+            "chart c.where.w = {…}: must hold exactly one",
+        ),
+        (
+            "x = \"lead(w + 1)\"\ny = \"w\"",
+            "chart c.x = \"lead(w + 1)\": lead reads one column's text",
+        ),
+    ] {
+        let got = err(text);
+        assert!(got.starts_with(want), "{text}: {got}");
+    }
+}
