@@ -1,11 +1,10 @@
 //! `doc_examples`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::bloom::doc_examples::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::pct;
 use crate::report::Section;
-use crate::table::Value;
 
 impl Present for DocExamples {
     const VIEW: &'static str = include_str!("doc_examples.toml");
@@ -17,39 +16,39 @@ impl Present for DocExamples {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let t = &t.results;
+        let rows = typed_rows::<DocExamples>(&t.results);
+        let opt = |x: Option<f64>| x.unwrap_or(f64::NAN);
         let mut notes = Vec::new();
-        for r in &t.rows {
-            let ex = t.str(r, "example");
-            match ex.as_str() {
+        for (p, r) in &rows {
+            match p.example.as_str() {
                 "essay_m16_k10" => notes.push(format!(
                     "with ten hashes three inserts leave {:.2} of 16 bits set on average and all 16 in {} of filters; independent hashes would give {:.2} and {}, double hashing (h1 + i·h2 mod 16, enumerated exactly) gives {:.2} and {}: the simulation follows double hashing, whose probes repeat when the step's order mod 16 is below k",
-                    t.f64(r, "bits_set_mean").unwrap_or(f64::NAN),
-                    pct(t.f64(r, "prob_all_set").unwrap_or(f64::NAN), 3),
-                    t.f64(r, "bits_set_theory").unwrap_or(f64::NAN),
-                    pct(t.f64(r, "prob_all_set_theory").unwrap_or(f64::NAN), 3),
-                    t.f64(r, "bits_set_theory_double").unwrap_or(f64::NAN),
-                    pct(t.f64(r, "prob_all_set_theory_double").unwrap_or(f64::NAN), 3),
+                    r.bits_set_mean,
+                    pct(opt(r.prob_all_set.map(|q| q.rate)), 3),
+                    r.bits_set_theory,
+                    pct(opt(r.prob_all_set_theory), 3),
+                    opt(r.bits_set_theory_double),
+                    pct(opt(r.prob_all_set_theory_double), 3),
                 )),
                 "reference_fpr" => notes.push(format!(
                     "the chapter's own class measures {} FPR at its design point (theory {})",
-                    pct(t.f64(r, "fpr_measured").unwrap_or(f64::NAN), 3),
-                    pct(t.f64(r, "fpr_theory").unwrap_or(f64::NAN), 3)
+                    pct(r.fpr_measured.rate, 3),
+                    pct(r.fpr_theory, 3)
                 )),
-                _ if t.cell(r, "consistent") == &Value::Bool(false) => notes.push(format!("{ex} is internally inconsistent")),
+                ex if r.consistent == Some(false) => {
+                    notes.push(format!("{ex} is internally inconsistent"))
+                }
                 _ => {}
             }
         }
-        let consistent = t
-            .rows
+        let consistent = rows
             .iter()
-            .filter(|r| t.cell(r, "consistent") == &Value::Bool(true))
+            .filter(|(_, r)| r.consistent == Some(true))
             .count();
-        let book_fp = t
-            .rows
+        let book_fp = rows
             .iter()
-            .filter(|r| t.cell(r, "book_code_false_positive") == &Value::Bool(false))
-            .map(|r| t.str(r, "example"))
+            .filter(|(_, r)| r.book_code_false_positive == Some(false))
+            .map(|(p, _)| p.example.clone())
             .collect::<Vec<_>>();
         Section {
             table,
