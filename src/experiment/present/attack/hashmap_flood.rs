@@ -1,107 +1,96 @@
 //! `hashmap_flood`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::hashmap_flood::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
-use crate::experiment::present::common;
 use crate::export::markdown::sig;
 use crate::report::Section;
 use crate::report::SeedRow;
-use crate::table::Value;
 
 impl Present for HashmapFlood {
     const VIEW: &'static str = include_str!("hashmap_flood.toml");
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let v = |a: &str, tb: &str, k: &str, m: &str| {
-            super::value(t, &[("attack", a), ("table", tb), ("keys", k)], m)
+        let rows = typed_rows::<HashmapFlood>(&t.results);
+        // the last (largest n) row of each series
+        let find = |a: &str, tb: &str, k: &str| {
+            rows.iter()
+                .rev()
+                .find(|(p, _)| p.attack == a && p.table == tb && p.keys == k)
+                .map(|(_, r)| r)
         };
-        let n = v("fx", "attacked", "crafted", "inserted");
+        let compares = |a, tb, k| find(a, tb, k).map(|r| r.compares_per_insert);
         let c = |x: f64| format!("{} compares/insert", sig(x, 3));
+        let seeded = find("murmur64a", "attacked", "crafted");
         vec![SeedRow {
             structure: "std HashMap".into(),
-            attack: super::cell(n, |n| format!("{} colliding keys", sig(n, 3))),
-            designed: super::cell(
-                v("murmur64a", "random_state", "random", "compares_per_insert"),
-                |x| format!("O(1): {} compares/insert on random keys", sig(x, 2)),
+            attack: super::cell(
+                find("fx", "attacked", "crafted").map(|r| r.inserted as f64),
+                |n| format!("{} colliding keys", sig(n, 3)),
             ),
-            constant_seed: super::cell(
-                v("fx", "attacked", "crafted", "compares_per_insert"),
-                |x| format!("{} (FxHash, no seed)", c(x)),
-            ),
-            random_seed: super::cell(
-                v("murmur64a", "attacked", "crafted", "compares_per_insert"),
-                |x| {
-                    let row = super::row(
-                        t,
-                        &[
-                            ("attack", "murmur64a"),
-                            ("table", "attacked"),
-                            ("keys", "crafted"),
-                        ],
-                    );
-                    let capped = row.is_some_and(|r| t.str(r, "capped") == "true");
-                    format!(
-                        "{} over {} keys (murmur64a, unseen seed{})",
-                        c(x),
-                        sig(
-                            v("murmur64a", "attacked", "crafted", "inserted").unwrap_or(f64::NAN),
-                            3
-                        ),
-                        if capped {
-                            "; stopped by the per-trial time cap"
-                        } else {
-                            ""
-                        }
-                    )
-                },
-            ),
-            keyed: super::cell(
-                v(
-                    "murmur64a",
-                    "random_state",
-                    "crafted",
-                    "compares_per_insert",
-                ),
-                |x| format!("{} (RandomState)", c(x)),
-            ),
+            designed: super::cell(compares("murmur64a", "random_state", "random"), |x| {
+                format!("O(1): {} compares/insert on random keys", sig(x, 2))
+            }),
+            constant_seed: super::cell(compares("fx", "attacked", "crafted"), |x| {
+                format!("{} (FxHash, no seed)", c(x))
+            }),
+            random_seed: super::cell(seeded.map(|r| r.compares_per_insert), |x| {
+                format!(
+                    "{} over {} keys (murmur64a, unseen seed{})",
+                    c(x),
+                    sig(seeded.map_or(f64::NAN, |r| r.inserted as f64), 3),
+                    if seeded.is_some_and(|r| r.capped) {
+                        "; stopped by the per-trial time cap"
+                    } else {
+                        ""
+                    }
+                )
+            }),
+            keyed: super::cell(compares("murmur64a", "random_state", "crafted"), |x| {
+                format!("{} (RandomState)", c(x))
+            }),
         }]
     }
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let t = &t.results;
+        let rows = typed_rows::<HashmapFlood>(&t.results);
+        let mut attacks: Vec<&str> = Vec::new();
+        for (p, _) in &rows {
+            if !attacks.contains(&p.attack.as_str()) {
+                attacks.push(&p.attack);
+            }
+        }
         // per attacked/crafted series: the largest n, its time, and the growth exponent of ns/insert
         let mut parts = Vec::new();
-        for a in common::names(t, "attack") {
+        for a in attacks {
             for table in ["attacked", "random_state"] {
-                let rows: Vec<&Vec<Value>> = t
-                    .where_str("attack", &a)
-                    .filter(|r| t.str(r, "table") == table && t.str(r, "keys") == "crafted")
+                let series: Vec<&R> = rows
+                    .iter()
+                    .filter(|(p, _)| p.attack == a && p.table == table && p.keys == "crafted")
+                    .map(|(_, r)| r)
                     .collect();
-                let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+                let (Some(first), Some(last)) = (series.first(), series.last()) else {
                     continue;
                 };
-                let f = |r: &Vec<Value>, c: &str| t.f64(r, c).unwrap_or(f64::NAN);
-                let slope = (f(last, "ns_per_insert") / f(first, "ns_per_insert")).ln()
-                    / (f(last, "inserted") / f(first, "inserted")).ln();
+                let slope = (last.ns_per_insert.value / first.ns_per_insert.value).ln()
+                    / (last.inserted as f64 / first.inserted as f64).ln();
                 let who = if table == "attacked" {
-                    a.clone()
+                    a
                 } else {
-                    "RandomState".into()
+                    "RandomState"
                 };
                 parts.push(format!(
                     "{who} with the {a} keys: {} keys in {} s ({} compares per insert{}), ns/insert ∝ n^{}{}",
-                    sig(f(last, "inserted"), 3),
-                    sig(f(last, "seconds"), 3),
-                    sig(f(last, "compares_per_insert"), 3),
-                    if t.str(last, "capped") == "true" {
+                    sig(last.inserted as f64, 3),
+                    sig(last.seconds.value, 3),
+                    sig(last.compares_per_insert, 3),
+                    if last.capped {
                         ", stopped at the time cap"
                     } else {
                         ""
                     },
                     sig(slope, 2),
-                    t.f64(last, "keys_for_one_minute")
+                    last.keys_for_one_minute
                         .map(|k| format!("; one minute would take about {} keys", sig(k, 2)))
                         .unwrap_or_default()
                 ));

@@ -1,10 +1,10 @@
 //! `hash_quality`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::hashing::hash_quality::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
-use crate::experiment::present::common::{self};
 use crate::export::markdown::{pct, sig};
+use crate::hashing::StrategyId;
 use crate::report::Section;
 use crate::table::Value;
 
@@ -12,7 +12,7 @@ impl Present for HashQuality {
     const VIEW: &'static str = include_str!("hash_quality.toml");
 
     fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
+        let all = typed_rows::<HashQuality>(&t.results);
         let mut table = crate::table::Table {
             columns: vec!["hash".into(), "width".into(), "avalanche worst bias".into()],
             rows: vec![],
@@ -21,45 +21,45 @@ impl Present for HashQuality {
             .columns
             .extend(TESTS[1..].iter().map(|c| format!("z low16 {c}").into()));
         table.columns.push("z high16 (worst)".into());
+        let mut hashes: Vec<StrategyId> = Vec::new();
+        for (p, _) in &all {
+            if !hashes.contains(&p.hash) {
+                hashes.push(p.hash);
+            }
+        }
         let mut failing = Vec::new();
-        for name in common::names(t, "hash") {
-            let rows: Vec<_> = t.where_str("hash", &name).collect();
-            let av = rows.iter().find(|r| t.str(r, "test") == "avalanche");
+        for hash in hashes {
+            let name = hash.name();
+            let rows: Vec<&(P, R)> = all.iter().filter(|(p, _)| p.hash == hash).collect();
+            let of = |test: &str| rows.iter().find(|(p, _)| p.test == test).map(|(_, r)| r);
             let mut row: Vec<Value> = vec![
-                name.clone().into(),
+                name.into(),
                 rows.first()
-                    .map(|r| t.cell(r, "width").clone())
-                    .unwrap_or(Value::Empty),
+                    .map_or(Value::Empty, |(_, r)| Value::Int(r.width.into())),
             ];
-            row.push(av.and_then(|r| t.f64(r, "avalanche_worst_bias")).into());
+            row.push(of("avalanche").and_then(|r| r.avalanche_worst_bias).into());
             for c in &TESTS[1..] {
-                row.push(
-                    rows.iter()
-                        .find(|r| t.str(r, "test") == *c)
-                        .and_then(|r| t.f64(r, "chi2_low16_z"))
-                        .into(),
-                );
+                row.push(of(c).and_then(|r| r.chi2_low16_z).into());
             }
             row.push(
                 rows.iter()
-                    .filter_map(|r| t.f64(r, "chi2_high16_z"))
+                    .filter_map(|(_, r)| r.chi2_high16_z)
                     .max_by(|a, b| a.abs().total_cmp(&b.abs()))
                     .into(),
             );
             table.rows.push(row);
-            let fails: Vec<String> = rows
+            let fails: Vec<&str> = rows
                 .iter()
-                .filter(|r| t.str(r, "verdict") == "fail")
-                .map(|r| t.str(r, "test"))
+                .filter(|(_, r)| r.verdict == "fail")
+                .map(|(p, _)| p.test.as_str())
                 .collect();
             if !fails.is_empty() {
                 failing.push(format!("{name} ({})", fails.join(", ")));
             }
         }
-        let floor = t
-            .rows
+        let floor = all
             .iter()
-            .find_map(|r| t.f64(r, "avalanche_noise_floor"))
+            .find_map(|(_, r)| r.avalanche_noise_floor)
             .map(|f| pct(f, 2))
             .unwrap_or_default();
         Section {
@@ -71,7 +71,7 @@ impl Present for HashQuality {
                 } else {
                     failing.join("; ")
                 }
-            ) + &format!(" ({} checks)", sig(t.rows.len() as f64, 3)),
+            ) + &format!(" ({} checks)", sig(all.len() as f64, 3)),
         }
     }
 }
