@@ -146,9 +146,11 @@ impl FromCell for bool {
 }
 
 impl FromCell for String {
+    /// An empty cell is the empty string: a CSV writes "" as nothing, so a
+    /// text field that was empty reads back as empty, not as missing.
     fn from_cell(v: &Value) -> Option<Self> {
         match v {
-            Value::Empty => None,
+            Value::Empty => Some(String::new()),
             other => Some(other.to_string()),
         }
     }
@@ -410,6 +412,11 @@ mod tests {
         assert_eq!(back.clone().cells(), e.cells());
         assert_eq!((back.n, back.fpr.successes, back.fpr.trials), (7, 3, 1000));
         assert_eq!(back.gone, None);
+        // an empty text cell (as a CSV reads "") is the empty string
+        let mut blank = t.rows[0].clone();
+        let at = t.columns.iter().position(|c| c.name == "name").unwrap();
+        blank[at] = Value::Empty;
+        assert_eq!(Every::read(&t, &blank).unwrap().name, "");
         // a table without the row's columns gives no row, not a default
         let other = Table::new(vec![Column::new("n", ColType::Int)]);
         assert!(Every::read(&other, &[Value::Int(1)]).is_none());

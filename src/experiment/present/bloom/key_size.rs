@@ -1,7 +1,7 @@
 //! `key_size`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::bloom::key_size::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
 use crate::report::Section;
@@ -13,45 +13,32 @@ impl Present for KeySize {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let t = &t.results;
-        let fprs: Vec<f64> = t
-            .rows
+        let rows = typed_rows::<KeySize>(&t.results);
+        let (lo, hi) = rows
             .iter()
-            .filter_map(|r| t.f64(r, "fpr_measured"))
-            .collect();
-        let (lo, hi) = fprs
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            .map(|(_, r)| r.fpr_measured.rate)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
                 (a.min(x), b.max(x))
             });
-        let hs: Vec<String> = t
-            .rows
+        let hs: Vec<String> = rows
             .iter()
-            .filter_map(|r| {
-                Some(format!(
-                    "{} {} MB",
-                    t.str(r, "keys"),
-                    sig(t.f64(r, "hashset_mb")?, 3)
-                ))
-            })
+            .filter_map(|(p, r)| Some(format!("{} {} MB", p.keys.name(), sig(r.hashset_mb?, 3))))
             .collect();
-        let py: Vec<String> = t
-            .rows
+        let py: Vec<String> = rows
             .iter()
-            .filter_map(|r| {
+            .filter_map(|(p, r)| {
                 Some(format!(
                     "{} as {} {} MB ({}× the raw key bytes)",
-                    t.str(r, "keys"),
-                    t.str(r, "python_wraps_as"),
-                    sig(t.f64(r, "python_mb")?, 3),
-                    sig(t.f64(r, "python_over_raw")?, 3)
+                    p.keys.name(),
+                    r.python_wraps_as,
+                    sig(r.python_mb?, 3),
+                    sig(r.python_over_raw?, 3)
                 ))
             })
             .collect();
-        let version = t
-            .rows
+        let version = rows
             .iter()
-            .map(|r| t.str(r, "python_version"))
+            .map(|(_, r)| r.python_version.clone())
             .find(|v| !v.is_empty())
             .unwrap_or_default();
         Section {
