@@ -31,6 +31,7 @@ mod check;
 mod draw;
 pub mod expr;
 mod heatmap;
+mod points;
 mod reading;
 
 pub use check::{Columns, validate};
