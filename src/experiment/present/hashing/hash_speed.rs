@@ -1,18 +1,27 @@
 //! `hash_speed`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::hashing::hash_speed::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
-use crate::experiment::present::common::{self};
 use crate::export::markdown::sig;
+use crate::hashing::StrategyId;
 use crate::report::Section;
+use crate::table::Value;
 
 impl Present for HashSpeed {
     const VIEW: &'static str = include_str!("hash_speed.toml");
 
     fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
-        let sizes = common::levels(t, "key_bytes");
+        let rows = typed_rows::<HashSpeed>(&t.results);
+        let mut sizes: Vec<usize> = rows.iter().map(|(p, _)| p.key_bytes).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let mut hashes: Vec<StrategyId> = Vec::new();
+        for (p, _) in &rows {
+            if !hashes.contains(&p.hash) {
+                hashes.push(p.hash);
+            }
+        }
         let mut table = crate::table::Table {
             columns: vec!["hash".into(), "width".into()],
             rows: vec![],
@@ -20,43 +29,37 @@ impl Present for HashSpeed {
         table
             .columns
             .extend(sizes.iter().map(|s| format!("ns@{s}B").into()));
-        let mut fastest = Vec::new();
-        for name in common::names(t, "hash") {
-            let rows: Vec<_> = t.where_str("hash", &name).collect();
-            let mut row = vec![
-                name.clone().into(),
-                rows.first()
-                    .map(|r| t.cell(r, "width").clone())
-                    .unwrap_or(crate::experiment::Value::Empty),
+        for hash in hashes {
+            let mine: Vec<&(P, R)> = rows.iter().filter(|(p, _)| p.hash == hash).collect();
+            let mut row: Vec<Value> = vec![
+                hash.name().into(),
+                mine.first()
+                    .map_or(Value::Empty, |(_, r)| Value::Int(r.width.into())),
             ];
             for s in &sizes {
                 row.push(
-                    rows.iter()
-                        .find(|r| t.f64(r, "key_bytes") == Some(*s))
-                        .and_then(|r| t.f64(r, "ns_per_hash"))
+                    mine.iter()
+                        .find(|(p, _)| p.key_bytes == *s)
+                        .map(|(_, r)| r.ns_per_hash.value)
                         .into(),
                 );
             }
             table.rows.push(row);
         }
-        for s in [8.0, 1024.0] {
-            if let Some(best) = t
-                .rows
-                .iter()
-                .filter(|r| t.f64(r, "key_bytes") == Some(s))
-                .min_by(|a, b| {
-                    t.f64(a, "ns_per_hash")
-                        .unwrap_or(f64::MAX)
-                        .total_cmp(&t.f64(b, "ns_per_hash").unwrap_or(f64::MAX))
-                })
-            {
-                fastest.push(format!(
+        let fastest: Vec<String> = [8, 1024]
+            .into_iter()
+            .filter_map(|s| {
+                let (p, r) = rows
+                    .iter()
+                    .filter(|(p, _)| p.key_bytes == s)
+                    .min_by(|a, b| a.1.ns_per_hash.value.total_cmp(&b.1.ns_per_hash.value))?;
+                Some(format!(
                     "at {s} B {} ({} ns)",
-                    t.str(best, "hash"),
-                    sig(t.f64(best, "ns_per_hash").unwrap_or(f64::NAN), 3)
-                ));
-            }
-        }
+                    p.hash.name(),
+                    sig(r.ns_per_hash.value, 3)
+                ))
+            })
+            .collect();
         Section {
             table,
             reading: format!(
