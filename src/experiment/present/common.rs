@@ -135,3 +135,15 @@ pub fn theory_misses(
         if misses.len() > 5 { "; …" } else { "" }
     )
 }
+
+/// The distinct values in the order first seen (a parameter's levels as
+/// the spec listed them, read from typed rows).
+pub fn first_seen<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for x in items {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}

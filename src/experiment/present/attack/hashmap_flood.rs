@@ -2,7 +2,7 @@
 
 use crate::experiment::kinds::attack::hashmap_flood::*;
 use crate::experiment::kinds::{Tables, typed_rows};
-use crate::experiment::present::Present;
+use crate::experiment::present::{Present, common};
 use crate::export::markdown::sig;
 use crate::report::Section;
 use crate::report::SeedRow;
@@ -54,12 +54,7 @@ impl Present for HashmapFlood {
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let rows = typed_rows::<HashmapFlood>(&t.results);
-        let mut attacks: Vec<&str> = Vec::new();
-        for (p, _) in &rows {
-            if !attacks.contains(&p.attack.as_str()) {
-                attacks.push(&p.attack);
-            }
-        }
+        let attacks = common::first_seen(rows.iter().map(|(p, _)| p.attack.as_str()));
         // per attacked/crafted series: the largest n, its time, and the growth exponent of ns/insert
         let mut parts = Vec::new();
         for a in attacks {

@@ -1,7 +1,7 @@
 //! `hash_in_structures`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::hashing::hash_in_structures::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::experiment::present::common::{self};
 use crate::export::markdown::pct;
@@ -16,7 +16,7 @@ impl Present for HashInStructures {
         &[("fpr_measured", "fpr_theory_with_width")];
 
     fn section(&self, t: &Tables) -> Section {
-        let t = &t.results;
+        let rows = typed_rows::<HashInStructures>(&t.results);
         let mut table = crate::table::Table {
             columns: vec!["hash".into(), "width".into()],
             rows: vec![],
@@ -28,34 +28,33 @@ impl Present for HashInStructures {
             table.columns.push(format!("HLL err {s}").into());
         }
         let mut broken = Vec::new();
-        for name in common::names(t, "hash") {
-            let rows: Vec<_> = t.where_str("hash", &name).collect();
+        for hash in common::first_seen(rows.iter().map(|(p, _)| p.hash)) {
+            let name = hash.name();
+            let mine: Vec<&(P, R)> = rows.iter().filter(|(p, _)| p.hash == hash).collect();
             let mut row: Vec<Value> = vec![
-                name.clone().into(),
-                rows.first()
-                    .map(|r| t.cell(r, "width").clone())
-                    .unwrap_or(Value::Empty),
+                name.into(),
+                mine.first()
+                    .map_or(Value::Empty, |(_, r)| Value::Int(r.width.into())),
             ];
-            for col in ["fpr_measured", "hll_rel_error"] {
+            let metrics: [fn(&R) -> f64; 2] = [|r| r.fpr_measured.rate, |r| r.hll_rel_error];
+            for metric in metrics {
                 for s in Keyset::NAMES {
                     row.push(
-                        rows.iter()
-                            .find(|r| t.str(r, "keyset") == *s)
-                            .and_then(|r| t.f64(r, col))
+                        mine.iter()
+                            .find(|(p, _)| p.keyset == *s)
+                            .map(|(_, r)| metric(r))
                             .into(),
                     );
                 }
             }
             table.rows.push(row);
-            for r in &rows {
-                let fz = t.f64(r, "fpr_z_with_width").unwrap_or(0.0);
-                let hz = t.f64(r, "hll_z").unwrap_or(0.0);
-                if fz.abs() > 4.5 || hz.abs() > 4.5 {
+            for (p, r) in &mine {
+                if r.fpr_z_with_width.abs() > 4.5 || r.hll_z.abs() > 4.5 {
                     broken.push(format!(
                         "{name} on {} (FPR {}, HLL error {})",
-                        t.str(r, "keyset"),
-                        pct(t.f64(r, "fpr_measured").unwrap_or(f64::NAN), 3),
-                        pct(t.f64(r, "hll_rel_error").unwrap_or(f64::NAN), 3)
+                        p.keyset,
+                        pct(r.fpr_measured.rate, 3),
+                        pct(r.hll_rel_error, 3)
                     ));
                 }
             }

@@ -3,8 +3,8 @@
 use crate::experiment::kinds::hashing::hash_quality::*;
 use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
+use crate::experiment::present::common;
 use crate::export::markdown::{pct, sig};
-use crate::hashing::StrategyId;
 use crate::report::Section;
 use crate::table::Value;
 
@@ -21,12 +21,7 @@ impl Present for HashQuality {
             .columns
             .extend(TESTS[1..].iter().map(|c| format!("z low16 {c}").into()));
         table.columns.push("z high16 (worst)".into());
-        let mut hashes: Vec<StrategyId> = Vec::new();
-        for (p, _) in &all {
-            if !hashes.contains(&p.hash) {
-                hashes.push(p.hash);
-            }
-        }
+        let hashes = common::first_seen(all.iter().map(|(p, _)| p.hash));
         let mut failing = Vec::new();
         for hash in hashes {
             let name = hash.name();

@@ -3,8 +3,8 @@
 use crate::experiment::kinds::hashing::hash_speed::*;
 use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
+use crate::experiment::present::common;
 use crate::export::markdown::sig;
-use crate::hashing::StrategyId;
 use crate::report::Section;
 use crate::table::Value;
 
@@ -16,12 +16,7 @@ impl Present for HashSpeed {
         let mut sizes: Vec<usize> = rows.iter().map(|(p, _)| p.key_bytes).collect();
         sizes.sort_unstable();
         sizes.dedup();
-        let mut hashes: Vec<StrategyId> = Vec::new();
-        for (p, _) in &rows {
-            if !hashes.contains(&p.hash) {
-                hashes.push(p.hash);
-            }
-        }
+        let hashes = common::first_seen(rows.iter().map(|(p, _)| p.hash));
         let mut table = crate::table::Table {
             columns: vec!["hash".into(), "width".into()],
             rows: vec![],
