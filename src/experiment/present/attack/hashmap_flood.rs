@@ -13,9 +13,7 @@ impl Present for HashmapFlood {
         let rows = typed_rows::<HashmapFlood>(&t.results);
         // the last (largest n) row of each series
         let find = |a: &str, tb: &str, k: &str| {
-            rows.iter()
-                .rev()
-                .find(|(p, _)| p.attack == a && p.table == tb && p.keys == k)
+            super::last_where(&rows, |p| p.attack == a && p.table == tb && p.keys == k)
                 .map(|(_, r)| r)
         };
         let compares = |a, tb, k| find(a, tb, k).map(|r| r.compares_per_insert);

@@ -29,6 +29,11 @@ pub fn value(t: &crate::table::Table, want: &[(&str, &str)], metric: &str) -> Op
 }
 
 /// A formatted cell of "What the seed buys you", or "—" when not measured.
+/// The last typed row whose parameters pass `want` (a series' largest n,
+/// as the rows are written in grid order).
+pub fn last_where<P, R>(rows: &[(P, R)], want: impl Fn(&P) -> bool) -> Option<&(P, R)> {
+    rows.iter().rev().find(|(p, _)| want(p))
+}
 pub fn cell(x: Option<f64>, fmt: impl Fn(f64) -> String) -> String {
     x.filter(|v| v.is_finite())
         .map(fmt)

@@ -1,8 +1,8 @@
 //! `universal_family`: what the report shows of its rows (charts, reading, table).
 
 use crate::attack::universal::{CW_SMALL, MS_SMALL};
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::universal_family::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::sig;
 use crate::report::Section;
@@ -12,10 +12,10 @@ impl Present for UniversalFamily {
     const VIEW: &'static str = include_str!("universal_family.toml");
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
+        let rows = typed_rows::<UniversalFamily>(&t.results);
         let v = |fam: &str, seed: &str| {
-            super::row(t, &[("family", fam), ("function", seed)])
-                .and_then(|r| Some((t.f64(r, "crafted_collision")?, t.f64(r, "m")?)))
+            super::last_where(&rows, |p| p.family == fam && p.function == seed)
+                .map(|(p, r)| (r.crafted_collision.rate, p.m as f64))
         };
         let fmt = |x: Option<(f64, f64)>| {
             super::cell(x.map(|x| x.0), |r| {
@@ -38,42 +38,36 @@ impl Present for UniversalFamily {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let tab = &t.results;
-        let f = |fam: &str, seed: &str, c: &str| {
-            super::value(tab, &[("family", fam), ("function", seed)], c)
+        let rows = typed_rows::<UniversalFamily>(&t.results);
+        let f = |fam: &str, seed: &str| {
+            super::last_where(&rows, |p| p.family == fam && p.function == seed).map(|(_, r)| r)
         };
-        let worst_fresh = tab
-            .rows
+        let worst_fresh = rows
             .iter()
-            .filter(|r| tab.str(r, "function") == "fresh")
-            .filter_map(|r| tab.f64(r, "crafted_collision_x_m"))
+            .filter(|(p, _)| p.function == "fresh")
+            .map(|(_, r)| r.crafted_collision_x_m.value)
             .fold(f64::NAN, f64::max);
-        let constant_min = tab
-            .rows
+        let constant_min = rows
             .iter()
-            .filter(|r| tab.str(r, "function") == "constant")
-            .filter_map(|r| tab.f64(r, "crafted_collision"))
+            .filter(|(p, _)| p.function == "constant")
+            .map(|(_, r)| r.crafted_collision.rate)
             .fold(f64::NAN, f64::min);
-        let loads_ok = tab
-            .rows
-            .iter()
-            .all(|r| tab.f64(r, "pigeonhole_shortfall") == Some(0.0));
+        let loads_ok = rows.iter().all(|(_, r)| r.pigeonhole_shortfall == 0);
+        let exhaustive = |fam| {
+            f(fam, "fresh")
+                .and_then(|r| r.exhaustive_max_pair_x_m)
+                .unwrap_or(f64::NAN)
+        };
         let reading = format!(
             "Exhaustively, Carter–Wegman (p = {}, m = {}) puts no pair of distinct keys in one bucket under more than {} × 1/m of its functions, multiply-shift (w = {}, m = {}) under {} × 1/m (its bound is 2/m). Pairs crafted against a function the attacker knows (about {} × m keys tried per pair) meet a freshly drawn function at {} × 1/m at worst, the rate of random pairs; under the constant function they collide at {} or more, whatever the family, SipHash included. Pigeonhole {}: the attacker's function puts at least |U|/m of the universe's keys in one bucket in every row..",
             CW_SMALL.0,
             CW_SMALL.1,
-            sig(
-                f("carter_wegman", "fresh", "exhaustive_max_pair_x_m").unwrap_or(f64::NAN),
-                4
-            ),
+            sig(exhaustive("carter_wegman"), 4),
             MS_SMALL.0,
             MS_SMALL.1,
+            sig(exhaustive("multiply_shift"), 4),
             sig(
-                f("multiply_shift", "fresh", "exhaustive_max_pair_x_m").unwrap_or(f64::NAN),
-                4
-            ),
-            sig(
-                f("carter_wegman", "fresh", "search_tries_per_pair_over_m").unwrap_or(f64::NAN),
+                f("carter_wegman", "fresh").map_or(f64::NAN, |r| r.search_tries_per_pair_over_m),
                 3
             ),
             sig(worst_fresh, 3),
