@@ -10,30 +10,34 @@ use crate::report::SeedRow;
 impl Present for BloomAttack {
     const VIEW: &'static str = include_str!("bloom_attack.toml");
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let v = |a: &str, tg: &str, m: &str| super::value(t, &[("attack", a), ("target", tg)], m);
-        let design = t.rows.first().and_then(|r| t.f64(r, "fpr_design"));
+        let rows = typed_rows::<BloomAttack>(&t.results);
+        let v = |a: &str, tg: &str| {
+            super::last_where(&rows, |p| p.attack == a && p.target == tg).map(|(_, r)| r)
+        };
+        let crafted = |a, tg| v(a, tg).and_then(|r| r.fpr_attack_queries.map(|q| q.rate));
+        let honest = |a, tg| v(a, tg).map(|r| r.fpr_honest.rate);
+        let design = rows.first().map(|(_, r)| r.fpr_design);
         let p = |x: f64| pct(x, 3);
         vec![
             SeedRow {
                 structure: "Bloom filter".into(),
                 attack: "forgery: crafted non-member queries".into(),
                 designed: super::cell(design, |x| format!("{} FPR", pct(x, 2))),
-                constant_seed: super::cell(v("forgery", "chapter", "fpr_attack_queries"), |x| {
+                constant_seed: super::cell(crafted("forgery", "chapter"), |x| {
                     format!("{} of crafted queries positive (mmh3, seed 0)", p(x))
                 }),
                 random_seed: "see bloom_twins".into(),
-                keyed: super::cell(v("forgery", "sip13", "fpr_attack_queries"), p),
+                keyed: super::cell(crafted("forgery", "sip13"), p),
             },
             SeedRow {
                 structure: "Bloom filter".into(),
                 attack: "pollution: insertions setting k fresh bits".into(),
                 designed: super::cell(design, |x| format!("{} FPR", pct(x, 2))),
-                constant_seed: super::cell(v("pollution", "chapter", "fpr_honest"), |x| {
+                constant_seed: super::cell(honest("pollution", "chapter"), |x| {
                     format!("{} honest FPR (mmh3, seed 0)", p(x))
                 }),
                 random_seed: "—".into(),
-                keyed: super::cell(v("pollution", "sip13", "fpr_honest"), p),
+                keyed: super::cell(honest("pollution", "sip13"), p),
             },
         ]
     }

@@ -11,8 +11,10 @@ impl Present for HllAttack {
     const VIEW: &'static str = include_str!("hll_attack.toml");
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let v = |a: &str, tg: &str, m: &str| super::value(t, &[("attack", a), ("target", tg)], m);
+        let rows = typed_rows::<HllAttack>(&t.results);
+        let v = |a: &str, tg: &str| {
+            super::last_where(&rows, |p| p.attack == a && p.target == tg).map(|(_, r)| r)
+        };
         let err = |x: f64| format!("{:+.1}%", 100.0 * (x - 1.0));
         [
             (
@@ -26,23 +28,21 @@ impl Present for HllAttack {
             ("inflate", "inflation: one constructed key per register"),
         ]
         .into_iter()
-        .filter(|(a, _)| v(a, "redis", "distinct").is_some())
+        .filter(|(a, _)| v(a, "redis").is_some())
         .map(|(a, what)| SeedRow {
             structure: "HyperLogLog (Redis layout, p = 14)".into(),
             attack: what.into(),
             designed: "±0.81% (one standard error)".into(),
-            constant_seed: super::cell(v(a, "redis", "estimate_over_truth"), |x| {
-                let equal = super::row(t, &[("attack", a), ("target", "redis")])
-                    .map(|r| t.str(r, "redis_equal"));
-                let pf = match equal.as_deref() {
-                    Some("true") => ", PFCOUNT equal",
-                    Some("false") => ", PFCOUNT DIFFERS",
-                    _ => ", no redis-server reached",
+            constant_seed: super::cell(v(a, "redis").map(|r| r.estimate_over_truth), |x| {
+                let pf = match v(a, "redis").and_then(|r| r.redis_equal) {
+                    Some(true) => ", PFCOUNT equal",
+                    Some(false) => ", PFCOUNT DIFFERS",
+                    None => ", no redis-server reached",
                 };
                 format!("{} (MurmurHash64A, public seed{pf})", err(x))
             }),
             random_seed: "—".into(),
-            keyed: super::cell(v(a, "sip13", "estimate_over_truth"), err),
+            keyed: super::cell(v(a, "sip13").map(|r| r.estimate_over_truth), err),
         })
         .collect()
     }

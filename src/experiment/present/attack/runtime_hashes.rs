@@ -10,25 +10,26 @@ impl Present for RuntimeHashes {
     const VIEW: &'static str = include_str!("runtime_hashes.toml");
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let v = |rt: &str, c: &str| super::value(t, &[("runtime", rt)], c);
+        let rows = typed_rows::<RuntimeHashes>(&t.results);
+        let v = |rt: &str| super::last_where(&rows, |p| p.runtime == rt).map(|(_, r)| r);
+        let count = |rt: &str, f: fn(&R) -> Option<u64>| v(rt).and_then(f).map(|x| x as f64);
         vec![SeedRow {
             structure: "Runtime string hash (hash table keys)".into(),
             attack: "2^n strings of equivalent blocks".into(),
             designed: "one bucket per string, about".into(),
-            constant_seed: super::cell(v("java", "distinct_own_keys"), |d| {
+            constant_seed: super::cell(count("java", |r| r.distinct_own_keys), |d| {
                 format!(
                     "Java String.hashCode: {} hash value(s) for {} strings; PHP 5: {}",
                     d,
-                    v("java", "crafted_keys").unwrap_or(f64::NAN),
-                    v("php5", "distinct_own_keys").unwrap_or(f64::NAN)
+                    count("java", |r| Some(r.crafted_keys)).unwrap_or(f64::NAN),
+                    count("php5", |r| r.distinct_own_keys).unwrap_or(f64::NAN)
                 )
             }),
             random_seed: "—".into(),
-            keyed: super::cell(v("python", "distinct_java_keys"), |d| {
+            keyed: super::cell(count("python", |r| r.distinct_java_keys), |d| {
                 format!(
                     "CPython: {d} distinct; Rust RandomState: {}",
-                    v("rust", "distinct_java_keys").unwrap_or(f64::NAN)
+                    count("rust", |r| r.distinct_java_keys).unwrap_or(f64::NAN)
                 )
             }),
         }]

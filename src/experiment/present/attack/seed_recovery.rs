@@ -1,7 +1,7 @@
 //! `seed_recovery`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::attack::seed_recovery::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
 use crate::report::SeedRow;
@@ -10,39 +10,40 @@ impl Present for SeedRecovery {
     const VIEW: &'static str = include_str!("seed_recovery.toml");
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let v = |h: &str, c: &str| super::value(t, &[("hash", h)], c);
+        let rows = typed_rows::<SeedRecovery>(&t.results);
+        let v = |h: &str| super::last_where(&rows, |p| p.hash == h);
         // the least over the non-cryptographic hashes
-        let worst = |c: &str| {
+        let worst = |f: fn(&R) -> f64| {
             HASHES
                 .iter()
                 .filter(|&&h| h != "sip13")
-                .filter_map(|h| v(h, c))
+                .filter_map(|h| v(h).map(|(_, r)| f(r)))
                 .reduce(f64::min)
         };
+        let keyed = v("sip13").map(|(_, r)| r);
         vec![SeedRow {
             structure: "Any seeded hash (seed kept secret per process)".into(),
             attack: "seed recovered from one observed output, then collisions crafted".into(),
-            designed: super::cell(v("xxh3_64", "m"), |m| {
+            designed: super::cell(v("xxh3_64").map(|(p, _)| p.m as f64), |m| {
                 format!("pairs collide at 1/m = {}", sig(1.0 / m, 3))
             }),
             constant_seed: "the seed is known: every crafted pair collides".into(),
-            random_seed: super::cell(worst("recovered"), |r| {
+            random_seed: super::cell(worst(|r| r.recovered.rate), |r| {
                 format!(
                     "murmur3 / murmur64a / xxh64 / xxh3: at least {} of seeds recovered, crafted pairs collide at ≥ {}",
                     pct(r, 3),
-                    sig(worst("crafted_collision").unwrap_or(f64::NAN), 3)
+                    sig(worst(|r| r.crafted_collision.rate).unwrap_or(f64::NAN), 3)
                 )
             }),
-            keyed: super::cell(v("sip13", "recovered"), |r| {
+            keyed: super::cell(keyed.map(|r| r.recovered.rate), |r| {
                 format!(
                     "{} recovered in {} guesses per key; pairs collide at {} × 1/m",
                     pct(r, 3),
                     sig(
-                        v("sip13", "search_evaluations_per_secret").unwrap_or(f64::NAN),
+                        keyed.map_or(f64::NAN, |r| r.search_evaluations_per_secret),
                         3
                     ),
-                    sig(v("sip13", "crafted_collision_x_m").unwrap_or(f64::NAN), 3)
+                    sig(keyed.map_or(f64::NAN, |r| r.crafted_collision_x_m.value), 3)
                 )
             }),
         }]
