@@ -10,18 +10,18 @@ impl Present for Crc32Forgery {
     const VIEW: &'static str = include_str!("crc32_forgery.toml");
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        let t = &t.results;
-        let r = t.rows.last();
+        let rows = typed_rows::<Crc32Forgery>(&t.results);
+        let r = rows.last().map(|(_, r)| r);
         vec![SeedRow {
             structure: "CRC32 content address".into(),
             attack: "second input with a file's CRC32".into(),
-            designed: super::cell(r.and_then(|r| t.f64(r, "birthday_median_theory")), |x| {
+            designed: super::cell(r.map(|r| r.birthday_median_theory), |x| {
                 format!(
                     "chance collision after ~{} inputs",
                     crate::export::markdown::sig(x, 3)
                 )
             }),
-            constant_seed: super::cell(r.and_then(|r| t.f64(r, "forge_evaluations")), |x| {
+            constant_seed: super::cell(r.map(|r| r.forge_evaluations as f64), |x| {
                 format!("forged in {x} CRC evaluations (CRC has no seed)")
             }),
             random_seed: "—".into(),

@@ -1,9 +1,8 @@
 //! `birthday`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::hashing::birthday::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
-use crate::experiment::present::common::{self};
 use crate::export::markdown::sig;
 use crate::report::Section;
 use crate::structures::birthday as bd;
@@ -21,28 +20,30 @@ impl Present for Birthday {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let t = &t.results;
-        let meds: Vec<String> = t
-            .rows
+        let rows = typed_rows::<Birthday>(&t.results);
+        let meds: Vec<String> = rows
             .iter()
-            .map(|r| {
+            .map(|(p, r)| {
                 format!(
                     "{} {}",
-                    t.str(r, "hash"),
-                    sig(t.f64(r, "first_collision_median").unwrap_or(f64::NAN), 5)
+                    p.hash.name(),
+                    sig(r.first_collision_median.value, 5)
                 )
             })
             .collect();
+        let mut widths: Vec<u32> = rows.iter().map(|(p, _)| p.bits).collect();
+        widths.sort_unstable();
+        widths.dedup();
         Section {
             table,
             reading: format!(
                 "Median keys at the first collision: {} (theory √(2N ln 2): {}): the truncation width sets the bound, whatever the function.",
                 meds.join(", "),
-                common::levels(t, "bits")
+                widths
                     .iter()
                     .map(|&b| format!(
                         "{} for {b} bits",
-                        sig(bd::median_first_collision(2f64.powf(b)), 5)
+                        sig(bd::median_first_collision(2f64.powf(b.into())), 5)
                     ))
                     .collect::<Vec<_>>()
                     .join(", ")
