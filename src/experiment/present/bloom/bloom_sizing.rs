@@ -1,6 +1,6 @@
 //! `bloom_sizing`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::kinds::bloom::bloom_sizing::*;
 use crate::experiment::present::Present;
 use crate::experiment::present::common::{self};
@@ -22,12 +22,11 @@ impl Present for BloomSizing {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let t = &t.results;
-        let decades: Vec<f64> = t
-            .rows
+        let decades: Vec<f64> = typed_rows::<BloomSizing>(&t.results)
             .iter()
-            .filter_map(|r| t.f64(r, "extra_bits_per_decade"))
+            .filter_map(|(_, r)| r.extra_bits_per_decade)
             .collect();
+        let t = &t.results;
         let (lo, hi) = decades
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
