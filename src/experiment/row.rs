@@ -295,10 +295,72 @@ pub trait Row {
         Self: Sized;
 }
 
+/// One field of a summary row (one row per setting, over replicates), by
+/// name from the row's own declaration: the cell kept as is (a `Same`,
+/// `Sum`, `Max` or `Key` field, or text), or its mean (median) with the 95%
+/// interval, the standard deviation and the pitchfork quantiles when the
+/// summary has them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summarized {
+    pub value: Option<f64>,
+    pub text: String,
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    pub sd: Option<f64>,
+    /// At Φ(−2), Φ(−1), ½, Φ(1), Φ(2) (`Pitchfork` fields).
+    pub quantiles: Option<[f64; 5]>,
+}
+
+impl Summarized {
+    pub fn read(t: &Table, r: &[Value], name: &str) -> Self {
+        let at = |suffix: &str| float(t, r, &format!("{name}{suffix}"));
+        let quantiles = PITCHFORK
+            .iter()
+            .map(|(q, _)| at(q))
+            .collect::<Option<Vec<f64>>>()
+            .and_then(|v| v.try_into().ok());
+        Summarized {
+            value: float(t, r, name),
+            text: cell(t, r, name).map(Value::to_string).unwrap_or_default(),
+            lo: at("_lo"),
+            hi: at("_hi"),
+            sd: at("_sd"),
+            quantiles,
+        }
+    }
+
+    /// The mean (or kept value), NaN when the summary has none.
+    pub fn mean(&self) -> f64 {
+        self.value.unwrap_or(f64::NAN)
+    }
+}
+
+/// A kind's summary row by field (declared with `row! { pub struct R,
+/// summary Rs { … } }`): every field of the row as [`Summarized`].
+pub trait SummaryRow {
+    fn read(t: &Table, r: &[Value]) -> Self;
+}
+
 /// Declares a kind's row struct: `field: Type` or `field: Type [Agg]`
 /// (the summary aggregation; default: mean for numbers, same for text).
+/// `pub struct R, summary Rs { … }` also declares `Rs`, the summary row
+/// read back by the same field names ([`SummaryRow`]).
 #[macro_export]
 macro_rules! row {
+    ($vis:vis struct $name:ident, summary $sname:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty $([$agg:ident])? ),* $(,)? }) => {
+        $crate::row! { $vis struct $name { $( $(#[$fm])* $field : $ty $([$agg])? ),* } }
+        /// The summary row: each field's mean (or kept value), interval and sd
+        /// (a reading uses the fields it needs).
+        #[derive(Clone, Debug, Default)]
+        #[allow(dead_code)]
+        $vis struct $sname { $( pub $field: $crate::experiment::row::Summarized ),* }
+        impl $crate::experiment::row::SummaryRow for $sname {
+            fn read(t: &$crate::table::Table, r: &[$crate::table::Value]) -> Self {
+                $sname { $( $field: $crate::experiment::row::Summarized::read(
+                    t, r, stringify!($field)) ),* }
+            }
+        }
+    };
     (@agg $ty:ty) => { <$ty as $crate::experiment::row::Field>::AGG };
     (@agg $ty:ty, $agg:ident) => { $crate::experiment::row::Agg::$agg };
     ($vis:vis struct $name:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty $([$agg:ident])? ),* $(,)? }) => {
@@ -420,5 +482,47 @@ mod tests {
         // a table without the row's columns gives no row, not a default
         let other = Table::new(vec![Column::new("n", ColType::Int)]);
         assert!(Every::read(&other, &[Value::Int(1)]).is_none());
+    }
+
+    crate::row! {
+        struct Measured, summary MeasuredSummary {
+            m: u64 [Same],
+            err: f64 [Pitchfork],
+            name: String,
+        }
+    }
+
+    #[test]
+    fn a_summary_row_reads_each_field_by_its_declared_name() {
+        let cols = [
+            "m", "err", "err_lo", "err_hi", "err_sd", "err_q02", "err_q16", "err_q50", "err_q84",
+            "err_q98", "name",
+        ];
+        let t = Table::new(
+            cols.iter()
+                .map(|&c| {
+                    Column::new(
+                        c,
+                        if c == "name" {
+                            ColType::Str
+                        } else {
+                            ColType::Float
+                        },
+                    )
+                })
+                .collect(),
+        );
+        let mut row: Vec<Value> = (0..10).map(|i| Value::Float(i as f64)).collect();
+        row.push(Value::Str("xxh3".into()));
+        let s = <MeasuredSummary as SummaryRow>::read(&t, &row);
+        assert_eq!((s.m.value, s.m.lo, s.m.sd), (Some(0.0), None, None));
+        assert_eq!(
+            (s.err.mean(), s.err.lo, s.err.hi, s.err.sd),
+            (1.0, Some(2.0), Some(3.0), Some(4.0))
+        );
+        assert_eq!(s.err.quantiles, Some([5.0, 6.0, 7.0, 8.0, 9.0]));
+        assert_eq!((s.name.text.as_str(), s.name.value), ("xxh3", None));
+        // the row itself is declared as without `summary`
+        assert_eq!(Measured::fields().len(), 3);
     }
 }

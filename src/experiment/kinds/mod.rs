@@ -126,6 +126,17 @@ pub fn typed_rows<S: Study>(t: &crate::table::Table) -> Vec<(S::P, S::R)> {
         .collect()
 }
 
+/// A summary table's rows by field: each setting's parameters and its
+/// summary row (`Sm`, declared beside the kind's row with `summary Sm`).
+pub fn summary_rows<S: Study, Sm: crate::experiment::row::SummaryRow>(
+    t: &crate::table::Table,
+) -> Vec<(S::P, Sm)> {
+    t.rows
+        .iter()
+        .filter_map(|r| Some((S::P::read(t, r)?, Sm::read(t, r))))
+        .collect()
+}
+
 /// The object-safe face of a [`Study`] the pipeline uses.
 pub trait Kind: Sync {
     fn name(&self) -> &'static str;

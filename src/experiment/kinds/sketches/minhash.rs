@@ -28,7 +28,7 @@ crate::params! {
 }
 
 crate::row! {
-    pub struct R {
+    pub struct R, summary Rs {
         /// |A ∩ B| / |A ∪ B| as constructed.
         j_exact: f64 [Same],
         estimate: f64,

@@ -1,7 +1,7 @@
 //! `bloom_sizing`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::kinds::bloom::bloom_sizing::*;
+use crate::experiment::kinds::{Tables, typed_rows};
 use crate::experiment::present::Present;
 use crate::experiment::present::common::{self};
 use crate::export::markdown::sig;
