@@ -333,6 +333,11 @@ impl Summarized {
     pub fn mean(&self) -> f64 {
         self.value.unwrap_or(f64::NAN)
     }
+
+    /// The mean with its 95% interval, when the summary has both ends.
+    pub fn interval(&self) -> Option<Interval> {
+        Some(Interval::new(self.value?, self.lo?, self.hi?))
+    }
 }
 
 /// A kind's summary row by field (declared with `row! { pub struct R,

@@ -35,7 +35,7 @@ crate::params! {
 }
 
 crate::row! {
-    pub struct R {
+    pub struct R, summary Rs {
         m: u64 [Same],
         k_used: u32 [Same],
         hash_evaluations_per_query: u32 [Same],

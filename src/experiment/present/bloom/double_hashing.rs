@@ -1,12 +1,11 @@
 //! `double_hashing`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::bloom::double_hashing::*;
+use crate::experiment::kinds::{Tables, summary_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 use crate::stats;
-use crate::table::{Table, Value};
 
 impl Present for DoubleHashing {
     const VIEW: &'static str = include_str!("double_hashing.toml");
@@ -16,31 +15,32 @@ impl Present for DoubleHashing {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let t = t.summary();
         Section {
             table,
-            reading: reading(t),
+            reading: reading(&summary_rows::<DoubleHashing, Rs>(t.summary())),
         }
     }
 }
 
 /// Pairs each double/enhanced row with its independent twin: the ratio's
 /// interval, and whether the excess theory explains the measured loss.
-fn reading(t: &Table) -> String {
-    let same = |a: &[Value], b: &[Value]| {
-        ["n", "bits_per_key", "k", "hash", "keys"]
-            .iter()
-            .all(|c| t.cell(a, c) == t.cell(b, c))
+fn reading(rows: &[(P, Rs)]) -> String {
+    let same = |a: &P, b: &P| {
+        a.n == b.n
+            && a.bits_per_key == b.bits_per_key
+            && a.k == b.k
+            && a.hash == b.hash
+            && a.keys == b.keys
     };
+    let of = |scheme: &'static str| rows.iter().filter(move |(p, _)| p.scheme == scheme);
     let mut out = Vec::new();
     for scheme in ["double", "enhanced"] {
         let (mut pairs, mut within, mut worst) = (0, 0, (1.0f64, String::new()));
-        for r in t.where_str("scheme", scheme) {
-            let Some(o) = t.where_str("scheme", "independent").find(|o| same(r, o)) else {
+        for (p, r) in of(scheme) {
+            let Some((_, o)) = of("independent").find(|(q, _)| same(p, q)) else {
                 continue;
             };
-            let (Some(a), Some(b)) = (t.interval(r, "fpr_measured"), t.interval(o, "fpr_measured"))
-            else {
+            let (Some(a), Some(b)) = (r.fpr_measured.interval(), o.fpr_measured.interval()) else {
                 continue;
             };
             if !(a.value > 0.0 && b.value > 0.0) {
@@ -59,13 +59,9 @@ fn reading(t: &Table) -> String {
                         sig(ratio.value, 3),
                         sig(ratio.lo, 3),
                         sig(ratio.hi, 3),
-                        t.str(r, "n"),
-                        t.str(r, "bits_per_key"),
-                        sig(
-                            t.f64(r, "fpr_theory_double").unwrap_or(f64::NAN)
-                                / t.f64(r, "fpr_theory").unwrap_or(f64::NAN),
-                            3
-                        )
+                        p.n,
+                        p.bits_per_key,
+                        sig(r.fpr_theory_double.mean() / r.fpr_theory.mean(), 3)
                     ),
                 );
             }
@@ -81,18 +77,15 @@ fn reading(t: &Table) -> String {
             ));
         }
     }
-    let misses: Vec<String> = t
-        .rows
-        .iter()
-        .filter(|r| t.str(r, "scheme") == "independent")
-        .filter_map(|r| {
-            let i = t.interval(r, "fpr_measured")?;
-            let th = t.f64(r, "fpr_theory")?;
+    let misses: Vec<String> = of("independent")
+        .filter_map(|(p, r)| {
+            let i = r.fpr_measured.interval()?;
+            let th = r.fpr_theory.value?;
             (!i.contains(th)).then(|| {
                 format!(
                     "n = {}, {} bits/key: {} vs theory {}",
-                    t.str(r, "n"),
-                    t.str(r, "bits_per_key"),
+                    p.n,
+                    p.bits_per_key,
                     pct(i.value, 3),
                     pct(th, 3)
                 )
