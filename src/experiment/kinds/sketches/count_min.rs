@@ -39,7 +39,7 @@ crate::params! {
 }
 
 crate::row! {
-    pub struct R {
+    pub struct R, summary Rs {
         /// Keys by true count: "all", "0", "1-9", "10-99", …
         bin: String [Key],
         w: u64 [Same],

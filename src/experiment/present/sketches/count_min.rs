@@ -1,29 +1,28 @@
 //! `count_min`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::sketches::count_min::*;
+use crate::experiment::kinds::{Tables, summary_rows};
 use crate::experiment::present::Present;
 use crate::experiment::present::common::{self};
 use crate::export::markdown::{pct, sig};
 use crate::report::Section;
-use crate::table::Value;
 
 impl Present for CountMinStudy {
     const VIEW: &'static str = include_str!("count_min.toml");
 
     fn section(&self, t: &Tables) -> Section {
-        let s = t.summary();
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let alls: Vec<&Vec<Value>> = s.where_str("bin", "all").collect();
+        let rows = summary_rows::<CountMinStudy, Rs>(t.summary());
+        let alls: Vec<&(P, Rs)> = rows.iter().filter(|(_, r)| r.bin.text == "all").collect();
         let unders: f64 = alls
             .iter()
-            .filter(|r| s.str(r, "saturated") != "1")
-            .filter_map(|r| s.f64(r, "underestimates"))
+            .filter(|(_, r)| r.saturated.value != Some(1.0))
+            .filter_map(|(_, r)| r.underestimates.value)
             .sum();
         let u32_unders: Vec<f64> = alls
             .iter()
-            .filter(|r| s.str(r, "counter") == "u32")
-            .filter_map(|r| s.f64(r, "underestimates"))
+            .filter(|(p, _)| p.counter == "u32")
+            .filter_map(|(_, r)| r.underestimates.value)
             .collect();
         // (an empty f64 sum is −0: the sentence is left out without u32 rows)
         let saturation = if u32_unders.is_empty() {
@@ -36,23 +35,24 @@ impl Present for CountMinStudy {
         };
         let ratios: Vec<f64> = alls
             .iter()
-            .filter(|r| s.str(r, "conservative") == "false" && s.f64(r, "saturated") == Some(0.0))
-            .filter_map(|r| Some(s.f64(r, "row_overshoot")? / s.f64(r, "n_over_w")?))
+            .filter(|(p, r)| !p.conservative && r.saturated.value == Some(0.0))
+            .filter_map(|(_, r)| Some(r.row_overshoot.value? / r.n_over_w.value?))
             .collect();
         let worst = alls
             .iter()
-            .filter_map(|r| Some((s.f64(r, "over_eps_n")?, s.f64(r, "delta")?)))
+            .filter_map(|(_, r)| Some((r.over_eps_n.value?, r.delta.value?)))
             .fold((0.0f64, 0.0f64), |a, b| if b.0 > a.0 { b } else { a });
+        let depths = common::first_seen(rows.iter().map(|(p, _)| p.depth));
         let by_depth: Vec<String> = alls
             .iter()
-            .filter(|_| common::levels(s, "depth").len() > 1)
-            .filter_map(|r| {
+            .filter(|_| depths.len() > 1)
+            .filter_map(|(p, r)| {
                 Some(format!(
                     "{} rows, d = {}: {} (independent rows would give {})",
-                    s.str(r, "rows"),
-                    s.str(r, "d"),
-                    sig(s.f64(r, "over_eps_n")?, 3),
-                    sig(s.f64(r, "all_rows_if_independent")?, 3)
+                    p.rows,
+                    r.d.text,
+                    sig(r.over_eps_n.value?, 3),
+                    sig(r.all_rows_if_independent.value?, 3)
                 ))
             })
             .collect();
@@ -68,7 +68,7 @@ impl Present for CountMinStudy {
                 pct(worst.0, 3),
                 sig(worst.1, 3),
                 alls.iter()
-                    .filter(|r| s.f64(r, "every_within") == Some(1.0))
+                    .filter(|(_, r)| r.every_within.value == Some(1.0))
                     .count(),
                 alls.len(),
                 sig(ratios.iter().copied().fold(f64::INFINITY, f64::min), 4),
