@@ -26,7 +26,7 @@ crate::params! {
 }
 
 crate::row! {
-    pub struct R {
+    pub struct R, summary Rs {
         m: usize [Same],
         bytes_used: usize [Same],
         /// α_m as used (the paper's table, or 0.7213/(1 + 1.079/m)).

@@ -1,7 +1,7 @@
 //! `hll_registers`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::hll::hll_registers::*;
+use crate::experiment::kinds::{Tables, summary_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
 use crate::report::Section;
@@ -11,34 +11,32 @@ impl Present for HllRegisters {
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let s = t.summary();
+        let rows = summary_rows::<HllRegisters, Rs>(t.summary());
+        let opt = |x: Option<f64>| x.unwrap_or(f64::NAN);
         // four times the memory (p + 2) against half the error, measured
-        let halving: Vec<String> = s
-            .rows
+        let halving: Vec<String> = rows
             .iter()
-            .filter_map(|r| {
-                let p = s.f64(r, "p")?;
-                let next = s.rows.iter().find(|q| s.f64(q, "p") == Some(p + 2.0))?;
+            .filter_map(|(p, r)| {
+                let (_, next) = rows.iter().find(|(q, _)| q.p == p.p + 2)?;
                 Some(format!(
                     "p {} → {}: {}",
-                    p,
-                    p + 2.0,
-                    sig(s.f64(next, "err_ertl_sd")? / s.f64(r, "err_ertl_sd")?, 3)
+                    p.p,
+                    p.p + 2,
+                    sig(next.err_ertl.sd? / r.err_ertl.sd?, 3)
                 ))
             })
             .collect();
-        let parts: Vec<String> = s
-            .rows
+        let parts: Vec<String> = rows
             .iter()
-            .map(|r| {
+            .map(|(p, r)| {
                 format!(
                     "p = {}: Ertl RSE {} (theory {}), HIP {} (theory {}), bias {}",
-                    s.str(r, "p"),
-                    pct(s.f64(r, "err_ertl_sd").unwrap_or(f64::NAN), 3),
-                    pct(s.f64(r, "se_theory").unwrap_or(f64::NAN), 3),
-                    pct(s.f64(r, "err_hip_sd").unwrap_or(f64::NAN), 3),
-                    pct(s.f64(r, "hip_se_theory").unwrap_or(f64::NAN), 3),
-                    sig(s.f64(r, "err_ertl").unwrap_or(f64::NAN), 2)
+                    p.p,
+                    pct(opt(r.err_ertl.sd), 3),
+                    pct(r.se_theory.mean(), 3),
+                    pct(opt(r.err_hip.sd), 3),
+                    pct(r.hip_se_theory.mean(), 3),
+                    sig(r.err_ertl.mean(), 2)
                 )
             })
             .collect();
