@@ -21,7 +21,7 @@ crate::params! {
 }
 
 crate::row! {
-    pub struct R {
+    pub struct R, summary Rs {
         /// Distinct keys (10^k for k ≥ min_exp, then 2^60, 2^62, 2^63, 2^64).
         n: f64 [Key],
         /// E[distinct 64-bit hash words] for n keys.
