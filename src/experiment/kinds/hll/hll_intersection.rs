@@ -29,7 +29,7 @@ crate::params! {
 }
 
 crate::row! {
-    pub struct R {
+    pub struct R, summary Rs {
         /// |A|/|B| at this checkpoint.
         ratio: u64 [Key],
         a_size: u64 [Same],

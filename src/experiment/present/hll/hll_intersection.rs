@@ -1,35 +1,36 @@
 //! `hll_intersection`: what the report shows of its rows (charts, reading, table).
 
-use crate::experiment::kinds::Tables;
 use crate::experiment::kinds::hll::hll_intersection::*;
+use crate::experiment::kinds::{Tables, summary_rows};
 use crate::experiment::present::Present;
 use crate::experiment::present::common::{self};
 use crate::export::markdown::{pct, sig};
 use crate::report::Section;
-use crate::table::Value;
 
 impl Present for HllIntersection {
     const VIEW: &'static str = include_str!("hll_intersection.toml");
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
-        let s = t.summary();
+        let all = summary_rows::<HllIntersection, Rs>(t.summary());
+        let mut overlaps = common::first_seen(all.iter().map(|(p, _)| p.overlap));
+        overlaps.sort_by(f64::total_cmp);
         let mut parts = Vec::new();
-        for o in common::levels(s, "overlap") {
-            let rows: Vec<&Vec<Value>> = s
-                .rows
+        for o in overlaps {
+            let rows: Vec<&Rs> = all
                 .iter()
-                .filter(|r| s.f64(r, "overlap") == Some(o))
+                .filter(|(p, _)| p.overlap == o)
+                .map(|(_, r)| r)
                 .collect();
             let first_garbage = rows
                 .iter()
-                .filter(|r| s.f64(r, "err_intersection_sd").is_some_and(|sd| sd > 1.0))
-                .filter_map(|r| s.f64(r, "ratio"))
+                .filter(|r| r.err_intersection.sd.is_some_and(|sd| sd > 1.0))
+                .filter_map(|r| r.ratio.value)
                 .fold(f64::INFINITY, f64::min);
             let at = |ratio: f64| {
                 rows.iter()
-                    .find(|r| s.f64(r, "ratio") == Some(ratio))
-                    .and_then(|r| s.f64(r, "err_intersection_sd"))
+                    .find(|r| r.ratio.value == Some(ratio))
+                    .and_then(|r| r.err_intersection.sd)
             };
             parts.push(format!(
                 "|A∩B| = {o}·|B|: sd {} at equal sizes, {} at |A|/|B| = 100; the spread first exceeds the intersection itself at |A|/|B| = {}",
@@ -38,18 +39,19 @@ impl Present for HllIntersection {
                 if first_garbage.is_finite() { sig(first_garbage, 3) } else { "never (in range)".into() }
             ));
         }
+        let below = all
+            .iter()
+            .filter(|(_, r)| {
+                matches!((r.err_intersection.sd, r.sd_independent_theory.value), (Some(a), Some(b)) if a < b)
+            })
+            .count();
         Section {
             table,
             reading: format!(
                 "Relative error of the inclusion–exclusion estimate (|B| fixed, A growing): {}. The measured spread is below the independent-errors line in {} of {} settings (A∪B's registers are mostly A's, so the errors of |Â| and |Â∪B̂| cancel in part); when B ⊂ A the union's registers are exactly A's, so the estimate is |B̂|.",
                 parts.join("; "),
-                s.rows
-                    .iter()
-                    .filter(|r| {
-                        matches!((s.f64(r, "err_intersection_sd"), s.f64(r, "sd_independent_theory")), (Some(a), Some(b)) if a < b)
-                    })
-                    .count(),
-                s.rows.len()
+                below,
+                all.len()
             ),
         }
     }
