@@ -41,7 +41,7 @@ crate::params! {
 }
 
 crate::row! {
-    pub struct R {
+    pub struct R, summary Rs {
         capacity: u64 [Same],
         items: u64,
         load_factor: f64,

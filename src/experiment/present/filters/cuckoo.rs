@@ -1,7 +1,7 @@
 //! `cuckoo`: what the report shows of its rows (charts, reading, table).
 
 use crate::experiment::kinds::filters::cuckoo::*;
-use crate::experiment::kinds::{Tables, typed_rows};
+use crate::experiment::kinds::{Tables, summary_rows, typed_rows};
 use crate::experiment::present::Present;
 use crate::export::markdown::{pct, sig};
 use crate::report::Section;
@@ -12,21 +12,22 @@ impl Present for CuckooStudy {
     const THEORY: &'static [(&'static str, &'static str)] = &[("fpr_measured", "fpr_theory")];
 
     fn section(&self, t: &Tables) -> Section {
-        let summary_load = t
+        let load = t
             .summary
             .as_ref()
-            .filter(|s| s.where_str("test", "load").next().is_some());
+            .map(|s| (s, summary_rows::<CuckooStudy, Rs>(s)));
+        let load = load.filter(|(_, rows)| rows.iter().any(|(p, _)| p.test == "load"));
+        let summary_load = load.as_ref().map(|(s, _)| *s);
         let mut parts = Vec::new();
-        if let Some(s) = summary_load {
-            let loads: Vec<String> = s
-                .rows
+        if let Some((_, rows)) = &load {
+            let loads: Vec<String> = rows
                 .iter()
-                .map(|r| {
+                .map(|(p, r)| {
                     format!(
                         "b = {}, f = {}: {}",
-                        s.str(r, "bucket_size"),
-                        s.str(r, "fingerprint_bits"),
-                        pct(s.f64(r, "first_failure_load").unwrap_or(f64::NAN), 3)
+                        p.bucket_size,
+                        p.fingerprint_bits,
+                        pct(r.first_failure_load.mean(), 3)
                     )
                 })
                 .collect();
