@@ -30,7 +30,7 @@ crate::params! {
 }
 
 crate::row! {
-    pub struct R {
+    pub struct R, summary Rs {
         /// Distinct keys inserted so far (the checkpoint).
         n: u64 [Key],
         se_theory: f64 [Same],
