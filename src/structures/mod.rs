@@ -10,7 +10,9 @@ pub mod counting_bloom;
 pub mod cuckoo;
 pub mod hyperloglog;
 pub mod minhash;
+pub mod quotient;
 pub mod scalable_bloom;
+pub mod static_filter;
 pub mod tdigest;
 
 use thiserror::Error;
@@ -43,6 +45,12 @@ pub(crate) fn invalid(
 pub enum InsertError {
     #[error("the structure is full: {0}")]
     Full(String),
+    /// A static filter (xor, binary fuse) holds exactly the keys it was
+    /// built from: a later insert would be silently missing from it.
+    #[error(
+        "{0} is a static filter: it is built once from all its keys and cannot insert after build (rebuild it with the new key set)"
+    )]
+    Static(&'static str),
 }
 
 /// Why a delete did not take.
