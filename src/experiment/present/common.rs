@@ -147,3 +147,11 @@ pub fn first_seen<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Vec<T> {
     }
     out
 }
+
+/// The distinct values in ascending order (a numeric parameter's levels,
+/// read from typed rows).
+pub fn sorted_levels<T: PartialOrd>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out = first_seen(items);
+    out.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    out
+}

@@ -2,7 +2,7 @@
 
 use crate::experiment::kinds::bloom::bloom_overfill::*;
 use crate::experiment::kinds::{Tables, typed_rows};
-use crate::experiment::present::Present;
+use crate::experiment::present::{Present, common};
 use crate::plot::Chart;
 use crate::plot::figures::{LoadRatio, load_ratio};
 
@@ -27,13 +27,7 @@ impl Present for BloomOverfill {
                 .map(|(p, r)| (p.n as f64, r.fpr_measured.rate))
         };
         let largest = rows.iter().map(|(p, _)| p.n).max().unwrap_or(0);
-        let mut spec_hit_rates: Vec<f64> = Vec::new();
-        for (p, _) in &rows {
-            if !spec_hit_rates.contains(&p.hit_rate) {
-                spec_hit_rates.push(p.hit_rate);
-            }
-        }
-        spec_hit_rates.sort_by(f64::total_cmp);
+        let spec_hit_rates = common::sorted_levels(rows.iter().map(|(p, _)| p.hit_rate));
         let (Some(design), Some(over)) = (at(cap), at(largest)) else {
             return Vec::new();
         };

@@ -2,7 +2,7 @@
 
 use crate::experiment::kinds::filters::counting_bloom::*;
 use crate::experiment::kinds::{Tables, typed_rows};
-use crate::experiment::present::Present;
+use crate::experiment::present::{Present, common};
 use crate::export::markdown::{pct, sig};
 use crate::report::Section;
 use crate::stats::Proportion;
@@ -38,9 +38,7 @@ fn reading(rows: &[(P, R)]) -> String {
     }
     let sat: Vec<&(P, R)> = of("saturation").collect();
     if !sat.is_empty() {
-        let mut levels: Vec<f64> = sat.iter().map(|(p, _)| p.load).collect();
-        levels.sort_by(f64::total_cmp);
-        levels.dedup();
+        let levels = common::sorted_levels(sat.iter().map(|(p, _)| p.load));
         let mut loads = Vec::new();
         for load in levels {
             for bits in [4, 8] {

@@ -2,7 +2,7 @@
 
 use crate::experiment::kinds::hashing::birthday::*;
 use crate::experiment::kinds::{Tables, typed_rows};
-use crate::experiment::present::Present;
+use crate::experiment::present::{Present, common};
 use crate::export::markdown::sig;
 use crate::report::Section;
 use crate::structures::birthday as bd;
@@ -31,9 +31,7 @@ impl Present for Birthday {
                 )
             })
             .collect();
-        let mut widths: Vec<u32> = rows.iter().map(|(p, _)| p.bits).collect();
-        widths.sort_unstable();
-        widths.dedup();
+        let widths = common::sorted_levels(rows.iter().map(|(p, _)| p.bits));
         Section {
             table,
             reading: format!(

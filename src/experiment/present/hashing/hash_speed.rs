@@ -13,9 +13,7 @@ impl Present for HashSpeed {
 
     fn section(&self, t: &Tables) -> Section {
         let rows = typed_rows::<HashSpeed>(&t.results);
-        let mut sizes: Vec<usize> = rows.iter().map(|(p, _)| p.key_bytes).collect();
-        sizes.sort_unstable();
-        sizes.dedup();
+        let sizes = common::sorted_levels(rows.iter().map(|(p, _)| p.key_bytes));
         let hashes = common::first_seen(rows.iter().map(|(p, _)| p.hash));
         let mut table = crate::table::Table {
             columns: vec!["hash".into(), "width".into()],

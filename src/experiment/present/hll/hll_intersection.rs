@@ -13,8 +13,7 @@ impl Present for HllIntersection {
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let all = summary_rows::<HllIntersection, Rs>(t.summary());
-        let mut overlaps = common::first_seen(all.iter().map(|(p, _)| p.overlap));
-        overlaps.sort_by(f64::total_cmp);
+        let overlaps = common::sorted_levels(all.iter().map(|(p, _)| p.overlap));
         let mut parts = Vec::new();
         for o in overlaps {
             let rows: Vec<&Rs> = all
