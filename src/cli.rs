@@ -249,6 +249,10 @@ pub struct FilterArgs {
     /// Bytes per key (for the exact hash set beside the filters)
     #[arg(long, value_name = "B", default_value_t = 100)]
     pub key_bytes: u64,
+    /// What the filter must do besides answer: inserts (after it is
+    /// built), deletes, merges; comma-separated (none: a static filter qualifies)
+    #[arg(long, value_name = "WHAT", value_delimiter = ',', value_parser = ["inserts", "deletes", "merges"])]
+    pub needs: Vec<String>,
     #[command(flatten)]
     #[serde(flatten)]
     pub common: ReviewArgs,

@@ -507,6 +507,49 @@ runtime = ["java", "php5", "python", "rust"]
 blocks = 8
 "#,
     ),
+    (
+        "zj.toml",
+        r#"name = "zj"
+kind = "filter_frontier"
+description = "d"
+seed = 47
+[grid]
+structure = ["bloom", "blocked_bloom", "counting_bloom", "cuckoo", "quotient", "xor", "binary_fuse", "datasketches_bloom"]
+fpr = [0.01, 0.00001]
+n = 2000
+queries = 5000
+"#,
+    ),
+    (
+        "zk.toml",
+        r#"name = "zk"
+kind = "cardinality_frontier"
+description = "d"
+seed = 48
+[grid]
+sketch = ["hll6", "hll8", "ultraloglog", "cpc", "theta", "datasketches_hll4", "datasketches_hll6", "datasketches_hll8"]
+lg_k = 6
+max_n = 3000
+simulate_to = 100000
+replicates = 2
+"#,
+    ),
+    (
+        "zl.toml",
+        r#"name = "zl"
+kind = "heavy_hitters"
+description = "d"
+seed = 49
+[grid]
+structure = ["count_min", "count_min_conservative", "frequent_items"]
+bytes = 4096
+s = [0.8, 1.5]
+n = 20000
+universe = 2000
+top = 20
+replicates = 2
+"#,
+    ),
 ];
 
 /// Every study above by name (its file stem) whose kind is reproducible.

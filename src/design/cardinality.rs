@@ -239,6 +239,11 @@ pub fn cardinality(i: &CardinalityArgs, reference: &Path) -> Result<CardinalityR
         merge,
         accuracy,
         next_digit,
+        recommendation: crate::design::recommend::sketches(
+            reference.parent().unwrap_or(Path::new(".")),
+            e,
+            i.merge_nodes > 1.0,
+        ),
         seed: seed_advice(
             i.common.seed_policy,
             reference,

@@ -180,6 +180,12 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
         },
         bits_per_key_per_decade: bloom::bits_per_decade(),
         next_digit: rows,
+        recommendation: crate::design::recommend::filters(
+            reference.parent().unwrap_or(Path::new(".")),
+            nmax,
+            p,
+            &i.needs.iter().map(String::as_str).collect::<Vec<_>>(),
+        ),
         seed: seed_advice(
             i.common.seed_policy,
             reference,
@@ -269,6 +275,7 @@ mod tests {
             hit_rate: 0.02,
             qps: 10_000.0,
             key_bytes: 100,
+            needs: Vec::new(),
             common: crate::design::tests_common(),
         }
     }

@@ -9,6 +9,7 @@ pub mod count_min;
 pub mod counting_bloom;
 pub mod cuckoo;
 pub mod hyperloglog;
+pub mod menu;
 pub mod minhash;
 pub mod quotient;
 pub mod scalable_bloom;

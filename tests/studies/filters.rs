@@ -215,3 +215,78 @@ fn cuckoo_filters_fill_to_their_load_and_match_the_fpr_bound() {
         }
     }
 }
+
+/// The frontier on the shared quick run: every structure that can be sized
+/// for ε holds all its members and meets its own theory's FPR (Wilson,
+/// z = 4.5), never takes fewer bits per key than log2(1/ε) at its measured
+/// rate, and says what it cannot do: a static filter takes no key after
+/// build, a xor filter below 2^-16 leaves its metrics empty with the reason.
+#[test]
+fn filter_frontier_meets_each_structures_theory_and_the_limit() {
+    let t = quick("filter_frontier");
+    let mut structures = std::collections::BTreeSet::new();
+    for r in &t.rows {
+        let s = t.str(r, "structure");
+        let what = format!("{s} at ε = {}, {} keys", t.str(r, "fpr"), t.str(r, "keys"));
+        structures.insert(s.clone());
+        let static_filter = s == "xor" || s == "binary_fuse";
+        assert_eq!(
+            t.str(r, "inserts_after_build") == "true",
+            !static_filter,
+            "{what}"
+        );
+        if t.f64(r, "bits_per_key").is_none() {
+            assert!(
+                !t.str(r, "note").is_empty(),
+                "{what}: no metrics and no reason"
+            );
+            assert_eq!(s, "xor", "{what}: only xor runs out of fingerprint widths");
+            continue;
+        }
+        assert_eq!(f(&t, r, "false_negatives"), 0.0, "{what}");
+        let (k, n) = (f(&t, r, "fpr_measured_k"), f(&t, r, "fpr_measured_n"));
+        within(k, n, f(&t, r, "fpr_theory"), &what);
+        if k > 0.0 {
+            // the limit at the upper end of the measured rate's interval
+            let hi = f(&t, r, "fpr_measured_hi");
+            assert!(f(&t, r, "bits_per_key") >= (1.0 / hi).log2(), "{what}");
+        }
+    }
+    assert_eq!(structures.len(), 8, "{structures:?}");
+}
+
+/// The frontier's timing side: every reachable structure was built, queried
+/// and timed, and its timed absent-key loop agrees with the FPR it should
+/// have (its positives within z = 4.5 of the theory of the frontier's row
+/// at the same n, ε and keys: the quick grids share them).
+#[test]
+fn filter_speed_times_every_structure() {
+    let t = quick("filter_speed");
+    let frontier = quick("filter_frontier");
+    for r in &t.rows {
+        let what = format!("{} at ε = {}", t.str(r, "structure"), t.str(r, "fpr"));
+        if t.f64(r, "bytes").is_none() {
+            assert!(!t.str(r, "note").is_empty(), "{what}");
+            continue;
+        }
+        for c in ["build_ns_per_key", "query_ns_positive", "query_ns_negative"] {
+            assert!(f(&t, r, c) > 0.0, "{what}: {c}");
+        }
+        let theory = frontier
+            .rows
+            .iter()
+            .find(|x| {
+                ["structure", "fpr", "n", "keys"]
+                    .iter()
+                    .all(|c| frontier.str(x, c) == t.str(r, c))
+            })
+            .map(|x| f(&frontier, x, "fpr_theory"))
+            .unwrap_or_else(|| panic!("{what}: no frontier row at the same (n, ε, keys)"));
+        within(
+            f(&t, r, "negatives_positive"),
+            f(&t, r, "queries"),
+            theory,
+            &what,
+        );
+    }
+}

@@ -224,3 +224,65 @@ fn redis_hll_pfcount_equals_sketchlab_when_a_server_runs() {
         }
     }
 }
+
+/// The cardinality frontier on the shared quick run: all eight sketches,
+/// and at the largest streamed n every estimator's RSE (the standard
+/// deviation over replicates, its 99.9% chi-square interval) holds its
+/// published constant (theta: at most its KMV bound); a merge of exact
+/// unions (HLL registers, UltraLogLog, DataSketches HLL) answers exactly what
+/// the whole stream's sketch answers.
+#[test]
+fn cardinality_frontier_sketches_meet_their_error_constants() {
+    let s = quick_summary("cardinality_frontier");
+    let streamed = s
+        .rows
+        .iter()
+        .filter(|r| s.str(r, "simulated") != "true")
+        .map(|r| f(&s, r, "n"))
+        .fold(0.0, f64::max);
+    let mut sketches = std::collections::BTreeSet::new();
+    for r in s.rows.iter().filter(|r| f(&s, r, "n") == streamed) {
+        let (sketch, e) = (s.str(r, "sketch"), s.str(r, "estimator"));
+        let what = format!(
+            "{sketch} {e} merged={} at n = {streamed}",
+            s.str(r, "merged")
+        );
+        sketches.insert(sketch.clone());
+        let reps = f(&s, r, "replicates") as usize;
+        let i = sketchlab::stats::sd_interval(f(&s, r, "rel_err_sd"), reps, 0.999);
+        let theory = f(&s, r, "rse_theory");
+        assert!(
+            i.lo <= theory,
+            "{what}: RSE [{}, {}] vs {theory}",
+            i.lo,
+            i.hi
+        );
+        if sketch != "theta" {
+            assert!(
+                theory <= i.hi,
+                "{what}: RSE [{}, {}] vs {theory}",
+                i.lo,
+                i.hi
+            );
+        }
+        assert!(f(&s, r, "bytes") > 0.0, "{what}");
+    }
+    assert_eq!(sketches.len(), 8, "{sketches:?}");
+    // merging exact unions changes nothing: the merged row equals the single one
+    for sketch in ["hll6", "ultraloglog", "datasketches_hll8"] {
+        let pick = |merged: &str| {
+            s.rows
+                .iter()
+                .find(|r| {
+                    s.str(r, "sketch") == sketch
+                        && f(&s, r, "n") == streamed
+                        && s.str(r, "merged") == merged
+                        && s.str(r, "estimator") != "hip"
+                        && s.str(r, "estimator") != "ml"
+                })
+                .map(|r| f(&s, r, "rel_err"))
+                .unwrap_or_else(|| panic!("{sketch} merged={merged}"))
+        };
+        assert_eq!(pick("true"), pick("false"), "{sketch}");
+    }
+}

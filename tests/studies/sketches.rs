@@ -228,3 +228,90 @@ fn count_min_peers_never_underestimate_and_conservative_update_helps() {
     let m = std::fs::read_to_string(quick_out().join("count_min_peers/manifest.json")).unwrap();
     assert!(m.contains("\"reproducible\": false"), "{m}");
 }
+
+/// Heavy hitters on the shared quick run: every structure stays within
+/// its budget, conservative update's count error is never above plain
+/// Count-Min's on a stream of the same shape (the first replicate of each),
+/// and recall rises with the budget for every structure at s = 0.8 and 1.5.
+#[test]
+fn heavy_hitters_stay_in_budget_and_conservative_update_is_never_worse() {
+    let t = quick("heavy_hitters");
+    let row = |structure: &str, bytes: f64, s: f64| {
+        t.rows
+            .iter()
+            .find(|r| {
+                t.str(r, "structure") == structure
+                    && f(&t, r, "bytes") == bytes
+                    && f(&t, r, "s") == s
+                    && f(&t, r, "replicate") == 0.0
+            })
+            .unwrap_or_else(|| panic!("{structure} {bytes} {s}"))
+    };
+    let budgets = sketchlab::experiment::present::common::sorted_levels(
+        t.rows.iter().map(|r| f(&t, r, "bytes")),
+    );
+    for r in &t.rows {
+        let what = format!(
+            "{} {} B s = {}",
+            t.str(r, "structure"),
+            f(&t, r, "bytes"),
+            f(&t, r, "s")
+        );
+        assert!(f(&t, r, "bytes_used") <= f(&t, r, "bytes"), "{what}");
+        assert!(f(&t, r, "true_hitters") >= f(&t, r, "top"), "{what}");
+        let s = f(&t, r, "s");
+        if t.str(r, "structure") == "count_min_conservative" && f(&t, r, "replicate") == 0.0 {
+            let plain = row("count_min", f(&t, r, "bytes"), s);
+            assert!(
+                f(&t, r, "count_error") <= f(&t, plain, "count_error"),
+                "{what}: conservative {} > plain {}",
+                f(&t, r, "count_error"),
+                f(&t, plain, "count_error")
+            );
+        }
+    }
+    for structure in ["count_min", "count_min_conservative", "frequent_items"] {
+        for s in [0.8, 1.5] {
+            let recall: Vec<f64> = budgets
+                .iter()
+                .map(|&b| f(&t, row(structure, b, s), "recall"))
+                .collect();
+            assert!(
+                recall.windows(2).all(|w| w[1] >= w[0]),
+                "{structure} s = {s}: recall {recall:?} falls with the budget"
+            );
+        }
+    }
+}
+
+/// The quantile frontier on the shared quick run: every structure answers
+/// at every q; sketchlab's t-digest stays inside its k1 bound; the
+/// reservoir's mean error at the median stays within 4 standard errors of
+/// its sampling theory.
+#[test]
+fn quantile_frontier_sketches_meet_their_bounds() {
+    let s = quick_summary("quantile_frontier");
+    for r in &s.rows {
+        let (structure, q) = (s.str(r, "structure"), f(&s, r, "q"));
+        let what = format!("{structure} size {} q = {q}", s.str(r, "size"));
+        let err = f(&s, r, "rank_err");
+        assert!(err.is_finite() && err >= 0.0, "{what}: {err}");
+        assert!(f(&s, r, "bytes") > 0.0, "{what}");
+        if structure == "tdigest" {
+            assert!(
+                err <= f(&s, r, "rank_err_theory"),
+                "{what}: {err} over the k1 bound"
+            );
+        }
+        if structure == "reservoir" && q == 0.5 {
+            // E|N(0, σ)| = σ·√(2/π); the mean over R replicates has sd ≈ σ·0.6/√R
+            let sd = f(&s, r, "rank_err_theory");
+            let reps = f(&s, r, "replicates");
+            let expected = sd * (2.0 / std::f64::consts::PI).sqrt();
+            assert!(
+                (err - expected).abs() <= 4.0 * sd * 0.61 / reps.sqrt(),
+                "{what}: mean |err| {err} vs {expected}"
+            );
+        }
+    }
+}

@@ -96,6 +96,9 @@ pub struct CardinalityReview {
     /// None when p is beyond sketchlab's sketch (p > 18).
     pub accuracy: Option<Accuracy>,
     pub next_digit: Vec<ErrorRow>,
+    /// Which sketch, from the reference run's cardinality_frontier (None:
+    /// the run has none).
+    pub recommendation: Option<crate::design::recommend::Recommendation>,
     pub seed: SeedAdvice,
     pub charts: Vec<String>,
     pub provenance: String,
@@ -216,6 +219,9 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
         );
     }
     s.push('\n');
+    if let Some(rec) = &r.recommendation {
+        s += &super::recommendation_markdown(rec, "RSE", "ns per query");
+    }
     s += &seed_and_charts(&r.seed, &r.charts);
     s
 }

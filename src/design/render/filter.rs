@@ -59,6 +59,9 @@ pub struct FilterReview {
     pub max_n: MaxN,
     pub bits_per_key_per_decade: f64,
     pub next_digit: Vec<MemoryRow>,
+    /// Which structure, from the reference run's frontier studies (None:
+    /// the run has no filter_frontier).
+    pub recommendation: Option<crate::design::recommend::Recommendation>,
     pub seed: SeedAdvice,
     /// Chart files written beside the review (SVG names).
     pub charts: Vec<String>,
@@ -124,6 +127,9 @@ pub fn filter_markdown(r: &FilterReview) -> String {
         );
     }
     s.push('\n');
+    if let Some(rec) = &r.recommendation {
+        s += &super::recommendation_markdown(rec, "FPR", "ns per absent query");
+    }
     s += &seed_and_charts(&r.seed, &r.charts);
     s
 }

@@ -47,7 +47,7 @@ pub(crate) fn count(x: f64) -> String {
     out
 }
 
-fn bytes(b: f64) -> String {
+pub(crate) fn bytes(b: f64) -> String {
     crate::export::markdown::bytes(b, crate::export::markdown::ByteUnits::Si)
 }
 
@@ -70,6 +70,38 @@ fn sourced_table(what: &str, rows: &[Sourced]) -> String {
         s += &format!("| {w} | {v} | {from} |\n");
     }
     s + "\n"
+}
+
+/// The recommendation from the frontier: its table, its choices and the
+/// rows they cite.
+fn recommendation_markdown(
+    r: &crate::design::recommend::Recommendation,
+    error: &str,
+    speed: &str,
+) -> String {
+    use crate::export::markdown::sig;
+    let opt = |x: Option<f64>, d: usize| x.map(|v| sig(v, d)).unwrap_or_else(|| "—".into());
+    let mut s = format!(
+        "## Which structure? (measured in the reference run's frontier)\n\nNeeds: {}. Every figure is read from the reference run's rows, cited beside it.\n\n| structure | qualifies | measured row | bytes | {error} | {speed} | from |\n|---|---|---|---|---|---|---|\n",
+        r.needs
+    );
+    for c in &r.candidates {
+        let q = if c.excluded.is_empty() {
+            "yes".to_string()
+        } else {
+            format!("no: {}", c.excluded)
+        };
+        s += &format!(
+            "| {} | {q} | {} | {} | {} | {} | {} |\n",
+            c.structure,
+            c.row,
+            c.bytes.map(bytes).unwrap_or_else(|| "—".into()),
+            opt(c.error, 3),
+            opt(c.ns_per_query, 3),
+            c.source
+        );
+    }
+    s + &format!("\n**Choice**: {}.\n\n", r.reason)
 }
 
 /// Question 5's section and the charts' image lines, the same for every review.

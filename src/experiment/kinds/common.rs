@@ -130,7 +130,11 @@ pub fn fill_and_query(
 /// FPR study (keys written into one reused buffer, no allocation per key).
 /// `scaling` times it against the bare query loop.
 #[inline(never)]
-pub fn count_positives(f: &impl Membership, keys: &mut KeyGen, ids: std::ops::Range<u64>) -> u64 {
+pub fn count_positives(
+    f: &(impl Membership + ?Sized),
+    keys: &mut KeyGen,
+    ids: std::ops::Range<u64>,
+) -> u64 {
     if keys.key_type() != KeyType::U64 {
         return ids.filter(|&id| f.contains(keys.key(id))).count() as u64;
     }

@@ -155,3 +155,13 @@ pub fn sorted_levels<T: PartialOrd>(items: impl IntoIterator<Item = T>) -> Vec<T
     out.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     out
 }
+
+/// A reading made of `parts`: `lead`, the parts joined by "; ", then
+/// `tail`; empty when there are no parts (a run that measured none of them).
+pub fn listed(lead: &str, parts: &[String], tail: &str) -> String {
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("{lead}{}{tail}", parts.join("; "))
+    }
+}

@@ -31,6 +31,7 @@
 //! * A. Kirsch, M. Mitzenmacher, "Less Hashing, Same Performance", ESA 2006.
 
 pub mod blocked;
+pub mod datasketches;
 mod filter;
 pub mod reference;
 pub mod theory;

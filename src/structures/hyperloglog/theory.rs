@@ -91,6 +91,19 @@ pub fn freak_register_shift(m: usize, base: u8, freak: u8) -> (f64, f64) {
     (harmonic, arithmetic)
 }
 
+/// The smallest memory-variance product (bits of state × relative
+/// variance) a distinct-count sketch can have: H₀/I₀ ≈ 1.98 for mergeable
+/// ("linearizable") sketches, reached by Fishmonger (S. Pettie, D. Wang,
+/// "Information theoretic limits of cardinality estimation: Fisher meets
+/// Shannon", STOC 2021), and H₀/2 ≈ 1.63 for estimators that use the
+/// sketch's history (HIP, the Martingale transform), which no merge keeps
+/// (S. Pettie, D. Wang, L. Yin, "Non-mergeable sketching for cardinality
+/// estimation", ICALP 2021). HyperLogLog with 6-bit registers and its
+/// 1.04/√m error has 6 × 1.04² ≈ 6.49.
+pub fn mvp_lower_bound(mergeable: bool) -> f64 {
+    if mergeable { 1.98 } else { 1.63 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

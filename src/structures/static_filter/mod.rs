@@ -3,6 +3,16 @@
 //! study's [`KeyHasher`] (its first 64-bit half), deduplicated, and handed to
 //! the crate; a query hashes the same way.
 //!
+//! The crate is built without its default `uniform-random` feature, which
+//! fills the table's unused entries from the OS's thread RNG: with it no two
+//! builds of the same keys are the same filter, and no FPR row would be
+//! reproducible. Without it those entries are 0: an absent key whose
+//! entries are all unused (about u³ of them, u ≈ 0.19 of a xor table's
+//! entries unused) is then a false positive exactly when its fingerprint is
+//! 0, which happens with probability 2^−f as it would against random
+//! entries, so the rate stays 2^−f; what changes is only which absent keys
+//! carry it (those with fingerprint 0 carry more).
+//!
 //! A static filter cannot take a key after it is built: [`Membership::insert`]
 //! refuses with [`InsertError::Static`] rather than answering wrongly later.
 //!
@@ -99,7 +109,19 @@ impl<H: KeyHasher> StaticFilter<H> {
         hasher: H,
         keys: impl IntoIterator<Item = &'a [u8]>,
     ) -> Result<Self, BuildError> {
-        let mut hashes: Vec<u64> = keys.into_iter().map(|k| hasher.hash128(k).0).collect();
+        Self::build_each(kind, hasher, |add| keys.into_iter().for_each(add))
+    }
+
+    /// Builds the filter from the keys `each` hands to its argument, one at
+    /// a time: for keys generated into one reused buffer (a
+    /// [`KeyGen`](crate::workload::KeyGen)), which no iterator can lend.
+    pub fn build_each(
+        kind: StaticKind,
+        hasher: H,
+        each: impl FnOnce(&mut dyn FnMut(&[u8])),
+    ) -> Result<Self, BuildError> {
+        let mut hashes: Vec<u64> = Vec::new();
+        each(&mut |k| hashes.push(hasher.hash128(k).0));
         // equal hashes are one key to the filter (and break construction)
         hashes.sort_unstable();
         hashes.dedup();

@@ -4,4 +4,5 @@
 pub mod blocked_bloom;
 pub mod counting_bloom;
 pub mod cuckoo;
+pub mod filter_frontier;
 pub mod scalable_bloom;

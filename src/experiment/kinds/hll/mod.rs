@@ -1,5 +1,6 @@
 //! The HyperLogLog family's kinds.
 
+pub mod cardinality_frontier;
 pub mod exact_state;
 pub mod hll_arithmetic;
 pub mod hll_intersection;

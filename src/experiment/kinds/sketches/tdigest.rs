@@ -17,7 +17,7 @@ use rand_distr::{Distribution, LogNormal, Normal, Pareto};
 
 pub struct TDigestStudy;
 
-const DISTS: &[&str] = &["uniform", "normal", "lognormal", "pareto"];
+pub const DISTS: &[&str] = &["uniform", "normal", "lognormal", "pareto"];
 /// The quantiles read.
 pub const QS: [f64; 6] = [0.5, 0.9, 0.95, 0.99, 0.999, 0.9999];
 
@@ -48,6 +48,49 @@ crate::row! {
     }
 }
 
+/// The stream of a trial: `n` values of the distribution `dist` (one of
+/// [`DISTS`]), from the trial's seeds.
+pub fn draw_values(dist: &str, n: u64, seeds: Seeds) -> anyhow::Result<Vec<f64>> {
+    let mut rng = seeds.rng("values");
+    let normal = Normal::new(0.0, 1.0)?;
+    let lognormal = LogNormal::new(0.0, 1.0)?;
+    let pareto = Pareto::new(1.0, 1.5)?;
+    Ok((0..n)
+        .map(|_| match dist {
+            "uniform" => rng.random::<f64>(),
+            "normal" => normal.sample(&mut rng),
+            "lognormal" => lognormal.sample(&mut rng),
+            _ => pareto.sample(&mut rng),
+        })
+        .collect())
+}
+
+/// A uniform sample of `s` of the values (Algorithm R, from the trial's
+/// seeds), sorted.
+pub fn reservoir_sample(values: &[f64], s: usize, seeds: Seeds) -> Vec<f64> {
+    let mut rng = seeds.rng("reservoir");
+    let mut reservoir: Vec<f64> = Vec::with_capacity(s);
+    for (i, &x) in values.iter().enumerate() {
+        if reservoir.len() < s {
+            reservoir.push(x);
+        } else {
+            let j = rng.random_range(0..=i);
+            if j < s {
+                reservoir[j] = x;
+            }
+        }
+    }
+    reservoir.sort_by(f64::total_cmp);
+    reservoir
+}
+
+/// The exact mid-rank of x in the sorted stream: (#below + #at-or-below)/2 ÷ n.
+pub fn mid_rank(sorted: &[f64], x: f64) -> f64 {
+    let lo = sorted.partition_point(|&v| v < x) as f64;
+    let hi = sorted.partition_point(|&v| v <= x) as f64;
+    (lo + hi) / 2.0 / sorted.len() as f64
+}
+
 impl Study for TDigestStudy {
     type P = P;
     type R = R;
@@ -61,19 +104,7 @@ impl Study for TDigestStudy {
     const REPRODUCIBLE: bool = false;
 
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
-        let mut rng = seeds.rng("values");
-        let normal = Normal::new(0.0, 1.0)?;
-        let lognormal = LogNormal::new(0.0, 1.0)?;
-        let pareto = Pareto::new(1.0, 1.5)?;
-        let mut draw = || -> f64 {
-            match p.dist.as_str() {
-                "uniform" => rng.random::<f64>(),
-                "normal" => normal.sample(&mut rng),
-                "lognormal" => lognormal.sample(&mut rng),
-                _ => pareto.sample(&mut rng),
-            }
-        };
-        let values: Vec<f64> = (0..p.n).map(|_| draw()).collect();
+        let values = draw_values(&p.dist, p.n, seeds)?;
         let mut td = TDigest::new(p.compression)?;
         let mut ds = TDigestMut::new(p.compression.min(65_535.0) as u16)?;
         let mut kll = KllSketch::<KllFloat<f64>>::new(p.kll_k as u16)?;
@@ -85,28 +116,10 @@ impl Study for TDigestStudy {
         // a reservoir of as many f64 values as the digest's bytes hold (Algorithm R)
         let bytes = td.bytes();
         let s = (bytes / 8).max(1);
-        let mut res_rng = seeds.rng("reservoir");
-        let mut reservoir: Vec<f64> = Vec::with_capacity(s);
-        for (i, &x) in values.iter().enumerate() {
-            if reservoir.len() < s {
-                reservoir.push(x);
-            } else {
-                let j = res_rng.random_range(0..=i);
-                if j < s {
-                    reservoir[j] = x;
-                }
-            }
-        }
-        reservoir.sort_by(f64::total_cmp);
+        let reservoir = reservoir_sample(&values, s, seeds);
         let mut sorted = values;
         sorted.sort_by(f64::total_cmp);
-        let n = sorted.len() as f64;
-        // the exact mid-rank of x: (#below + #at-or-below)/2 ÷ n
-        let rank = |x: f64| {
-            let lo = sorted.partition_point(|&v| v < x) as f64;
-            let hi = sorted.partition_point(|&v| v <= x) as f64;
-            (lo + hi) / 2.0 / n
-        };
+        let rank = |x: f64| mid_rank(&sorted, x);
         let ds_bytes = ds.serialize().len() as f64;
         let kll_bytes = kll.serialize().len() as f64;
         QS.iter()

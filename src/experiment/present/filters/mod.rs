@@ -3,4 +3,5 @@
 mod blocked_bloom;
 mod counting_bloom;
 mod cuckoo;
+mod filter_frontier;
 mod scalable_bloom;

@@ -1,5 +1,6 @@
 //! The hll kinds' presentation.
 
+mod cardinality_frontier;
 mod exact_state;
 mod hll_arithmetic;
 mod hll_intersection;

@@ -1,3 +1,4 @@
 //! The speed kinds' presentation.
 
+mod filter_speed;
 mod scaling;

@@ -1,0 +1,342 @@
+//! Recommendations read from the frontier studies of a reference run: which
+//! structures meet the user's needs, what each measured in that run (with
+//! the file and row it came from), and the smallest and fastest of them.
+//! Nothing here prefers a structure by name: a choice is the minimum of a
+//! measured column over the rows that qualify.
+
+use crate::structures::menu::{Filter, Sketch};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// One candidate of a recommendation table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Candidate {
+    pub structure: String,
+    /// Why it does not qualify ("" when it does).
+    pub excluded: String,
+    /// The measured row's parameters in words (n, ε, keys; p; …).
+    pub row: String,
+    /// Bytes for the user's size, from the measured bits per key (or the
+    /// sketch's measured bytes, scaled to the error asked for).
+    pub bytes: Option<f64>,
+    /// The measured error: a filter's FPR, a sketch's RSE.
+    pub error: Option<f64>,
+    /// ns per absent query (filters), when the speed study ran.
+    pub ns_per_query: Option<f64>,
+    /// `<study>/<file> row R` of each figure.
+    pub source: String,
+}
+
+/// A recommendation: the candidates, and the choices with their reasons.
+#[derive(Clone, Debug, Serialize, Default)]
+pub struct Recommendation {
+    pub needs: String,
+    pub candidates: Vec<Candidate>,
+    pub smallest: Option<String>,
+    pub fastest: Option<String>,
+    pub reason: String,
+}
+
+/// A study's results (or summary) from a reference run: (header, rows).
+struct Rows {
+    file: String,
+    header: HashMap<String, usize>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Rows {
+    fn read(dir: &Path, study: &str, name: &str) -> Option<Rows> {
+        let bytes = crate::export::read_output(&dir.join(study), name).ok()?;
+        let mut r = csv::Reader::from_reader(&bytes[..]);
+        let header = r
+            .headers()
+            .ok()?
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.to_string(), i))
+            .collect();
+        let rows = r
+            .records()
+            .filter_map(|x| x.ok())
+            .map(|x| x.iter().map(String::from).collect())
+            .collect();
+        Some(Rows {
+            file: format!("{study}/{name}"),
+            header,
+            rows,
+        })
+    }
+
+    fn get<'a>(&self, row: &'a [String], col: &str) -> &'a str {
+        self.header
+            .get(col)
+            .and_then(|&i| row.get(i))
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+
+    fn num(&self, row: &[String], col: &str) -> Option<f64> {
+        self.get(row, col).parse().ok()
+    }
+
+    /// `file row R` (data rows numbered from 1, the header not counted).
+    fn cite(&self, index: usize) -> String {
+        format!("{} row {}", self.file, index + 1)
+    }
+}
+
+/// The smallest and the fastest qualifying candidate, and why.
+fn choose(mut r: Recommendation, unit: &str) -> Recommendation {
+    let ok: Vec<&Candidate> = r
+        .candidates
+        .iter()
+        .filter(|c| c.excluded.is_empty())
+        .collect();
+    let min_by = |f: &dyn Fn(&Candidate) -> Option<f64>| {
+        ok.iter()
+            .filter_map(|c| Some((f(c)?, *c)))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+    };
+    let small = min_by(&|c| c.bytes);
+    let fast = min_by(&|c| c.ns_per_query);
+    r.smallest = small.map(|(_, c)| c.structure.clone());
+    r.fastest = fast.map(|(_, c)| c.structure.clone());
+    let mut why = Vec::new();
+    if let Some((b, c)) = small {
+        why.push(format!(
+            "smallest: {} at {} with a measured {unit} of {} ({})",
+            c.structure,
+            crate::design::render::bytes(b),
+            c.error
+                .map(|e| crate::export::markdown::sig(e, 3))
+                .unwrap_or_else(|| "—".into()),
+            c.source
+        ));
+    }
+    if let Some((ns, c)) = fast {
+        why.push(format!(
+            "fastest absent query: {} at {} ns ({})",
+            c.structure,
+            crate::export::markdown::sig(ns, 3),
+            c.source
+        ));
+    }
+    if ok.is_empty() {
+        why.push("no structure of the reference run meets these needs".into());
+    }
+    r.reason = why.join("; ");
+    r
+}
+
+/// The filter table: for n keys at rate `eps`, each structure's row of
+/// `filter_frontier` sized for the loosest grid ε that is still ≤ `eps`, at
+/// the grid n nearest the user's, on u64 keys (bits per key do not depend
+/// on the key), scaled to n; and its absent-query time from `filter_speed`'s
+/// row with the same parameters. `needs` lists "inserts" (after build),
+/// "deletes" and "merges".
+pub fn filters(reference_dir: &Path, n: f64, eps: f64, needs: &[&str]) -> Option<Recommendation> {
+    let front = Rows::read(reference_dir, "filter_frontier", "results.csv")?;
+    let speed = Rows::read(reference_dir, "filter_speed", "results.csv");
+    let ns_levels: Vec<f64> = front
+        .rows
+        .iter()
+        .filter_map(|r| front.num(r, "n"))
+        .collect();
+    let n_row = ns_levels
+        .iter()
+        .copied()
+        .min_by(|a, b| (a.ln() - n.ln()).abs().total_cmp(&(b.ln() - n.ln()).abs()))?;
+    let mut r = Recommendation {
+        needs: if needs.is_empty() {
+            "none (a static filter qualifies)".into()
+        } else {
+            needs.join(", ")
+        },
+        ..Default::default()
+    };
+    for f in Filter::ALL {
+        let mut excluded = Vec::new();
+        for (need, has) in [
+            ("inserts", f.inserts_after_build()),
+            ("deletes", f.deletes()),
+            ("merges", f.merges()),
+        ] {
+            if needs.contains(&need) && !has {
+                excluded.push(format!("no {need}"));
+            }
+        }
+        // its rows at this n on u64 keys, sized for ε' ≤ eps: the loosest of them
+        let pick = front
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| {
+                front.get(x, "structure") == f.name()
+                    && front.num(x, "n") == Some(n_row)
+                    && front.get(x, "keys") == "u64"
+                    && front.num(x, "fpr").is_some_and(|e| e <= eps * (1.0 + 1e-9))
+                    && front.num(x, "bits_per_key").is_some()
+            })
+            .max_by(|a, b| {
+                front
+                    .num(a.1, "fpr")
+                    .unwrap_or(0.0)
+                    .total_cmp(&front.num(b.1, "fpr").unwrap_or(0.0))
+            });
+        let Some((i, x)) = pick else {
+            excluded.push(format!(
+                "no measured row sized for ε ≤ {eps} at n = {n_row}"
+            ));
+            r.candidates.push(Candidate {
+                structure: f.name().into(),
+                excluded: excluded.join(", "),
+                row: String::new(),
+                bytes: None,
+                error: None,
+                ns_per_query: None,
+                source: front.file.clone(),
+            });
+            continue;
+        };
+        let fpr = front.num(x, "fpr_measured");
+        // excluded only when the whole 95% interval lies above ε (a filter
+        // sized for ε measures ε give or take its sampling error)
+        if front.num(x, "fpr_measured_lo").is_some_and(|lo| lo > eps) {
+            excluded.push(format!("measured FPR above {eps} (its 95% interval)"));
+        }
+        let mut source = front.cite(i);
+        let ns = speed.as_ref().and_then(|s| {
+            let (j, y) = s.rows.iter().enumerate().find(|(_, y)| {
+                ["structure", "fpr", "n", "keys"]
+                    .iter()
+                    .all(|c| s.get(y, c) == front.get(x, c))
+            })?;
+            let v = s.num(y, "query_ns_negative")?;
+            source += &format!(", {}", s.cite(j));
+            Some(v)
+        });
+        r.candidates.push(Candidate {
+            structure: f.name().into(),
+            excluded: excluded.join(", "),
+            row: format!(
+                "n = {}, sized for ε = {}, {}",
+                front.get(x, "n"),
+                front.get(x, "fpr"),
+                front.get(x, "config")
+            ),
+            bytes: front.num(x, "bits_per_key").map(|b| b * n / 8.0),
+            error: fpr,
+            ns_per_query: ns,
+            source,
+        });
+    }
+    Some(choose(r, "FPR"))
+}
+
+/// The distinct-count table: for a relative standard error `error`, each
+/// sketch's estimator from `cardinality_frontier`'s summary at its largest
+/// streamed n (the merged estimator when merges are needed), and the bytes
+/// that error needs, from the measured memory-variance product:
+/// bytes = MVP / (8 · error²).
+pub fn sketches(reference_dir: &Path, error: f64, merges: bool) -> Option<Recommendation> {
+    let s = Rows::read(reference_dir, "cardinality_frontier", "summary.csv")?;
+    let streamed = s
+        .rows
+        .iter()
+        .filter(|x| s.get(x, "simulated") != "true")
+        .filter_map(|x| s.num(x, "n"))
+        .fold(0.0, f64::max);
+    let mut r = Recommendation {
+        needs: if merges {
+            "merges".into()
+        } else {
+            "none".into()
+        },
+        ..Default::default()
+    };
+    for k in Sketch::ALL {
+        let rows: Vec<(usize, &Vec<String>)> = s
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| {
+                s.get(x, "sketch") == k.name()
+                    && s.num(x, "n") == Some(streamed)
+                    && (s.get(x, "merged") == "true") == merges
+            })
+            .collect();
+        // the estimator of least measured MVP
+        let best = rows
+            .iter()
+            .filter_map(|(i, x)| Some((s.num(x, "mvp")?, *i, *x)))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((mvp, i, x)) = best else {
+            continue;
+        };
+        r.candidates.push(Candidate {
+            structure: format!("{} ({})", k.name(), s.get(x, "estimator")),
+            excluded: String::new(),
+            row: format!("2^{} registers, n = {}", s.get(x, "lg_k"), s.get(x, "n")),
+            bytes: Some(mvp / 8.0 / (error * error)),
+            error: s.num(x, "rel_err_sd"),
+            ns_per_query: None,
+            source: s.cite(i),
+        });
+    }
+    Some(choose(r, "RSE at its own size"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On the committed reference run: a need excludes exactly the
+    /// structures that lack it, the choice is the least bytes among those
+    /// left, and each candidate cites a row of its own structure.
+    #[test]
+    fn the_choice_is_the_least_measured_bytes_among_what_qualifies() {
+        let dir = Path::new("reports");
+        let front = Rows::read(dir, "filter_frontier", "results.csv").expect("reference run");
+        for needs in [vec![], vec!["deletes"], vec!["inserts", "merges"]] {
+            let r = filters(dir, 1e7, 0.01, &needs).unwrap();
+            assert_eq!(r.candidates.len(), Filter::ALL.len());
+            for (c, f) in r.candidates.iter().zip(Filter::ALL) {
+                let lacks = (needs.contains(&"deletes") && !f.deletes())
+                    || (needs.contains(&"inserts") && !f.inserts_after_build())
+                    || (needs.contains(&"merges") && !f.merges());
+                assert_eq!(
+                    c.excluded.contains("no "),
+                    lacks,
+                    "{needs:?} {}",
+                    c.structure
+                );
+                let row: usize = c
+                    .source
+                    .split(" row ")
+                    .nth(1)
+                    .unwrap()
+                    .split(',')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert_eq!(front.get(&front.rows[row - 1], "structure"), f.name());
+            }
+            let best = r
+                .candidates
+                .iter()
+                .filter(|c| c.excluded.is_empty())
+                .filter_map(|c| c.bytes)
+                .fold(f64::INFINITY, f64::min);
+            let chosen = r
+                .candidates
+                .iter()
+                .find(|c| Some(&c.structure) == r.smallest.as_ref())
+                .unwrap();
+            assert_eq!(chosen.bytes, Some(best), "{needs:?}");
+            assert!(r.reason.contains(&chosen.source), "{}", r.reason);
+        }
+        assert!(filters(Path::new("/nonexistent"), 1e7, 0.01, &[]).is_none());
+    }
+}

@@ -1,0 +1,10 @@
+//! The structures a user would pick today, one menu per family, each sized
+//! the way its own user sizes it, so the frontier studies measure them on
+//! the same keys and `design` recommends from what they measured:
+//! [`Filter`] for approximate membership, [`Sketch`] for distinct counting.
+
+mod cardinality;
+mod filters;
+
+pub use cardinality::{Counter, Sketch};
+pub use filters::{Built, Filter};
