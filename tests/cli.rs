@@ -958,9 +958,28 @@ fn design_filter_answers_the_essays_case_and_refuses_bad_input() {
     assert!((j["max_n"]["fpr_at_max"].as_f64().unwrap() - 0.436).abs() < 0.0005);
     assert!((j["max_n"]["traffic_at_max_per_s"].as_f64().unwrap() - 4470.0).abs() < 10.0);
     assert!(out.join("filter.json").is_file() && out.join("overfill.svg").is_file());
+    // the recommendation from the committed reference run: with deletes
+    // needed, the choice is a structure that deletes, cited by its row
+    let j = design_json(
+        &[&base[1..], &["--needs", "deletes"]].concat(),
+        &d.path().join("del"),
+    );
+    let rec = &j["recommendation"];
+    let smallest = rec["smallest"].as_str().unwrap();
+    assert!(
+        ["counting_bloom", "cuckoo", "quotient"].contains(&smallest),
+        "{rec}"
+    );
+    assert!(
+        rec["reason"]
+            .as_str()
+            .unwrap()
+            .contains("filter_frontier/results.csv row ")
+    );
     design_refuses(
         &base,
         &[
+            ("--needs", "teleport"),
             ("--fpr", "0"),
             ("--fpr", "1.5"),
             ("--fpr", "NaN"),

@@ -339,4 +339,42 @@ mod tests {
         }
         assert!(filters(Path::new("/nonexistent"), 1e7, 0.01, &[]).is_none());
     }
+
+    /// The distinct-count table on the committed reference: one candidate
+    /// per sketch, a merge requirement picks only merged estimators (never
+    /// HIP, whose history a merge loses), the bytes are MVP/(8·e²) of the
+    /// cited row, and the choice is their minimum.
+    #[test]
+    fn the_sketch_choice_is_the_least_bytes_for_the_error() {
+        let dir = Path::new("reports");
+        let s = Rows::read(dir, "cardinality_frontier", "summary.csv").expect("reference run");
+        for merges in [false, true] {
+            let r = sketches(dir, 0.01, merges).unwrap();
+            assert_eq!(r.candidates.len(), Sketch::ALL.len());
+            for c in &r.candidates {
+                let row: usize = c.source.rsplit(" row ").next().unwrap().parse().unwrap();
+                let x = &s.rows[row - 1];
+                assert_eq!(s.get(x, "merged") == "true", merges, "{}", c.structure);
+                if merges {
+                    assert_ne!(s.get(x, "estimator"), "hip", "{}", c.structure);
+                }
+                let want = s.num(x, "mvp").unwrap() / 8.0 / 1e-4;
+                assert!(
+                    (c.bytes.unwrap() - want).abs() < 1e-9 * want,
+                    "{}",
+                    c.structure
+                );
+            }
+            let least = r
+                .candidates
+                .iter()
+                .filter_map(|c| c.bytes)
+                .fold(f64::INFINITY, f64::min);
+            let chosen = r
+                .candidates
+                .iter()
+                .find(|c| Some(&c.structure) == r.smallest.as_ref());
+            assert_eq!(chosen.and_then(|c| c.bytes), Some(least));
+        }
+    }
 }

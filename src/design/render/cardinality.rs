@@ -220,7 +220,7 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
     }
     s.push('\n');
     if let Some(rec) = &r.recommendation {
-        s += &super::recommendation_markdown(rec, "RSE", "ns per query");
+        s += &super::recommendation_markdown(rec, "RSE at its size", None);
     }
     s += &seed_and_charts(&r.seed, &r.charts);
     s

@@ -128,7 +128,7 @@ pub fn filter_markdown(r: &FilterReview) -> String {
     }
     s.push('\n');
     if let Some(rec) = &r.recommendation {
-        s += &super::recommendation_markdown(rec, "FPR", "ns per absent query");
+        s += &super::recommendation_markdown(rec, "FPR", Some("ns per absent query"));
     }
     s += &seed_and_charts(&r.seed, &r.charts);
     s
