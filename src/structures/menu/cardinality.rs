@@ -314,6 +314,35 @@ impl<H: KeyHasher> Cardinality for Counter<H> {
     }
 }
 
+/// An UltraLogLog of 2^p registers after `n` distinct uniform 64-bit hashes,
+/// drawn without hashing them (for n no stream reaches in a study's
+/// budget): with the n hashes Poissonized, a register holds a hash with
+/// `nlz` = j leading zeros after its index bits independently for every j,
+/// with probability 1 − exp(−(n/m)·2^−(j+1)) (2^−(64−p) for the last j,
+/// whose bits are all zero); one hash per level present, built to land
+/// on register i with that j, gives the state the stream would have.
+pub fn ultraloglog_after<R: rand::Rng>(p: u32, n: f64, rng: &mut R) -> anyhow::Result<UltraLogLog> {
+    use rand::RngExt;
+    let mut u = UltraLogLog::new(p).map_err(anyhow::Error::msg)?;
+    let q = 64 - p;
+    let per_register = n / (1u64 << p) as f64;
+    for i in 0..1u64 << p {
+        for j in 0..=q {
+            let share = if j < q {
+                2f64.powi(-(j as i32) - 1)
+            } else {
+                2f64.powi(-(q as i32))
+            };
+            let present = -(-per_register * share).exp_m1();
+            if rng.random::<f64>() < present {
+                let low = if j < q { 1u64 << (q - 1 - j) } else { 0 };
+                u.add((i << q) | low);
+            }
+        }
+    }
+    Ok(u)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,5 +448,44 @@ mod tests {
                 count(seed)
             );
         }
+    }
+
+    /// The simulated UltraLogLog has the streamed one's error: at n = 10^6
+    /// and 2^10 registers, over 300 simulated sketches, the mean error
+    /// within 4 standard errors of 0 and both estimators' RSE constants
+    /// inside the 99.9% chi-square interval; one hash that lands where the
+    /// simulation says gives the state the crate's own add gives.
+    #[test]
+    fn a_simulated_ultraloglog_errs_as_a_streamed_one() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(5);
+        let (p, n) = (10u32, 1e6);
+        let (mut fgra, mut ml) = (Vec::new(), Vec::new());
+        for _ in 0..300 {
+            let u = ultraloglog_after(p, n, &mut rng).unwrap();
+            fgra.push(OptimalFGRAEstimator.estimate(&u) / n - 1.0);
+            ml.push(MaximumLikelihoodEstimator.estimate(&u) / n - 1.0);
+        }
+        for (e, v) in [("fgra", &fgra), ("ml", &ml)] {
+            let (mean, sd) = stats::mean_sd(v);
+            let theory = Sketch::UltraLogLog.rse_theory(e, p).unwrap();
+            assert!(
+                mean.abs() < 4.0 * theory / (v.len() as f64).sqrt(),
+                "{e}: bias {mean}"
+            );
+            let i = stats::sd_interval(sd, v.len(), 0.999);
+            assert!(
+                i.lo <= theory && theory <= i.hi,
+                "{e}: sd {sd} [{}, {}] vs {theory}",
+                i.lo,
+                i.hi
+            );
+        }
+        // register 5, 3 leading zeros: the same byte as the crate's add of such a hash
+        let mut a = UltraLogLog::new(4).unwrap();
+        a.add((5u64 << 60) | (1u64 << (60 - 1 - 3)) | 0x1234);
+        let mut b = UltraLogLog::new(4).unwrap();
+        b.add((5u64 << 60) | (1u64 << (60 - 1 - 3)));
+        assert_eq!(a.get_state(), b.get_state());
     }
 }

@@ -6,5 +6,5 @@
 mod cardinality;
 mod filters;
 
-pub use cardinality::{Counter, Sketch};
+pub use cardinality::{Counter, Sketch, ultraloglog_after};
 pub use filters::{Built, Filter};

@@ -8,8 +8,10 @@
 //! of the error is the RSE; bytes · 8 · RSE² is the memory-variance product
 //! (MVP) that the report sets against the lower bounds of Pettie and Wang.
 //! Beyond max_n, sketchlab's HyperLogLog is read from registers drawn
-//! exactly in distribution up to `simulate_to` keys (as `hll_scale` does);
-//! the peer crates take hashes only one at a time, so their rows stop at max_n.
+//! exactly in distribution up to `simulate_to` keys (as `hll_scale` does),
+//! and UltraLogLog from a state drawn level by level
+//! ([`menu::ultraloglog_after`]); DataSketches' sketches take hashes only
+//! through their own hash of a value, so their rows stop at max_n.
 
 use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Study;
@@ -18,8 +20,9 @@ use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
 use crate::structures::Cardinality;
 use crate::structures::hyperloglog::{estimators, simulate, theory};
-use crate::structures::menu::Sketch;
+use crate::structures::menu::{self, Sketch};
 use crate::workload::{KeyGen, KeyType};
+use ultraloglog::{Estimator, MaximumLikelihoodEstimator, OptimalFGRAEstimator};
 
 pub struct CardinalityFrontier;
 
@@ -28,7 +31,7 @@ crate::params! {
         sketch: String = common::choice(&Sketch::NAMES, Def::Required, "the sketch (see structures::menu)"),
         lg_k: u32 = common::int(4, 18, Def::Int(12), "log2 of the registers (bins, nominal entries)"),
         max_n: u64 = common::count(Def::Int(1_000_000), "distinct keys streamed (read at every power of ten up to it)"),
-        simulate_to: u64 = common::count(Def::Int(1_000_000_000), "hll6/hll8: read simulated registers at powers of ten above max_n up to this"),
+        simulate_to: u64 = common::count(Def::Int(1_000_000_000), "hll6/hll8/ultraloglog: read simulated registers at powers of ten above max_n up to this"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
     }
@@ -129,6 +132,24 @@ impl Study for CardinalityFrontier {
             }
             let (est, b) = even.merged(&odd)?;
             rows.push(row(n, s.merged_estimator(), true, est, b as f64, b as f64));
+        }
+        if s == Sketch::UltraLogLog {
+            let mut rng = seeds.rng("registers");
+            for n in checkpoints(100, p.simulate_to)
+                .into_iter()
+                .filter(|&n| n > p.max_n)
+            {
+                let u = menu::ultraloglog_after(p.lg_k, n as f64, &mut rng)?;
+                let bytes = u.get_state().len() as f64;
+                for (e, est) in [
+                    ("fgra", OptimalFGRAEstimator.estimate(&u)),
+                    ("ml", MaximumLikelihoodEstimator.estimate(&u)),
+                ] {
+                    let mut r = row(n, e, false, est, bytes, bytes);
+                    r.simulated = true;
+                    rows.push(r);
+                }
+            }
         }
         if matches!(s, Sketch::Hll6 | Sketch::Hll8) {
             let mut rng = seeds.rng("registers");
