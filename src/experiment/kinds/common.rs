@@ -108,15 +108,7 @@ pub fn fill_and_query(
         f.insert(keys.key(id))
             .map_err(|e| anyhow::anyhow!("insert of key {id} failed: {e}"))?;
     }
-    let stride = n.div_ceil(1_000_000).max(1);
-    let mut false_negatives = 0;
-    let mut members_checked = 0;
-    for id in (0..n).step_by(stride as usize) {
-        members_checked += 1;
-        if !f.contains(keys.key(id)) {
-            false_negatives += 1;
-        }
-    }
+    let (false_negatives, members_checked) = missing_members(f, keys, n);
     let positives = count_positives(f, keys, n..n + queries);
     Ok(FillQuery {
         fpr: Proportion::new(positives, queries),
@@ -124,6 +116,21 @@ pub fn fill_and_query(
         members_checked,
         fill: f.fill(),
     })
+}
+
+/// Members `0..n` the filter denies, of those re-queried: all of them up
+/// to 10^6, then an evenly spaced sample of 10^6. Returns (denied, checked).
+pub fn missing_members(f: &(impl Membership + ?Sized), keys: &mut KeyGen, n: u64) -> (u64, u64) {
+    let stride = n.div_ceil(1_000_000).max(1);
+    let mut denied = 0;
+    let mut checked = 0;
+    for id in (0..n).step_by(stride as usize) {
+        checked += 1;
+        if !f.contains(keys.key(id)) {
+            denied += 1;
+        }
+    }
+    (denied, checked)
 }
 
 /// How many of the keys with `ids` test positive: the query loop of every

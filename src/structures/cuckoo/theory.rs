@@ -14,6 +14,17 @@ pub fn fingerprint_bits(epsilon: f64, b: usize) -> u32 {
     (2.0 * b as f64 / epsilon).log2().ceil() as u32
 }
 
+/// The buckets of `b` slots a table sized for `n` keys at most
+/// `max_load` full gets: the power of two at or above n/(b·max_load) (at
+/// least 2; the alternate bucket is an XOR), so its load lies between
+/// max_load/2 and max_load.
+pub fn buckets_for(n: u64, b: usize, max_load: f64) -> usize {
+    ((n as f64 / max_load).ceil() as u64)
+        .div_ceil(b as u64)
+        .next_power_of_two()
+        .max(2) as usize
+}
+
 /// Bits per item at load α with f-bit fingerprints: f/α; the paper's
 /// (log2(1/ε) + 3)/α for b = 4 (and + 2 with semi-sorted buckets).
 pub fn bits_per_item(f: f64, alpha: f64) -> f64 {
@@ -37,6 +48,17 @@ pub fn crossover_epsilon(extra: f64, alpha: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_sized_for_n_is_the_power_of_two_at_or_above_its_load() {
+        assert_eq!(buckets_for(1_000_000, 4, 0.95), 1 << 19);
+        assert_eq!(buckets_for(10_000_000, 4, 0.95), 1 << 22);
+        assert_eq!(buckets_for(1, 4, 0.95), 2);
+        for n in [100u64, 12_345, 1 << 20, 3_000_001] {
+            let load = n as f64 / (buckets_for(n, 4, 0.95) * 4) as f64;
+            assert!(load <= 0.95 && load > 0.95 / 2.0, "n = {n}: load {load}");
+        }
+    }
 
     #[test]
     fn paper_numbers() {

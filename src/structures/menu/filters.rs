@@ -161,7 +161,7 @@ impl Filter {
         }
         let (nf, m) = (n as f64, bloom::optimal_m(n.max(1), eps));
         let k = bloom::optimal_k_int(m, n.max(1));
-        let (filter, config, fpr_theory): (Box<dyn Membership>, String, f64) = match self {
+        let (mut filter, config, fpr_theory): (Box<dyn Membership>, String, f64) = match self {
             Filter::Bloom => (
                 Box::new(BloomFilter::new(m, k, hasher)?),
                 format!("m = {m}, k = {k}"),
@@ -182,9 +182,7 @@ impl Filter {
             ),
             Filter::Cuckoo => {
                 let f = cuckoo::fingerprint_bits(eps, CUCKOO_B).max(4);
-                let buckets = ((nf / (CUCKOO_B as f64 * CUCKOO_LOAD)).ceil() as usize)
-                    .next_power_of_two()
-                    .max(2);
+                let buckets = cuckoo::buckets_for(n, CUCKOO_B, CUCKOO_LOAD);
                 let alpha = nf / (buckets * CUCKOO_B) as f64;
                 (
                     Box::new(CuckooFilter::new(
@@ -234,7 +232,6 @@ impl Filter {
                 )
             }
         };
-        let mut filter = filter;
         let mut failed = None;
         let mut inserted = 0u64;
         each(&mut |key| {

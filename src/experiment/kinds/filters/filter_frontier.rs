@@ -102,11 +102,7 @@ impl Study for FilterFrontier {
                 add(keys.key(id))
             }
         })?;
-        let stride = p.n.div_ceil(1_000_000).max(1) as usize;
-        let false_negatives = (0..p.n)
-            .step_by(stride)
-            .filter(|&id| !filter.contains(keys.key(id)))
-            .count() as u64;
+        let (false_negatives, _) = common::missing_members(&*filter, &mut keys, p.n);
         let fp = common::count_positives(&*filter, &mut keys, p.n..p.n + p.queries);
         let fpr = Proportion::new(fp, p.queries);
         let bits = filter.bytes() as f64 * 8.0 / p.n as f64;

@@ -37,10 +37,7 @@ pub(super) fn cms_w(budget_bytes: u64) -> u64 {
 
 /// Cuckoo buckets (4 slots) for n keys at ≤ 95% load.
 pub(super) fn cuckoo_buckets(n: u64) -> usize {
-    ((n as f64 / 0.95).ceil() as u64)
-        .next_power_of_two()
-        .div_ceil(4)
-        .max(2) as usize
+    crate::structures::cuckoo::theory::buckets_for(n, 4, 0.95)
 }
 
 /// The structure built and filled, as the timed loops see it.
