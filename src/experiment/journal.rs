@@ -43,6 +43,10 @@ pub struct Header {
     pub trials: usize,
     /// `[i, n]` for shard i of n.
     pub shard: Option<[u32; 2]>,
+    /// The key files the rows drew from, `file:<format>:<path> xxh3=…`: a
+    /// file changed since is refused on resume and merge.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_files: Vec<String>,
 }
 
 impl Header {
@@ -71,6 +75,11 @@ impl Header {
         check("quick", self.quick.to_string(), other.quick.to_string());
         check("trials", self.trials.to_string(), other.trials.to_string());
         check("shard", shard_name(self.shard), shard_name(other.shard));
+        check(
+            "key files",
+            self.key_files.join(", "),
+            other.key_files.join(", "),
+        );
         d
     }
 }
@@ -289,6 +298,7 @@ mod tests {
             quick: true,
             trials: 3,
             shard: None,
+            key_files: vec![],
         }
     }
 

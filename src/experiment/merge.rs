@@ -155,6 +155,14 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
             ),
         ));
     }
+    let files: Vec<String> = spec.key_files.iter().map(|f| f.identity()).collect();
+    if files != first.header.key_files {
+        return Err(Error::Input(format!(
+            "{name}: the shards drew keys from {}, but the key files now read {}: a key file changed since (rerun the shards)",
+            first.header.key_files.join(", "),
+            files.join(", ")
+        )));
+    }
     let opts = RunOptions {
         out: PathBuf::new(),
         quick: first.header.quick,
@@ -343,6 +351,7 @@ mod tests {
                     quick: true,
                     trials: 4,
                     shard: Some([i, 2]),
+                    key_files: vec![],
                 },
                 records,
                 good_len: 0,

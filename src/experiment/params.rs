@@ -105,7 +105,11 @@ impl ParamDef {
             }
             PType::Choice(words) => words.join(" | "),
             PType::Hash => "a hash strategy (list --hashes)".into(),
-            PType::Keys => KeyType::names().join(" | "),
+            PType::Keys => format!(
+                "{} | {{ file = PATH, format = {} }}",
+                KeyType::names().join(" | "),
+                crate::workload::file::Format::NAMES.join(" | ")
+            ),
             PType::HashSeed => "\"trial\" | \"random\" | integer".into(),
             PType::Bool => "true | false".into(),
         }
@@ -177,8 +181,8 @@ impl ParamDef {
                 _ => Err(one_of(&StrategyId::names())),
             },
             PType::Keys => match v {
-                Value::Str(s) if KeyType::from_name(s).is_some() => Ok(v.clone()),
-                _ => Err(one_of(&KeyType::names())),
+                Value::Str(s) => KeyType::open(s).map(|_| v.clone()),
+                _ => Err(KeyType::open("").unwrap_err()),
             },
             PType::HashSeed => match v {
                 Value::Str(s) if s == "trial" || s == "random" => Ok(v.clone()),

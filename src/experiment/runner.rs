@@ -72,6 +72,22 @@ pub fn header(spec: &Spec, opts: &RunOptions) -> Header {
         quick: opts.quick,
         trials: spec.trials(opts.quick),
         shard: opts.shard.map(Shard::pair),
+        key_files: spec.key_files.iter().map(|f| f.identity()).collect(),
+    }
+}
+
+/// The manifest's record of a key file.
+fn key_file_info(f: &crate::workload::file::KeyFile) -> export::KeyFileInfo {
+    export::KeyFileInfo {
+        path: f.path.clone(),
+        format: f.format.name().to_string(),
+        gzipped: f.gzipped,
+        bytes: f.bytes,
+        xxh3_64: format!("{:016x}", f.xxh3_64),
+        records: f.records,
+        duplicates_dropped: f.duplicates,
+        distinct_keys: f.len(),
+        split: crate::workload::file::SPLIT.to_string(),
     }
 }
 
@@ -187,21 +203,41 @@ fn resumed_records(
 /// the same spec, seed, size and trials, and a results.csv whose header is
 /// the kind's columns today (a kind that gained a column reruns the study
 /// rather than leave rows the report cannot read).
-fn already_complete(dir: &Path, want: &Header, kind: &dyn Kind) -> bool {
+/// A key file changed since that run is refused: its rows are not the rows
+/// this file would give, and rerunning silently would hide the change.
+fn already_complete(dir: &Path, want: &Header, kind: &dyn Kind) -> Result<bool> {
     let Ok(bytes) = std::fs::read(dir.join("manifest.json")) else {
-        return false;
+        return Ok(false);
     };
     let Ok(m) = Manifest::from_bytes(&bytes) else {
-        return false;
+        return Ok(false);
     };
+    let files: Vec<String> = m
+        .key_files
+        .iter()
+        .map(|f| {
+            let format = crate::workload::file::Format::from_name(&f.format)
+                .unwrap_or(crate::workload::file::Format::Lines);
+            let name = crate::workload::file::canonical(&f.path, format);
+            format!("{name} xxh3={}", f.xxh3_64)
+        })
+        .collect();
+    if m.spec_xxh3_64 == want.spec_xxh3_64 && files != want.key_files {
+        return Err(Error::Input(format!(
+            "{}: the finished run drew keys from {}, but the key files now read {}: a key file changed since; run without --resume to start over",
+            dir.display(),
+            files.join(", "),
+            want.key_files.join(", ")
+        )));
+    }
     let header: Vec<String> = kind.columns().into_iter().map(|c| c.name).collect();
     let current = export::read_output(dir, "results.csv")
         .is_ok_and(|b| b.split(|&c| c == b'\n').next() == Some(header.join(",").as_bytes()));
-    m.spec_xxh3_64 == want.spec_xxh3_64
+    Ok(m.spec_xxh3_64 == want.spec_xxh3_64
         && m.seed == want.seed
         && m.quick == want.quick
         && m.trials == want.trials
-        && current
+        && current)
 }
 
 /// Runs a study (or one shard of it) and writes its rows.
@@ -241,7 +277,7 @@ pub fn run_study(
         rows_file,
         reused,
     };
-    if opts.resume && !exists && opts.shard.is_none() && already_complete(&dir, &want, kind) {
+    if opts.resume && !exists && opts.shard.is_none() && already_complete(&dir, &want, kind)? {
         progress.inc(count as u64);
         let rows = export::output_path(&dir, "results.csv").unwrap_or(dir.join("results.csv"));
         return Ok(finished(count, true, rows));
@@ -402,6 +438,7 @@ pub fn manifest(
         resumed_trials: resumed,
         peak_rss_bytes: crate::metrics::process::peak_rss_bytes(),
         sequential: None,
+        key_files: spec.key_files.iter().map(|f| key_file_info(f)).collect(),
         files: vec![
             export::file_name(rows),
             "spec.toml".into(),

@@ -165,8 +165,30 @@ pub struct Manifest {
     /// How a sequential study's settings stopped (`[sequential]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequential: Option<String>,
+    /// The key files the study drew keys from (`keys = { file = … }`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_files: Vec<KeyFileInfo>,
     pub files: Vec<String>,
     pub command: Vec<String>,
+}
+
+/// What a manifest says about one key file a study read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeyFileInfo {
+    /// The path as the spec gave it.
+    pub path: String,
+    pub format: String,
+    pub gzipped: bool,
+    /// The file's length on disk.
+    pub bytes: u64,
+    /// xxh3-64 of the file's bytes on disk (hex).
+    pub xxh3_64: String,
+    /// Records read (lines, or 8-byte records).
+    pub records: u64,
+    pub duplicates_dropped: u64,
+    pub distinct_keys: u64,
+    /// How trials draw their present and absent keys from it.
+    pub split: String,
 }
 
 impl Manifest {

@@ -4,6 +4,7 @@
 //! construction: a query that the filter accepts is a false positive, no
 //! exact set needed to tell.
 
+pub mod file;
 pub mod keysets;
 pub mod zipf;
 
@@ -27,6 +28,9 @@ pub enum KeyType {
     Bytes16,
     /// Short decimal strings `key-<n>` (what a Python `str` item looks like).
     Decimal,
+    /// The distinct keys of a user's file (index into [`file`]'s registry of
+    /// loaded files), drawn in a seeded order: see [`file`].
+    File(u32),
 }
 
 impl KeyType {
@@ -47,15 +51,63 @@ impl KeyType {
             KeyType::Blob2k => "blob2k",
             KeyType::Decimal => "decimal",
             KeyType::Bytes16 => "bytes16",
+            KeyType::File(i) => file::get(i).name,
         }
     }
 
+    /// A synthetic type by name, or an already-loaded key file by its
+    /// `file:<format>:<path>` name ([`KeyType::open`] loads one).
     pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == s)
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .or_else(|| file::find(s).map(KeyType::File))
     }
 
+    /// A synthetic type by name, or a key file (`file:<format>:<path>`),
+    /// read on first use; the error names the file and line.
+    pub fn open(s: &str) -> Result<Self, String> {
+        if let Some(k) = Self::ALL.into_iter().find(|k| k.name() == s) {
+            return Ok(k);
+        }
+        match file::parse_name(s) {
+            Some((format, path)) => file::open(path, format).map(KeyType::File),
+            None => Err(format!(
+                "must be one of {}, or a key file {{ file = \"PATH\", format = \"{}\" }}",
+                Self::names().join(", "),
+                file::Format::NAMES.join("\" | \"")
+            )),
+        }
+    }
+
+    /// The synthetic types' names.
     pub fn names() -> Vec<&'static str> {
         Self::ALL.iter().map(|k| k.name()).collect()
+    }
+
+    /// The shortest key's length in bytes.
+    pub fn min_len(self) -> usize {
+        match self {
+            KeyType::Decimal => "key-0".len(),
+            KeyType::File(i) => file::get(i).keys().map(<[u8]>::len).min().unwrap_or(0),
+            k => k.key_len().expect("fixed-length type"),
+        }
+    }
+
+    /// The loaded key file a parameter value names, if it names one.
+    pub fn from_value_str(v: &crate::table::Value) -> Option<&'static file::KeyFile> {
+        match v {
+            crate::table::Value::Str(s) => Self::from_name(s).and_then(Self::file),
+            _ => None,
+        }
+    }
+
+    /// The loaded key file behind this type, if it is one.
+    pub fn file(self) -> Option<&'static file::KeyFile> {
+        match self {
+            KeyType::File(i) => Some(file::get(i)),
+            _ => None,
+        }
     }
 
     /// Key length in bytes (`None` when it varies).
@@ -67,6 +119,7 @@ impl KeyType {
             KeyType::Blob2k => Some(2048),
             KeyType::Decimal => None,
             KeyType::Bytes16 => Some(16),
+            KeyType::File(i) => file::get(i).fixed_len(),
         }
     }
 }
@@ -80,6 +133,8 @@ pub struct KeyGen {
     /// u32 and u64 keys: written here, not into `buf` (no length
     /// bookkeeping on the sweep engine's hottest path).
     word: [u8; 8],
+    /// A key file's keys and this generator's seeded order of them.
+    file: Option<(&'static file::KeyFile, file::Permutation)>,
 }
 
 const URL_PREFIX: &[u8] = b"https://www.example.com/articles/";
@@ -95,6 +150,9 @@ impl KeyGen {
             salt,
             buf: Vec::with_capacity(2048),
             word: [0; 8],
+            file: key_type
+                .file()
+                .map(|f| (f, file::Permutation::new(f.len(), salt))),
         }
     }
 
@@ -124,11 +182,15 @@ impl KeyGen {
                 self.word = self.u64_key(id);
                 return &self.word;
             }
+            KeyType::File(_) => {
+                let (f, perm) = self.file.as_ref().expect("a file generator holds its file");
+                return f.key(perm.apply(id) as usize);
+            }
             _ => {}
         }
         self.buf.clear();
         match self.key_type {
-            KeyType::U32 | KeyType::U64 => unreachable!("returned above"),
+            KeyType::U32 | KeyType::U64 | KeyType::File(_) => unreachable!("returned above"),
             KeyType::Url100 => {
                 self.buf.extend_from_slice(URL_PREFIX);
                 let mut r = x;

@@ -17,6 +17,7 @@ pub fn key_len(k: KeyType) -> f64 {
         KeyType::Blob2k => 2048.0,
         KeyType::Decimal => 11.0,
         KeyType::Bytes16 => 16.0,
+        KeyType::File(i) => crate::workload::file::get(i).mean_len(),
     }
 }
 

@@ -107,6 +107,13 @@ pub trait Study: Sync + 'static {
     fn footprint(&self, _p: &Self::P) -> Option<Footprint> {
         None
     }
+    /// How many distinct keys one trial draws from its key source (it uses
+    /// key ids `0..N`): a key file (`keys = { file = … }`) must hold at least
+    /// that many, checked before the study runs. `None`: the kind cannot
+    /// draw its keys from a file.
+    fn key_ids(&self, _p: &Self::P) -> Option<u64> {
+        None
+    }
     /// The independent draws behind a proportion `metric` in one trial (a
     /// filter's false-positive rate: its queries), so a spec can be checked
     /// for feasibility before it runs (`None`: the data alone tell).
@@ -137,6 +144,40 @@ pub fn summary_rows<S: Study, Sm: crate::experiment::row::SummaryRow>(
         .collect()
 }
 
+/// A trial whose keys come from a file: the file must hold the distinct
+/// keys the trial draws ([`Study::key_ids`]).
+fn check_key_files(
+    defs: &[ParamDef],
+    p: &Params,
+    need: impl Fn() -> Option<u64>,
+    kind: &str,
+) -> Result<(), (&'static str, String)> {
+    use crate::experiment::params::PType;
+    for d in defs.iter().filter(|d| matches!(d.ty, PType::Keys)) {
+        let Some(file) = crate::workload::KeyType::from_value_str(p.get(d.name)) else {
+            continue;
+        };
+        let Some(need) = need() else {
+            return Err((
+                d.name,
+                format!("kind {kind} cannot draw its keys from a file (a key type name only)"),
+            ));
+        };
+        if need > file.len() {
+            return Err((
+                d.name,
+                format!(
+                    "key file {} holds {} distinct keys ({} duplicates dropped); this trial draws {need} (kind {kind}: its members and absent keys)",
+                    file.path,
+                    file.len(),
+                    file.duplicates
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The object-safe face of a [`Study`] the pipeline uses.
 pub trait Kind: Sync {
     fn name(&self) -> &'static str;
@@ -153,6 +194,8 @@ pub trait Kind: Sync {
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>>;
     fn footprint(&self, p: &Params) -> Option<Footprint>;
     fn draws(&self, metric: &str, p: &Params) -> Option<f64>;
+    /// The distinct keys one trial draws ([`Study::key_ids`]).
+    fn key_ids(&self, p: &Params) -> Option<u64>;
     fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>>;
     fn charts(&self, t: &Tables) -> Vec<Chart>;
     /// The kind's default chart declarations.
@@ -233,7 +276,9 @@ impl<S: Present> Kind for S {
         S::R::fields()
     }
     fn validate(&self, p: &Params) -> Result<(), (&'static str, String)> {
-        Study::validate(self, &S::P::from_params(p))
+        let typed = S::P::from_params(p);
+        Study::validate(self, &typed)?;
+        check_key_files(S::P::DEFS, p, || Study::key_ids(self, &typed), S::NAME)
     }
     fn timing(&self) -> bool {
         S::TIMING
@@ -250,6 +295,9 @@ impl<S: Present> Kind for S {
     }
     fn draws(&self, metric: &str, p: &Params) -> Option<f64> {
         Study::draws(self, &S::P::from_params(p), metric)
+    }
+    fn key_ids(&self, p: &Params) -> Option<u64> {
+        Study::key_ids(self, &S::P::from_params(p))
     }
     fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
         Study::keys(self, &S::P::from_params(p), seeds)

@@ -86,6 +86,8 @@ pub struct Spec {
     pub sequential: Option<Sequential>,
     /// `[[chart]]`: charts this study adds to (or replaces among) its kind's.
     pub charts: Vec<crate::plot::declare::ChartDecl>,
+    /// The key files its grids draw from (`keys = { file = … }`), loaded.
+    pub key_files: Vec<&'static crate::workload::file::KeyFile>,
 }
 
 impl std::fmt::Debug for Spec {
@@ -242,6 +244,7 @@ impl Spec {
         let charts = charts::validate(path, kind, &raw.charts, [&grid, &quick_grid])?;
         feasible::check(path, kind, &grid, planned, &claims)?;
 
+        let key_files = key_files(kind, [&grid, &quick_grid]);
         Ok(Spec {
             path: path.to_path_buf(),
             source: text.to_string(),
@@ -257,6 +260,7 @@ impl Spec {
             claims,
             sequential,
             charts,
+            key_files,
         })
     }
 }
@@ -396,6 +400,30 @@ fn sequential(
         budget: raw.budget,
         quick_budget,
     })
+}
+
+/// The key files named in either grid, each once, in order of appearance.
+fn key_files(
+    kind: &'static dyn Kind,
+    grids: [&[(&'static str, Vec<Value>)]; 2],
+) -> Vec<&'static crate::workload::file::KeyFile> {
+    let mut out: Vec<&'static crate::workload::file::KeyFile> = Vec::new();
+    for (name, values) in grids.into_iter().flatten() {
+        let is_keys = kind
+            .params()
+            .iter()
+            .any(|d| d.name == *name && matches!(d.ty, crate::experiment::params::PType::Keys));
+        for f in values
+            .iter()
+            .filter(|_| is_keys)
+            .filter_map(crate::workload::KeyType::from_value_str)
+        {
+            if !out.iter().any(|g| std::ptr::eq(*g, f)) {
+                out.push(f);
+            }
+        }
+    }
+    out
 }
 
 /// Cross-parameter checks on every combination the grid produces.

@@ -54,10 +54,11 @@ impl Study for BloomTwins {
     const ABOUT: &'static str = "Bloom filter queried with seed-independent MurmurHash3 twins of its members, vs a keyed hash";
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
-        if p.keys.key_len().is_none_or(|l| l < 32) {
+        if p.keys.min_len() < 32 {
             return Err((
                 "keys",
-                "must be at least 32 bytes long: url100 or blob2k".into(),
+                "every key must be at least 32 bytes long: url100, blob2k or such a key file"
+                    .into(),
             ));
         }
         Ok(())
@@ -93,6 +94,11 @@ impl Study for BloomTwins {
                 .map(|id| twin(&mut keys, id))
                 .collect(),
         ))
+    }
+
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        // members, then as many honest non-members
+        Some(2 * p.n)
     }
 
     fn footprint(&self, p: &P) -> Option<Footprint> {

@@ -109,6 +109,10 @@ impl Study for BloomFpr {
         (metric == "fpr_measured").then_some(p.queries as f64)
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n + p.queries)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let (m, _) = super::bloom_fpr::m_k(p.n, p.bits_per_key, p.k);
         Some(Footprint::one(

@@ -108,6 +108,10 @@ impl Study for BloomOverfill {
         (metric == "fpr_measured").then_some(p.queries as f64)
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n + p.queries)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         Some(Footprint::one(
             bloom_bytes(bloom_bits(p.capacity, p.p)),

@@ -115,6 +115,10 @@ impl Study for BloomSizing {
         (metric == "fpr_measured").then_some(p.queries as f64)
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n + p.queries)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         // and the probes-read sample kept for its interval
         let sample = p.queries.min(1_000_000) as f64;

@@ -144,6 +144,11 @@ impl Study for HitRate {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        // members, then at most one fresh absent key per request
+        Some(p.n + p.requests)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         // the filter and the authoritative store (an exact set of boxed keys)
         let n = p.n as f64;

@@ -72,7 +72,9 @@ fn python_kind(k: KeyType) -> Option<(PyKey, &'static str)> {
         KeyType::U32 | KeyType::U64 => Some((PyKey::Int, "int")),
         KeyType::Url100 | KeyType::Decimal => Some((PyKey::Str, "str")),
         KeyType::Bytes16 => Some((PyKey::Bytes, "bytes")),
-        KeyType::Blob2k => None,
+        // a file's keys are bytes of any length: a Python set of them is
+        // not one of the shapes measured (ints, str, fixed-width bytes)
+        KeyType::Blob2k | KeyType::File(_) => None,
     }
 }
 
@@ -114,7 +116,7 @@ fn hashset_bytes(keys: &mut KeyGen, n: u64) -> Option<u64> {
             |id| String::from_utf8(keys.key(id).to_vec()).expect("ascii keys"),
             n,
         ),
-        KeyType::Blob2k => retained(|id| keys.key(id).to_vec(), n),
+        KeyType::Blob2k | KeyType::File(_) => retained(|id| keys.key(id).to_vec(), n),
         KeyType::Bytes16 => retained(|id| <[u8; 16]>::try_from(keys.key(id)).unwrap(), n),
     }
 }
@@ -202,6 +204,10 @@ impl Study for KeySize {
     fn draws(&self, p: &P, metric: &str) -> Option<f64> {
         // the FPR is over the trial's absent-key queries
         (metric == "fpr_measured").then_some(p.queries as f64)
+    }
+
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n + p.queries)
     }
 
     fn footprint(&self, p: &P) -> Option<Footprint> {

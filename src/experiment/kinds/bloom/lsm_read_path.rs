@@ -207,6 +207,11 @@ impl Study for LsmReadPath {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        // members, then at most one fresh absent key per lookup
+        Some(p.n + p.lookups)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let bytes = bloom_bytes(bloom_bits(p.n / p.runs as u64, p.p)) * p.runs as f64;
         Some(Footprint::one(

@@ -98,6 +98,10 @@ impl Study for BlockedBloomStudy {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n + p.queries)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         // the blocked filter and the standard one it is compared with, same bits
         let bits = (p.bits_per_key * p.n as f64 / 512.0).ceil() * 512.0;

@@ -258,6 +258,15 @@ impl Study for CountingBloomStudy {
         Ok(r)
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        let n = (p.capacity as f64 * p.load).round() as u64;
+        Some(match p.test.as_str() {
+            // never-inserted keys at ids from 2^40 on
+            "bogus_deletes" => (1u64 << 40) + p.bogus_deletes,
+            _ => n + p.queries,
+        })
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let m = bloom_bits(p.capacity, p.p);
         let n = p.capacity as f64 * p.load;

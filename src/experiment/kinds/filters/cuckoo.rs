@@ -178,6 +178,13 @@ impl Study for CuckooStudy {
         Ok(r)
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        // fills up to the table's capacity, then 20,000 cache-line probes, the
+        // FPR queries and bogus deletes on ids past the members
+        let capacity = (1u64 << p.buckets_log2) * p.bucket_size as u64;
+        Some(capacity + (p.queries + p.bogus_deletes).max(20_000))
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let slots = (1u64 << p.buckets_log2) as f64 * p.bucket_size as f64;
         Some(Footprint::one(

@@ -122,6 +122,10 @@ impl Study for FilterFrontier {
         (metric == "fpr_measured").then_some(p.queries as f64)
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n + p.queries)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         // the largest table of the menu: 4-bit counters at Bloom's m, or a
         // 32-bit fuse table (36 bits per key); a static build also holds n hashes

@@ -91,6 +91,10 @@ impl Study for ScalableBloomStudy {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n + p.queries)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         // the chain grows until it holds n: at most growth x n keys at the
         // tightest stage's rate, plus the fixed filter

@@ -142,6 +142,11 @@ impl Study for Birthday {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        // a collision is certain within 2^bits + 1 keys (ids start at 1)
+        Some((1u64 << p.bits) + 2)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let expected = (2f64.powi(p.bits as i32) * std::f64::consts::FRAC_PI_2).sqrt();
         Some(Footprint::one(

@@ -106,6 +106,11 @@ impl Study for HllIntersection {
         Ok(rows)
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        // B is ids 0..small; A adds fresh ids up to max_ratio·small of its own
+        Some(p.small.saturating_mul(p.max_ratio.saturating_add(1)))
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         Some(Footprint::one(
             2.0 * hll_bytes(p.p),

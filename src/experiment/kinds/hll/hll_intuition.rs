@@ -247,6 +247,15 @@ impl Study for HllIntuition {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(match p.part.as_str() {
+            "leading_zeros" => p.n,
+            "longest_run" | "lucky" => p.streams.saturating_mul(p.n),
+            "twenty_zeros" => p.n.saturating_mul(p.set_size),
+            _ => 0, // coin flips: no keys
+        })
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         Some(Footprint::one(4096.0, p.n as f64 * p.streams.max(1) as f64))
     }

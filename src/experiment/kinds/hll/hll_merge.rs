@@ -89,6 +89,10 @@ impl Study for HllMerge {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let all = (p.nodes + 2) as f64 * hll_bytes(p.p);
         Some(Footprint::one(

@@ -126,6 +126,10 @@ impl Study for HllRange {
         Ok(rows)
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.max_n)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let peers = if p.peers_max_n > 0 {
             3.0 * (1u64 << p.p) as f64

@@ -120,6 +120,10 @@ impl Study for HllRegisters {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         // sketchlab's registers and, for a share of the sketches, three peers of about 2^p bytes each
         let peers = 3.0 * (1u64 << p.p) as f64 * p.peer_share;

@@ -254,6 +254,10 @@ impl Study for CountMinStudy {
         }
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.universe)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let (w, d) = (crate::structures::count_min::theory::width(p.eps), p.depth);
         let cell = if p.counter == "u64" { 8 } else { 4 };

@@ -134,6 +134,10 @@ impl Study for CountMinPeers {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.universe)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let w = ((2.0 / p.eps).round() as u64).max(2).next_power_of_two();
         let d = (((1.0 - p.confidence).ln() / 0.5f64.ln()) as u64).max(1);

@@ -104,6 +104,10 @@ impl Study for MinHashStudy {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.union_size)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let n = p.union_size as f64;
         let per_key = if p.variant == "k_hashes" {

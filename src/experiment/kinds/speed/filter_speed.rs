@@ -149,6 +149,10 @@ impl Study for FilterSpeed {
         })
     }
 
+    fn key_ids(&self, p: &P) -> Option<u64> {
+        Some(p.n + p.queries)
+    }
+
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let n = p.n as f64;
         let keys = (n + p.queries as f64) * (key_len(p.keys) + 8.0);
