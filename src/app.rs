@@ -2,6 +2,7 @@
 
 mod design;
 mod keys;
+mod keys_check;
 pub use keys::MAX_KEY_BYTES;
 use keys::{estimate_hll, hash_command};
 
@@ -64,9 +65,23 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Hash {
             strategy,
+            file: Some(file),
+            format,
+            ..
+        } => keys::hash_file(strategy, cli.seed, file, format),
+        Command::Hash {
+            strategy,
             hex,
             keys,
+            file: None,
+            ..
         } => hash_command(strategy, cli.seed, *hex, keys, cli.max_key_bytes as usize),
+        Command::Keys(crate::cli::KeysWhat::Check {
+            file,
+            format,
+            hashes,
+            n,
+        }) => keys_check::keys_check(file, format, hashes, *n, cli.out.as_deref(), threads),
         Command::Run { target } => {
             let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
             let plan = crate::experiment::plan::plan(&spec, &opts);

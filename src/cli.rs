@@ -83,9 +83,18 @@ pub enum Command {
         /// Keys are hex-encoded bytes
         #[arg(long)]
         hex: bool,
+        /// Read the keys from a key file (gzip read transparently), one output line per record
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["keys", "hex"])]
+        file: Option<PathBuf>,
+        /// The key file's format: lines (each line's bytes), hex (each line hex-decoded) or u64le (8-byte records)
+        #[arg(long, default_value = "lines", requires = "file")]
+        format: String,
         /// Keys to hash; read from stdin, one per line, when none are given
         keys: Vec<String>,
     },
+    /// Check a key file against every hash strategy, or expand an attack's generator line
+    #[command(subcommand)]
+    Keys(KeysWhat),
     /// Estimate the distinct count of keys read from stdin (one per line)
     #[command(
         after_help = "Examples:\n  seq 1 100000 | sketchlab estimate hll\n  seq 1 100000 | sketchlab estimate hll --estimator all --p 12\n  seq 1 100000 | sketchlab estimate hll --redis        # what redis-cli PFADD + PFCOUNT would answer\n\nA key is the bytes of its line without the line ending (\\n or \\r\\n), as redis-cli sends them; --hex reads hex-encoded keys."
@@ -169,6 +178,29 @@ pub enum Command {
         /// Where to write the table
         #[arg(value_name = "FILE", default_value = "data/hllpp_bias.csv")]
         file: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysWhat {
+    /// What your keys do to each hash: distinct values vs the birthday
+    /// expectation, bucket chi-square at 2^10/2^16/2^20, the longest linear
+    /// probe, each beside a random function's
+    #[command(
+        after_help = "Examples:\n  sketchlab keys check data/words.txt\n  seq 1 1000000 > ids.txt && sketchlab keys check ids.txt --hashes fxhash,crc32,xxh3\n  sketchlab keys check ids.u64 --format u64le --out /tmp/kc   # also writes CSV and charts\n\nDuplicate keys are dropped (and counted). With --out, the run is a study (OUT/keys_check: results.csv, charts, manifest); without it only the table is printed."
+    )]
+    Check {
+        /// The key file (gzip read transparently)
+        file: PathBuf,
+        /// lines (each line's bytes), hex (each line hex-decoded) or u64le (8-byte records)
+        #[arg(long, default_value = "lines")]
+        format: String,
+        /// Comma-separated strategies (default: every one, `sketchlab list --hashes`)
+        #[arg(long, value_delimiter = ',')]
+        hashes: Vec<String>,
+        /// Hash at most this many distinct keys (the file's first, in a seeded order)
+        #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        n: u64,
     },
 }
 

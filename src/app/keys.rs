@@ -169,6 +169,46 @@ pub(super) fn hash_command(
     out.flush().map_err(stdout_failed)
 }
 
+/// `sketchlab hash --file F`: one line per record of a key file (duplicates
+/// kept), the key as the file shows it (hex for hex and u64le files).
+pub(super) fn hash_file(
+    strategy: &str,
+    seed: Option<u64>,
+    file: &std::path::Path,
+    format: &str,
+) -> Result<()> {
+    use crate::hashing::{KeyHasher, Seed, StrategyId};
+    use crate::workload::file::{Format, KeyFile};
+    use std::io::Write;
+    let kind = StrategyId::from_name(strategy).ok_or_else(|| {
+        Error::Input(format!(
+            "--strategy = {strategy:?}: must be one of {}",
+            StrategyId::names().join(", ")
+        ))
+    })?;
+    let format = Format::from_name(format).ok_or_else(|| {
+        Error::Input(format!(
+            "--format = {format:?}: must be one of {}",
+            Format::NAMES.join(", ")
+        ))
+    })?;
+    let f = KeyFile::load_records(&file.display().to_string(), format).map_err(Error::Input)?;
+    let h = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
+    let digits = (kind.width() / 4) as usize;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for key in f.keys() {
+        if format == Format::Lines {
+            out.write_all(key).map_err(stdout_failed)?;
+        } else {
+            key.iter()
+                .try_for_each(|b| write!(out, "{b:02x}"))
+                .map_err(stdout_failed)?;
+        }
+        writeln!(out, "\t{:0digits$x}", h.native(key)).map_err(stdout_failed)?;
+    }
+    out.flush().map_err(stdout_failed)
+}
+
 pub(super) fn parse_hex(s: &str) -> Result<Vec<u8>> {
     let shown: String = s.chars().take(40).collect();
     let more = if s.chars().count() > 40 { "…" } else { "" };

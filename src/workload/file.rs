@@ -88,6 +88,18 @@ impl KeyFile {
 
     /// Parses a key file's bytes as read from disk (gzip detected by magic).
     pub fn from_bytes(path: &str, format: Format, raw: &[u8]) -> Result<KeyFile, String> {
+        let mut f = Self::records(path, format, raw)?;
+        f.dedup();
+        Ok(f)
+    }
+
+    /// Every record of a key file, duplicates kept (`sketchlab hash --file`).
+    pub fn load_records(path: &str, format: Format) -> Result<KeyFile, String> {
+        let raw = std::fs::read(path).map_err(|e| format!("key file {path}: {e}"))?;
+        Self::records(path, format, &raw)
+    }
+
+    fn records(path: &str, format: Format, raw: &[u8]) -> Result<KeyFile, String> {
         let gzipped = raw.starts_with(&[0x1f, 0x8b]);
         let inflated;
         let text: &[u8] = if gzipped {
@@ -161,7 +173,6 @@ impl KeyFile {
         if f.records == 0 {
             return Err(format!("key file {path}: holds no keys (it is empty)"));
         }
-        f.dedup();
         Ok(f)
     }
 

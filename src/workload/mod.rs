@@ -4,6 +4,7 @@
 //! construction: a query that the filter accepts is a false positive, no
 //! exact set needed to tell.
 
+pub mod check;
 pub mod file;
 pub mod keysets;
 pub mod zipf;

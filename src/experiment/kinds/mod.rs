@@ -359,6 +359,7 @@ pub static KINDS: &[&dyn Kind] = &[
     &hashing::hash_quality::HashQuality,
     &hashing::hash_in_structures::HashInStructures,
     &hashing::birthday::Birthday,
+    &hashing::key_hashing::KeyHashing,
     &hashing::birthday_bound::BirthdayBound,
     &hll::hll_registers::HllRegisters,
     &hll::cardinality_frontier::CardinalityFrontier,

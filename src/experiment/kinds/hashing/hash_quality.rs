@@ -76,12 +76,7 @@ fn normal_upper_quantile(q: f64) -> f64 {
     stats::z(1.0 - 2.0 * q)
 }
 
-fn chi2_z(counts: &[u32], n: u64) -> f64 {
-    let e = n as f64 / counts.len() as f64;
-    let chi2: f64 = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
-    let df = (counts.len() - 1) as f64;
-    (chi2 - df) / (2.0 * df).sqrt()
-}
+use crate::workload::check::chi2_z;
 
 impl Study for HashQuality {
     type P = P;

@@ -39,15 +39,90 @@ impl Present for BloomFpr {
             })
             .unwrap_or_default();
         let excess = small_filter_excess(&rows);
+        let by_keys = by_key_source(&rows);
         Section {
             table,
             reading: format!(
-                "{excess}Theory (1-e^(-kn/m))^k falls inside the measured 95% Wilson interval in {inside} of {total} trials ({}). The interval covers query sampling only, while each filter's own fill varies around its expectation; given each filter's measured fill ρ, ρ^k is inside in {inside_fill} of {total} ({}). False negatives across all trials: {fneg}.{at10}",
+                "{excess}Theory (1-e^(-kn/m))^k falls inside the measured 95% Wilson interval in {inside} of {total} trials ({}). The interval covers query sampling only, while each filter's own fill varies around its expectation; given each filter's measured fill ρ, ρ^k is inside in {inside_fill} of {total} ({}). False negatives across all trials: {fneg}.{at10}{by_keys}",
                 pct(inside as f64 / total.max(1) as f64, 3),
                 pct(inside_fill as f64 / total.max(1) as f64, 3)
             ),
         }
     }
+}
+
+/// Each key source against u64 keys at the same (n, bits per key, k, hash,
+/// replicate): the settings where a two-proportion z test says the FPRs
+/// differ (|z| > 3.29, 99.9% two-sided), with the largest differences.
+fn by_key_source(rows: &[(P, R)]) -> String {
+    use crate::workload::KeyType;
+    let sources = common::first_seen(rows.iter().map(|(p, _)| p.keys));
+    if sources.len() < 2 || !sources.contains(&KeyType::U64) {
+        return String::new();
+    }
+    let same = |a: &P, b: &P| {
+        (a.n, a.bits_per_key, a.k, a.hash, a.queries)
+            == (b.n, b.bits_per_key, b.k, b.hash, b.queries)
+    };
+    let mut parts = Vec::new();
+    for src in sources.iter().filter(|s| **s != KeyType::U64) {
+        let mut pairs = Vec::new();
+        for (p, r) in rows.iter().filter(|(p, _)| p.keys == *src) {
+            let Some((_, base)) = rows
+                .iter()
+                .find(|(q, _)| q.keys == KeyType::U64 && same(p, q))
+            else {
+                continue;
+            };
+            let (a, b) = (r.fpr_measured, base.fpr_measured);
+            let pooled = (a.successes + b.successes) as f64 / (a.trials + b.trials) as f64;
+            let se =
+                (pooled * (1.0 - pooled) * (1.0 / a.trials as f64 + 1.0 / b.trials as f64)).sqrt();
+            let z = if se > 0.0 {
+                (a.rate - b.rate) / se
+            } else {
+                0.0
+            };
+            pairs.push((z, p, a.rate, b.rate));
+        }
+        if pairs.is_empty() {
+            continue;
+        }
+        let mut differ: Vec<_> = pairs.iter().filter(|(z, ..)| z.abs() > 3.29).collect();
+        differ.sort_by(|x, y| y.0.abs().total_cmp(&x.0.abs()));
+        let shown: Vec<String> = differ
+            .iter()
+            .take(4)
+            .map(|(z, p, a, b)| {
+                format!(
+                    "{} at {} bits/key: {} vs {} (z = {})",
+                    p.hash.name(),
+                    p.bits_per_key,
+                    pct(*a, 3),
+                    pct(*b, 3),
+                    crate::export::markdown::sig(*z, 3)
+                )
+            })
+            .collect();
+        parts.push(format!(
+            "{} differs from u64 keys at {} of {} settings{}",
+            src.name(),
+            differ.len(),
+            pairs.len(),
+            if shown.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", shown.join("; "))
+            }
+        ));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!(
+        " By key source, against u64 keys at the same n, bits per key, k and hash (two-proportion z test, |z| > 3.29 at 99.9%; about 1 in 1,000 settings differs by chance): {}.",
+        parts.join("; ")
+    )
 }
 
 /// The double-hashing loss at small filters: false positives pooled over the

@@ -1,0 +1,109 @@
+//! `sketchlab keys check FILE`: the `key_hashing` study run on a user's key
+//! file with every strategy (or `--hashes`), its table printed; with `--out`
+//! the study's CSV, charts and manifest stay in `OUT/keys_check`.
+
+use crate::error::{Error, Result};
+use crate::experiment::Spec;
+use crate::experiment::runner::{self, RunOptions};
+use crate::hashing::StrategyId;
+use crate::workload::file::Format;
+use std::path::{Path, PathBuf};
+
+/// The study text for one key file.
+pub(super) fn spec_text(file: &Path, format: Format, hashes: &[StrategyId], n: u64) -> String {
+    let path = file.display().to_string();
+    let names: Vec<String> = hashes.iter().map(|h| format!("{:?}", h.name())).collect();
+    format!(
+        "name = \"keys_check\"\nkind = \"key_hashing\"\ndescription = \"sketchlab keys check {path}: every hash on one key file, beside a random function\"\nseed = 1\n\n[grid]\nkeys = {{ file = {}, format = {:?} }}\nhash = [{}]\nn = {n}\n",
+        toml::Value::String(path.clone()),
+        format.name(),
+        names.join(", "),
+    )
+}
+
+pub(super) fn keys_check(
+    file: &Path,
+    format: &str,
+    hashes: &[String],
+    n: u64,
+    out: Option<&Path>,
+    threads: usize,
+) -> Result<()> {
+    let format = Format::from_name(format).ok_or_else(|| {
+        Error::Input(format!(
+            "--format = {format:?}: must be one of {}",
+            Format::NAMES.join(", ")
+        ))
+    })?;
+    let hashes: Vec<StrategyId> = if hashes.is_empty() {
+        StrategyId::ALL.to_vec()
+    } else {
+        hashes
+            .iter()
+            .map(|h| {
+                StrategyId::from_name(h).ok_or_else(|| {
+                    Error::Input(format!(
+                        "--hashes: {h:?} must be one of {}",
+                        StrategyId::names().join(", ")
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?
+    };
+    let text = spec_text(file, format, &hashes, n);
+    let spec = Spec::parse(Path::new("keys_check.toml"), &text)?;
+    let kf = spec.key_files[0];
+    let (dir, temporary) = match out {
+        Some(d) => (d.to_path_buf(), false),
+        None => (
+            std::env::temp_dir().join(format!("sketchlab-keys-check-{}", std::process::id())),
+            true,
+        ),
+    };
+    let opts = RunOptions {
+        out: dir.clone(),
+        quick: false,
+        threads,
+        seed: None,
+        resume: false,
+        shard: None,
+    };
+    let _lock = crate::experiment::lock::OutLock::acquire(&dir, true)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Other(e.into()))?;
+    let run = runner::run_study(&spec, &opts, &pool, &indicatif::ProgressBar::hidden());
+    let rendered = run.and_then(|r| crate::experiment::disk::render_study(&r.dir));
+    let cleanup = |d: &PathBuf| {
+        if temporary {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    };
+    let st = match rendered {
+        Ok(st) => st,
+        Err(e) => {
+            cleanup(&dir);
+            return Err(e);
+        }
+    };
+    let section = spec.kind.report_section(&st.tables);
+    println!(
+        "{}: {} records, {} duplicates dropped, {} distinct keys ({} bytes on disk{}, xxh3 {:016x}); {} hashed\n",
+        kf.path,
+        kf.records,
+        kf.duplicates,
+        kf.len(),
+        kf.bytes,
+        if kf.gzipped { ", gzip" } else { "" },
+        kf.xxh3_64,
+        n.min(kf.len())
+    );
+    print!("{}", crate::export::markdown::table(&section.table));
+    println!("\n{}", section.reading);
+    if !temporary {
+        println!("\nwritten: {}", dir.join("keys_check").display());
+    }
+    cleanup(&dir);
+    Ok(())
+}
