@@ -82,6 +82,9 @@ pub fn run(cli: Cli) -> Result<()> {
             hashes,
             n,
         }) => keys_check::keys_check(file, format, hashes, *n, cli.out.as_deref(), threads),
+        Command::Keys(crate::cli::KeysWhat::Expand { file, trial }) => {
+            keys_check::keys_expand(file, trial.as_deref())
+        }
         Command::Run { target } => {
             let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
             let plan = crate::experiment::plan::plan(&spec, &opts);

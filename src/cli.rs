@@ -202,6 +202,18 @@ pub enum KeysWhat {
         #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         n: u64,
     },
+    /// Print every key of an attack study's keys file as hex, one per line,
+    /// generator lines regenerated (and checked against their digest)
+    #[command(
+        after_help = "Examples:\n  sketchlab keys expand reports/hll_attack/keys.txt.gz --trial 1ced0fe8a859e884 | sketchlab estimate hll --redis --hex\n  sketchlab keys expand reports/bloom_attack/keys.txt.gz > all-keys.hex"
+    )]
+    Expand {
+        /// OUT/<study>/keys.txt or keys.txt.gz
+        file: PathBuf,
+        /// Only this trial's keys (its id, as in the file's `# trial ID` lines)
+        #[arg(long, value_name = "ID")]
+        trial: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

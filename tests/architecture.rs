@@ -70,6 +70,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "structures",
             "table",
             "vocab",
+            // `hash --file` and `keys check` read a user's key file
+            "workload",
         ],
     ),
 ];

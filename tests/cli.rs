@@ -851,6 +851,39 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
             vec!["hash", "--strategy", "xxh3", "--hex", "abc"],
             "an even number of hex digits (3 given)",
         ),
+        // key files: each refused naming the file (and its line)
+        (
+            vec!["run", "tests/keys/reject-empty.toml"],
+            "key file tests/keys/empty.txt: holds no keys (it is empty)",
+        ),
+        (
+            vec!["run", "tests/keys/reject-bad-hex.toml"],
+            "key file tests/keys/bad.hex line 3: key \"0g\": 'g' at byte 1 is not a hex digit",
+        ),
+        (
+            vec!["run", "tests/keys/reject-long-line.toml"],
+            "key file tests/keys/long-line.txt.gz line 2: a key of 1048577 bytes; the longest allowed is 1048576 (1 MiB)",
+        ),
+        (
+            vec!["run", "tests/keys/reject-short.toml"],
+            "key file tests/keys/urls.txt holds 2000 distinct keys (10 duplicates dropped); this trial draws 2001",
+        ),
+        (
+            vec!["keys", "check", "tests/keys/empty.txt"],
+            "key file tests/keys/empty.txt: holds no keys",
+        ),
+        (
+            vec!["keys", "check", "tests/keys/truncated.u64", "--format", "u64le"],
+            "u64le keys are 8-byte records, but the file holds 9 bytes",
+        ),
+        (
+            vec!["hash", "-s", "xxh3", "--file", "tests/keys/bad.hex", "--format", "hex"],
+            "key file tests/keys/bad.hex line 3",
+        ),
+        (
+            vec!["keys", "check", "tests/keys/no-such-file.txt"],
+            "key file tests/keys/no-such-file.txt: No such file",
+        ),
     ]
     .into_iter()
     .map(|(a, n)| (a.into_iter().map(String::from).collect(), n))

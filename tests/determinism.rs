@@ -550,6 +550,32 @@ top = 20
 replicates = 2
 "#,
     ),
+    (
+        "zm.toml",
+        r#"name = "zm"
+kind = "key_hashing"
+description = "d"
+seed = 50
+[grid]
+keys = ["u64", "decimal", { file = "data/words.txt", format = "lines" }]
+hash = ["fx", "crc32", "xxh3"]
+n = 5000
+"#,
+    ),
+    (
+        "zn.toml",
+        r#"name = "zn"
+kind = "bloom_fpr"
+description = "d"
+seed = 51
+[grid]
+n = 2000
+bits_per_key = [6, 10]
+keys = ["u64", { file = "data/words.txt", format = "lines" }]
+queries = 5000
+replicates = 2
+"#,
+    ),
 ];
 
 /// Every study above by name (its file stem) whose kind is reproducible.

@@ -107,3 +107,29 @@ pub(super) fn keys_check(
     cleanup(&dir);
     Ok(())
 }
+
+/// `sketchlab keys expand FILE [--trial ID]`.
+pub(super) fn keys_expand(file: &Path, trial: Option<&str>) -> Result<()> {
+    use std::io::{Read, Write};
+    let trial = trial
+        .map(|t| {
+            u64::from_str_radix(t, 16)
+                .map_err(|_| Error::Input(format!("--trial = {t:?}: a trial id is 16 hex digits")))
+        })
+        .transpose()?;
+    let raw = std::fs::read(file).map_err(|e| Error::file(file, format!("cannot read: {e}")))?;
+    let mut text = String::new();
+    let read = if raw.starts_with(&[0x1f, 0x8b]) {
+        flate2::read::MultiGzDecoder::new(&raw[..]).read_to_string(&mut text)
+    } else {
+        (&raw[..]).read_to_string(&mut text)
+    };
+    read.map_err(|e| Error::file(file, format!("not a keys file: {e}")))?;
+    let keys =
+        crate::experiment::expand::expand_file(&text, trial).map_err(|e| Error::file(file, e))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for k in keys {
+        writeln!(out, "{k}").map_err(super::keys::stdout_failed)?;
+    }
+    out.flush().map_err(super::keys::stdout_failed)
+}

@@ -140,6 +140,11 @@ pub fn render_study(dir: &Path) -> Result<Study> {
 /// with crafted keys: per trial with keys a `# trial ID PARAMS` line, then
 /// one key per line as hex; regenerated from the trials' seeds. Returns the
 /// file written, `None` for a kind without crafted keys.
+/// Trials with more crafted keys than this, or more bytes of them as hex than
+/// [`INLINE_BYTES`], are written as a generator line.
+pub const INLINE_KEYS: usize = 10_000;
+pub const INLINE_BYTES: usize = 128 << 10;
+
 fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<Option<PathBuf>> {
     let opts = super::runner::RunOptions {
         out: PathBuf::new(),
@@ -161,14 +166,23 @@ fn write_keys(spec: &Spec, manifest: &Manifest, dir: &Path) -> Result<Option<Pat
         if keys.is_empty() {
             continue; // a defended or control trial: nothing crafted
         }
-        text += &format!(
-            "# trial {:016x} {}\n",
-            t.id,
-            t.params.canonical().replace('\u{1f}', " ").trim_end()
-        );
-        for k in keys {
-            text += &crate::attack::hex(&k);
-            text.push('\n');
+        let params = t.params.canonical().replace('\u{1f}', " ");
+        text += &format!("# trial {:016x} {}\n", t.id, params.trim_end());
+        let hex_bytes: usize = keys.iter().map(|k| 2 * k.len() + 1).sum();
+        if keys.len() <= INLINE_KEYS && hex_bytes <= INLINE_BYTES {
+            for k in keys {
+                text += &crate::attack::hex(&k);
+                text.push('\n');
+            }
+        } else {
+            text += &format!(
+                "# {} keys ({} bytes as hex), over {INLINE_KEYS} keys or {INLINE_BYTES} bytes: `sketchlab keys expand {}/keys.txt --trial {:016x}` regenerates them\n{}\n",
+                keys.len(),
+                hex_bytes,
+                spec.name,
+                t.id,
+                super::expand::generator_line(spec.kind.name(), t.seed, &keys, &t.params)
+            );
         }
     }
     Ok(Some(export::write_output(

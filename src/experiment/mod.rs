@@ -3,6 +3,7 @@
 //! turns trials into typed rows; the summary stage aggregates replicates.
 
 pub mod disk;
+pub mod expand;
 pub mod grid;
 pub mod journal;
 pub mod kinds;

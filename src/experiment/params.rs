@@ -318,6 +318,14 @@ impl FromValue for KeyType {
     }
 }
 
+/// The loaded key file a `keys` parameter value names, if it names one.
+pub fn key_file_of(v: &Value) -> Option<&'static crate::workload::file::KeyFile> {
+    match v {
+        Value::Str(s) => KeyType::from_name(s).and_then(KeyType::file),
+        _ => None,
+    }
+}
+
 /// `k`: a fixed number of probes, or the optimum for the filter's m/n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KSetting {

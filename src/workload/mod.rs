@@ -95,14 +95,6 @@ impl KeyType {
         }
     }
 
-    /// The loaded key file a parameter value names, if it names one.
-    pub fn from_value_str(v: &crate::table::Value) -> Option<&'static file::KeyFile> {
-        match v {
-            crate::table::Value::Str(s) => Self::from_name(s).and_then(Self::file),
-            _ => None,
-        }
-    }
-
     /// The loaded key file behind this type, if it is one.
     pub fn file(self) -> Option<&'static file::KeyFile> {
         match self {

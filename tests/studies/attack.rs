@@ -111,10 +111,93 @@ fn bloom_twins_are_positive_only_without_a_keyed_hash() {
             assert!(lo <= want && want <= hi, "{k}/{n} vs {want}");
         }
     }
+    // complete: every member's twin
+    let n = f(&t, &t.rows[0], "n") as usize;
     assert!(
         keys_txt("bloom_twins")
             .iter()
-            .all(|(_, keys)| keys.len() == 200)
+            .all(|(_, keys)| keys.len() == n)
+    );
+}
+
+/// The quick run's hll_attack keys file holds each trial's complete key set:
+/// `keys expand --trial ID` piped into `estimate hll --redis --hex` gives the
+/// study's own estimate, and a real redis-server's PFCOUNT of the same keys
+/// does too (under CI=true a missing redis-server fails the test).
+#[test]
+fn hll_attack_keys_replay_to_the_studys_estimate() {
+    use sketchlab::peer::redis::{Server, server_installed};
+    let t = quick("hll_attack");
+    let file = sketchlab::export::output_path(&quick_out().join("hll_attack"), "keys.txt").unwrap();
+    let server = if server_installed() {
+        Some(Server::start().expect("starting redis-server"))
+    } else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "redis-server is not installed (.ci/run installs it): under CI this is a failure"
+        );
+        None
+    };
+    let mut replayed = 0;
+    for r in t.rows.iter().filter(|r| t.str(r, "target") == "redis") {
+        let id = t.str(r, "trial_id");
+        let expand = assert_cmd::Command::cargo_bin("sketchlab")
+            .unwrap()
+            .args(["keys", "expand"])
+            .arg(&file)
+            .args(["--trial", &id])
+            .output()
+            .unwrap();
+        assert!(
+            expand.status.success(),
+            "{}",
+            String::from_utf8_lossy(&expand.stderr)
+        );
+        let hex = String::from_utf8(expand.stdout).unwrap();
+        assert_eq!(
+            hex.lines().count() as f64,
+            f(&t, r, "distinct"),
+            "{id}: the complete set"
+        );
+        let est = assert_cmd::Command::cargo_bin("sketchlab")
+            .unwrap()
+            .args(["estimate", "hll", "--redis", "--hex"])
+            .write_stdin(hex.clone())
+            .output()
+            .unwrap();
+        let line = String::from_utf8(est.stdout).unwrap();
+        let got: f64 = line
+            .trim()
+            .strip_prefix("redis\t")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(got, f(&t, r, "estimate"), "{id}: {}", t.str(r, "attack"));
+        if let Some(s) = &server {
+            let keys: Vec<Vec<u8>> = hex
+                .lines()
+                .map(|l| {
+                    (0..l.len())
+                        .step_by(2)
+                        .map(|i| u8::from_str_radix(&l[i..i + 2], 16).unwrap())
+                        .collect()
+                })
+                .collect();
+            let mut c = s.connect().unwrap();
+            let key = format!("replay:{id}");
+            c.del(&key).unwrap();
+            c.pfadd(&key, &keys).unwrap();
+            assert_eq!(
+                c.pfcount(&key).unwrap() as f64,
+                f(&t, r, "estimate"),
+                "{id}"
+            );
+        }
+        replayed += 1;
+    }
+    assert_eq!(
+        replayed, 3,
+        "deflate_index, deflate_rank1 and inflate on Redis's layout"
     );
 }
 
@@ -211,22 +294,32 @@ fn flood_cover_and_hll_keys_replay() {
     let t = quick("hll_attack");
     for (head, keys) in keys_txt("hll_attack") {
         let word = |k: &[u8]| murmurhash64::murmur_hash64a(k, 0xadc8_3b19);
+        let id = head.split(' ').next().unwrap();
+        let row = t.rows.iter().find(|r| t.str(r, "trial_id") == id).unwrap();
+        assert_eq!(
+            keys.len() as f64,
+            f(&t, row, "distinct"),
+            "{head}: the complete set"
+        );
         if head.contains("\"inflate\"") {
             let mut h = RedisHll::new();
             keys.iter().for_each(|k| {
                 h.add(k);
             });
-            let row = t
-                .rows
-                .iter()
-                .find(|r| t.str(r, "attack") == "inflate" && t.str(r, "target") == "redis")
-                .unwrap();
-            assert_eq!(h.count() as f64, f(&t, row, "estimate"));
+            if t.str(row, "target") == "redis" {
+                assert_eq!(h.count() as f64, f(&t, row, "estimate"));
+            }
             assert!(h.count() > 100 * keys.len() as u64);
         } else if head.contains("\"deflate_index\"") {
             assert!(keys.iter().all(|k| index_and_rank(word(k), 14).0 < 12_288));
         } else {
-            assert!(keys.iter().all(|k| index_and_rank(word(k), 14).1 == 1));
+            // the honest preload first, then the crafted rank-1 items
+            let preload = f(&t, row, "preload") as usize;
+            assert!(
+                keys[preload..]
+                    .iter()
+                    .all(|k| index_and_rank(word(k), 14).1 == 1)
+            );
         }
     }
     for r in t

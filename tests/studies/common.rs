@@ -174,6 +174,12 @@ pub fn keys_txt(study: &str) -> Vec<(String, Vec<Vec<u8>>)> {
     for line in text.lines() {
         if let Some(h) = line.strip_prefix("# trial ") {
             out.push((h.to_string(), Vec::new()));
+        } else if line.starts_with('#') {
+            continue;
+        } else if line.starts_with(sketchlab::experiment::expand::PREFIX) {
+            // a trial too large to list: regenerated, count and digest checked
+            let keys = sketchlab::experiment::expand::expand_line(line).unwrap();
+            out.last_mut().unwrap().1.extend(keys);
         } else {
             let bytes = (0..line.len())
                 .step_by(2)

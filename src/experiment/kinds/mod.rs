@@ -96,9 +96,12 @@ pub trait Study: Sync + 'static {
     fn run_rows(&self, p: &Self::P, seeds: Seeds) -> anyhow::Result<Vec<Self::R>> {
         Ok(vec![self.run(p, seeds)?])
     }
-    /// The crafted keys of a trial (attack kinds), written to
-    /// `OUT/<study>/keys.txt` as hex. Regenerated from the trial's seed when
-    /// the study is drawn, so resumed, sharded and rebuilt runs write the same file.
+    /// The complete key set of a trial (attack kinds: every key it adds or
+    /// queries that was crafted), written to `OUT/<study>/keys.txt`: as hex
+    /// when there are few, else as a generator line `sketchlab keys expand`
+    /// turns back into them (see [`crate::experiment::disk`]). Regenerated
+    /// from the trial's seed when the study is drawn, so resumed, sharded and
+    /// rebuilt runs write the same file.
     fn keys(&self, _p: &Self::P, _seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
         Ok(None)
     }
@@ -154,7 +157,7 @@ fn check_key_files(
 ) -> Result<(), (&'static str, String)> {
     use crate::experiment::params::PType;
     for d in defs.iter().filter(|d| matches!(d.ty, PType::Keys)) {
-        let Some(file) = crate::workload::KeyType::from_value_str(p.get(d.name)) else {
+        let Some(file) = crate::experiment::params::key_file_of(p.get(d.name)) else {
             continue;
         };
         let Some(need) = need() else {

@@ -416,7 +416,7 @@ fn key_files(
         for f in values
             .iter()
             .filter(|_| is_keys)
-            .filter_map(crate::workload::KeyType::from_value_str)
+            .filter_map(crate::experiment::params::key_file_of)
         {
             if !out.iter().any(|g| std::ptr::eq(*g, f)) {
                 out.push(f);

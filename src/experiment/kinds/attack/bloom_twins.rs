@@ -17,9 +17,6 @@ use crate::workload::{KeyGen, KeyType};
 
 pub struct BloomTwins;
 
-/// Twins written to keys.txt per trial.
-const KEYS_WRITTEN: u64 = 200;
-
 crate::params! {
     pub struct P {
         n: u64 = common::count(Def::Int(100_000), "members inserted (and twins queried)"),
@@ -89,11 +86,7 @@ impl Study for BloomTwins {
 
     fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
         let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
-        Ok(Some(
-            (0..p.n.min(KEYS_WRITTEN))
-                .map(|id| twin(&mut keys, id))
-                .collect(),
-        ))
+        Ok(Some((0..p.n).map(|id| twin(&mut keys, id)).collect()))
     }
 
     fn key_ids(&self, p: &P) -> Option<u64> {

@@ -23,8 +23,6 @@ use std::time::{Duration, Instant};
 pub struct HashmapFlood;
 
 const ATTACKS: &[&str] = &["fx", "murmur3_x86_32", "murmur64a"];
-/// Crafted keys written to keys.txt per trial (the rest follow from the same rule).
-const KEYS_WRITTEN: usize = 128;
 /// FxHash keys: the low word every crafted hash shares.
 const FX_LOW: u32 = 0x5eed_f100;
 
@@ -220,15 +218,8 @@ impl Study for HashmapFlood {
             return Ok(Some(Vec::new()));
         }
         Ok(Some(match make_keys(p, seeds) {
-            Keys::U64(k) => k
-                .iter()
-                .take(KEYS_WRITTEN)
-                .map(|x| x.to_le_bytes().to_vec())
-                .collect(),
-            Keys::Bytes(mut b) => {
-                b.truncate(KEYS_WRITTEN);
-                b
-            }
+            Keys::U64(k) => k.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
+            Keys::Bytes(b) => b,
         }))
     }
 

@@ -23,9 +23,6 @@ use rand::RngExt;
 
 pub struct HllAttack;
 
-/// Crafted deflation items written to keys.txt per trial (the rest follow the same filter).
-const KEYS_WRITTEN: usize = 5_000;
-
 crate::params! {
     pub struct P {
         attack: String = common::choice(&["deflate_index", "deflate_rank1", "inflate"], Def::Required, "deflate_index: only items whose register index is below fraction·m; deflate_rank1: only rank-1 items after a preload; inflate: one constructed key per register"),
@@ -133,20 +130,9 @@ impl Study for HllAttack {
     }
 
     fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
-        if p.target != "redis" {
-            return Ok(Some(Vec::new()));
-        }
-        let (mut items, _) = items(p, seeds);
-        if p.attack != "inflate" {
-            // the attacker's items only, not the honest preload
-            let skip = if p.attack == "deflate_rank1" {
-                p.preload as usize
-            } else {
-                0
-            };
-            items = items.into_iter().skip(skip).take(KEYS_WRITTEN).collect();
-        }
-        Ok(Some(items))
+        // every item the trial adds, in order (deflate_rank1: the honest
+        // preload first), so a replay gives the trial's own estimate
+        Ok(Some(items(p, seeds).0))
     }
 
     fn footprint(&self, p: &P) -> Option<Footprint> {

@@ -105,7 +105,7 @@ fn by_key_source(rows: &[(P, R)]) -> String {
             })
             .collect();
         parts.push(format!(
-            "{} differs from u64 keys at {} of {} settings{}",
+            "{} differs from u64 keys in {} of {} trial pairs{}",
             src.name(),
             differ.len(),
             pairs.len(),
@@ -120,7 +120,7 @@ fn by_key_source(rows: &[(P, R)]) -> String {
         return String::new();
     }
     format!(
-        " By key source, against u64 keys at the same n, bits per key, k and hash (two-proportion z test, |z| > 3.29 at 99.9%; about 1 in 1,000 settings differs by chance): {}.",
+        " By key source, each trial against a u64 trial at the same n, bits per key, k and hash (two-proportion z test, |z| > 3.29 at 99.9%; about 1 in 1,000 pairs differs by chance): {}.",
         parts.join("; ")
     )
 }
