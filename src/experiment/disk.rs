@@ -5,6 +5,7 @@
 //! `reproduce`, `report` and `merge` all end here, so a report rebuilt from
 //! disk is byte-identical to the one the run wrote.
 
+use super::kinds::Kind;
 use super::spec::Spec;
 use crate::error::{Error, Result};
 use crate::export::{self, Manifest};
@@ -70,12 +71,21 @@ fn read(path: &Path) -> Result<Vec<u8>> {
 /// Reads `dir`'s manifest, spec and results, writes summary.csv (when the
 /// study has replicates) and the plots, and brings the manifest's file list up to date.
 pub fn render_study(dir: &Path) -> Result<Study> {
+    render_study_for(dir, None)
+}
+
+/// [`render_study`] for a study whose kind is not registered (a user's own
+/// structure, [`crate::experiment::own`]): its spec is parsed for `own`.
+pub fn render_study_for(dir: &Path, own: Option<&'static dyn Kind>) -> Result<Study> {
     let manifest = Manifest::from_bytes(&read(&dir.join("manifest.json"))?)
         .map_err(|e| Error::file(&dir.join("manifest.json"), format!("{e:#}")))?;
     let source = String::from_utf8(read(&dir.join("spec.toml"))?)
         .map_err(|_| Error::file(&dir.join("spec.toml"), "not UTF-8"))?;
     // messages and the report name the spec where the run found it
-    let spec = Spec::parse(Path::new(&manifest.spec_path), &source)?;
+    let spec = match own {
+        Some(k) => Spec::parse_for(Path::new(&manifest.spec_path), &source, k)?,
+        None => Spec::parse(Path::new(&manifest.spec_path), &source)?,
+    };
     let kind = spec.kind;
     let mut rows_path = export::output_path(dir, "results.csv").unwrap_or(dir.join("results.csv"));
     let rows = export::read_output(dir, "results.csv")

@@ -9,6 +9,7 @@ pub mod journal;
 pub mod kinds;
 pub mod lock;
 pub mod merge;
+pub mod own;
 pub mod params;
 pub mod plan;
 pub mod present;

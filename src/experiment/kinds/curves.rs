@@ -14,6 +14,7 @@ pub const NAMES: &[(&str, &str)] = &[
         "bloom_bits_per_element",
         "bits per key of a space-optimal Bloom filter at FPR x: 1.44·log2(1/x)",
     ),
+    ("identity", "y = x (a measured rate equal to its target)"),
     (
         "log2_inverse",
         "the information-theoretic bits per key at FPR x: log2(1/x)",
@@ -48,6 +49,7 @@ pub const NAMES: &[(&str, &str)] = &[
 pub fn curve(name: &str) -> Option<Curve> {
     Some(match name {
         "bloom_bits_per_element" => Curve::Function(bloom::bits_per_element),
+        "identity" => Curve::Function(|x| x),
         "log2_inverse" => Curve::Function(|e| (1.0 / e).log2()),
         "blocked_bloom_512" => Curve::Points(blocked_512),
         "optimal_k" => Curve::Function(|bpk| bloom::optimal_k(bpk, 1.0)),

@@ -16,6 +16,7 @@ pub mod common;
 mod filters;
 mod hashing;
 mod hll;
+mod own_filter;
 mod sketches;
 mod speed;
 

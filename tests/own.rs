@@ -1,0 +1,119 @@
+//! Your own structure through the library: a third-party filter (the
+//! cuckoofilter crate) wrapped in `Membership` and measured with one call,
+//! and the compiled `examples/own_filter` (fastbloom) run as a user would.
+
+use sketchlab::stats::{Proportion, wilson};
+use sketchlab::structures::{InsertError, Membership};
+
+/// cuckoofilter 0.5's filter (SipHash-1-3 via DefaultHasher, 8-bit
+/// fingerprints, 4-slot buckets), as sketchlab sees it.
+struct Cuckoo {
+    f: cuckoofilter::CuckooFilter<std::collections::hash_map::DefaultHasher>,
+    /// Fingerprint slots: its with_capacity(n) makes n.next_power_of_two().
+    slots: u64,
+}
+
+impl Membership for Cuckoo {
+    fn insert(&mut self, key: &[u8]) -> Result<(), InsertError> {
+        self.f
+            .add(key)
+            .map_err(|e| InsertError::Full(e.to_string()))
+    }
+    fn contains(&self, key: &[u8]) -> bool {
+        self.f.contains(key)
+    }
+    fn fill_ratio(&self) -> f64 {
+        self.fill().rate
+    }
+    fn fill(&self) -> Proportion {
+        Proportion::new(self.f.len() as u64, self.slots)
+    }
+    fn bytes(&self) -> usize {
+        self.f.memory_usage()
+    }
+}
+
+#[test]
+fn a_third_party_cuckoo_filter_is_measured_with_one_call() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = r#"
+name = "cuckoofilter"
+kind = "own_filter"
+description = "cuckoofilter 0.5, sized for n (its with_capacity), at its fixed 8-bit fingerprints"
+seed = 11
+[grid]
+n = [5_000, 20_000]
+fpr = 0.03
+queries = 100_000
+"#;
+    let m = sketchlab::experiment::own::measure_filter(
+        |n, _fpr, _seed| Cuckoo {
+            f: cuckoofilter::CuckooFilter::with_capacity(n as usize),
+            slots: n.next_power_of_two(),
+        },
+        spec,
+        d.path(),
+    )
+    .unwrap();
+    let csv = std::fs::read_to_string(m.dir.join("results.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    for col in [
+        "fpr_measured",
+        "fpr_measured_lo",
+        "fpr_measured_hi",
+        "fpr_target",
+        "bits_per_key",
+        "limit_bits",
+        "waste_pct",
+        "bloom_ratio",
+    ] {
+        assert!(header.split(',').any(|c| c == col), "{col} in {header}");
+    }
+    let t = &m.study.tables.results;
+    assert_eq!(t.rows.len(), 2);
+    for r in &t.rows {
+        assert_eq!(t.f64(r, "false_negatives"), Some(0.0));
+        // 8-bit fingerprints in 4-slot buckets: ε ≤ 2b/2^f = 8/256 at full load
+        let k = t.f64(r, "fpr_measured_k").unwrap() as u64;
+        let (lo, _) = wilson(k, 100_000, 4.5);
+        assert!(lo <= 8.0 / 256.0, "{k}/100000");
+        assert!(k > 0);
+    }
+    for chart in ["fpr_vs_target.svg", "bits_vs_fpr.svg"] {
+        assert!(m.dir.join(chart).is_file(), "{chart}");
+    }
+    let manifest = std::fs::read_to_string(m.dir.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"kind\": \"own_filter\""));
+}
+
+/// `cargo test` builds the examples; this runs `examples/own_filter`
+/// (fastbloom) as a user would and reads what it wrote.
+#[test]
+fn the_example_runs_and_writes_results_with_theory_columns() {
+    let exe = std::env::current_exe().unwrap();
+    let examples = exe.parent().unwrap().parent().unwrap().join("examples");
+    let bin = examples.join(format!("own_filter{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.is_file(),
+        "{} (cargo test builds examples)",
+        bin.display()
+    );
+    let d = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(&bin)
+        .arg(d.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(d.path().join("fastbloom/results.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().contains("fpr_target"));
+    assert_eq!(csv.lines().count(), 13, "12 trials and the header");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("False negatives across all trials: 0."),
+        "{text}"
+    );
+}
