@@ -116,7 +116,37 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  sketchlab reproduce --quick\n  sketchlab reproduce --out reports"
     )]
-    Reproduce,
+    Reproduce {
+        /// After the run, keep its results as baseline NAME (OUT/baselines/NAME), as criterion's --save-baseline
+        #[arg(long, value_name = "NAME")]
+        save_baseline: Option<String>,
+        /// After the run, compare it with baseline NAME (saved earlier) and print the changes
+        #[arg(long, value_name = "NAME")]
+        baseline: Option<String>,
+        /// With --baseline: exit 1 when one of these metrics got worse beyond its noise (e.g. fpr,ns_per_op)
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_name = "METRICS",
+            requires = "baseline"
+        )]
+        fail_on: Vec<String>,
+    },
+    /// Compare two runs: per study and metric, what moved beyond its own
+    /// uncertainty, and claims whose verdict changed
+    #[command(
+        after_help = "Examples:\n  sketchlab compare reports reports/quick\n  sketchlab compare git:HEAD~5 reports --fail-on fpr_measured,query_ns_negative\n  sketchlab compare /tmp/old /tmp/new --format json\n\nOLD and NEW are output directories, or git:REV (the reports/ committed at REV) or git:REV:PATH.\nA proportion moved when a two-proportion z test gives |z| > 3.29; an interval (a mean, a timed median) when the two 95% intervals are disjoint; a count when it changed.\nExit 1 when a --fail-on metric got worse; 0 otherwise."
+    )]
+    Compare {
+        old: String,
+        new: String,
+        /// Exit 1 when one of these metrics (column names, e.g. fpr_measured) moved and got worse
+        #[arg(long, value_delimiter = ',', value_name = "METRICS")]
+        fail_on: Vec<String>,
+        /// md (Markdown) or json
+        #[arg(long, default_value = "md")]
+        format: String,
+    },
     /// Print the claims ledger of a run (OUT/claims.csv) as a table, by document section
     #[command(
         after_help = "Examples:\n  sketchlab claims\n  sketchlab claims --verdict does-not-hold\n  sketchlab claims --document 002 --out reports/quick\n  sketchlab claims --strict\n\nReads OUT/claims.csv (default reports/); run `sketchlab reproduce` first. Each claim's verdict is its intended reading; its caveats (literal or edge readings) follow it and are counted apart, unless --strict."

@@ -2,6 +2,7 @@
 //! grid expands to trials (each with a stable identity and seed); the runner
 //! turns trials into typed rows; the summary stage aggregates replicates.
 
+pub mod compare;
 pub mod disk;
 pub mod expand;
 pub mod grid;

@@ -1,0 +1,502 @@
+//! `sketchlab compare OLD NEW`: two runs side by side, per study and metric.
+//!
+//! Rows are matched by their setting (the kind's key columns and the
+//! replicate). A metric moved when its own uncertainty says so, never by a
+//! fixed percentage:
+//! - a proportion (an FPR): a two-proportion z test on its counts, |z| > 3.29
+//!   (99.9% two-sided);
+//! - an interval or estimate (a mean, a median of timed repetitions): the two
+//!   95% intervals are disjoint. For a timing kind the interval is the
+//!   run-to-run spread of the repetitions measured in that directory, so a
+//!   speed change is flagged only beyond its own noise;
+//! - a plain measured value (a count): any change (the same spec and seed
+//!   give byte-identical rows, so a change is the code's or the data's).
+//!
+//! Derived settings and theory columns (`Same` fields) are not compared.
+//! Claims whose verdict differs between the two `claims.csv` are listed.
+
+use super::kinds::{self, Kind};
+use super::row::{Agg, Shape};
+use crate::error::{Error, Result};
+use crate::export::{self, Manifest};
+use crate::table::{ColType, Table, Value};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// |z| beyond which a proportion moved (99.9% two-sided).
+pub const Z_MOVED: f64 = 3.29;
+
+/// Metric names where a larger value is better (everything else: smaller is).
+const HIGHER_IS_BETTER: &[&str] = &["recall", "precision", "throughput", "per_second"];
+
+/// One run's outputs: a directory, or a git revision's committed report
+/// extracted into a temporary one.
+pub struct Side {
+    pub label: String,
+    pub dir: PathBuf,
+    _tmp: Option<tempfile::TempDir>,
+}
+
+/// `DIR`, or `git:REV` (the reference report `reports/` at REV) or
+/// `git:REV:PATH` (another committed output directory).
+pub fn open_side(arg: &str) -> Result<Side> {
+    let Some(rest) = arg.strip_prefix("git:") else {
+        let dir = PathBuf::from(arg);
+        if !dir.is_dir() {
+            return Err(Error::Input(format!(
+                "{arg}: not a directory (an output directory, or git:REV for a revision's reports/)"
+            )));
+        }
+        return Ok(Side {
+            label: arg.to_string(),
+            dir,
+            _tmp: None,
+        });
+    };
+    let (rev, path) = rest.split_once(':').unwrap_or((rest, "reports"));
+    let git = |args: &[&str]| -> Result<Vec<u8>> {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .output()
+            .map_err(|e| Error::Input(format!("{arg}: running git: {e}")))?;
+        if !out.status.success() {
+            return Err(Error::Input(format!(
+                "{arg}: git {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        }
+        Ok(out.stdout)
+    };
+    let listing = git(&["ls-tree", "-r", "--name-only", rev, "--", path])?;
+    let tmp = tempfile::tempdir().map_err(|e| Error::Other(e.into()))?;
+    let wanted = |name: &str| {
+        let file = name.rsplit('/').next().unwrap_or("");
+        matches!(
+            file,
+            "manifest.json" | "results.csv" | "results.csv.gz" | "claims.csv"
+        )
+    };
+    for name in String::from_utf8_lossy(&listing)
+        .lines()
+        .filter(|n| wanted(n))
+    {
+        let rel = Path::new(name)
+            .strip_prefix(path)
+            .map_err(|_| Error::Input(format!("{arg}: {name} is outside {path}")))?;
+        let bytes = git(&["show", &format!("{rev}:{name}")])?;
+        let to = tmp.path().join(rel);
+        std::fs::create_dir_all(to.parent().expect("a file in a directory"))
+            .and_then(|_| std::fs::write(&to, bytes))
+            .map_err(|e| Error::Other(e.into()))?;
+    }
+    Ok(Side {
+        label: arg.to_string(),
+        dir: tmp.path().to_path_buf(),
+        _tmp: Some(tmp),
+    })
+}
+
+/// One metric of one study across the matched settings.
+#[derive(Clone, Debug, Serialize)]
+pub struct MetricChange {
+    pub study: String,
+    pub metric: String,
+    /// `proportion`, `interval` or `value`.
+    pub test: &'static str,
+    pub timing: bool,
+    pub settings: usize,
+    pub moved: usize,
+    /// Of the moved settings, those where the new value is worse.
+    pub worse: usize,
+    /// Median of new/old over the matched settings.
+    pub median_ratio: Option<f64>,
+    /// The largest move, in words (`setting: old → new`).
+    pub largest: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StudyMatch {
+    pub study: String,
+    pub old_rows: usize,
+    pub new_rows: usize,
+    pub matched: usize,
+    /// Parameters with one value in each run, different between them
+    /// (`name: old → new`): rows are matched without them.
+    pub changed: Vec<String>,
+    /// Matched trials drew from different seeds (another --seed, or a
+    /// changed parameter: a trial's seed derives from its parameters): plain
+    /// values (no interval) are not compared, and a proportion also varies
+    /// with the structure's own randomness, which the z test does not cover.
+    pub seeds_differ: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimChange {
+    pub claim_id: String,
+    pub old: String,
+    pub new: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub old: String,
+    pub new: String,
+    pub only_old: Vec<String>,
+    pub only_new: Vec<String>,
+    pub studies: Vec<StudyMatch>,
+    pub metrics: Vec<MetricChange>,
+    pub claims: Vec<ClaimChange>,
+}
+
+/// The studies of an output directory: folder name → (kind, results, seed).
+type Studies = BTreeMap<String, (&'static dyn Kind, Table, u64)>;
+
+fn studies(dir: &Path) -> Result<Studies> {
+    let mut out = BTreeMap::new();
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Error::file(dir, format!("cannot read: {e}")))?;
+    for e in entries.flatten() {
+        let d = e.path();
+        let Ok(bytes) = std::fs::read(d.join("manifest.json")) else {
+            continue;
+        };
+        let m = Manifest::from_bytes(&bytes)
+            .map_err(|e| Error::file(&d.join("manifest.json"), format!("{e:#}")))?;
+        // a kind this build does not know (a user's own) cannot be read
+        let Some(kind) = kinds::find(&m.kind) else {
+            continue;
+        };
+        let Ok(rows) = export::read_output(&d, "results.csv") else {
+            continue;
+        };
+        let t = export::csv::parse(&rows, &kind.columns())
+            .map_err(|e| Error::file(&d.join("results.csv"), format!("{e:#}")))?;
+        out.insert(m.study.clone(), (kind, t, m.seed));
+    }
+    Ok(out)
+}
+
+/// A row's setting: its key columns and replicate, as text.
+fn setting(t: &Table, r: &[Value], keys: &[String]) -> String {
+    keys.iter()
+        .map(|k| format!("{k}={}", t.str(r, k)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn num(t: &Table, r: &[Value], col: &str) -> Option<f64> {
+    t.f64(r, col).filter(|x| x.is_finite())
+}
+
+/// Whether `metric` moved between two rows, and by which test.
+fn moved(
+    shape: Shape,
+    name: &str,
+    (ta, a): (&Table, &[Value]),
+    (tb, b): (&Table, &[Value]),
+) -> Option<(bool, f64, f64)> {
+    let (x, y) = (num(ta, a, name)?, num(tb, b, name)?);
+    let lohi = |t: &Table, r: &[Value]| {
+        Some((
+            num(t, r, &format!("{name}_lo"))?,
+            num(t, r, &format!("{name}_hi"))?,
+        ))
+    };
+    let m = match shape {
+        Shape::Proportion => {
+            let (k1, n1) = (
+                num(ta, a, &format!("{name}_k"))?,
+                num(ta, a, &format!("{name}_n"))?,
+            );
+            let (k2, n2) = (
+                num(tb, b, &format!("{name}_k"))?,
+                num(tb, b, &format!("{name}_n"))?,
+            );
+            let pooled = (k1 + k2) / (n1 + n2);
+            let se = (pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)).sqrt();
+            se > 0.0 && ((k1 / n1 - k2 / n2) / se).abs() > Z_MOVED
+        }
+        Shape::Interval | Shape::Estimate => {
+            let ((l1, h1), (l2, h2)) = (lohi(ta, a)?, lohi(tb, b)?);
+            h1 < l2 || h2 < l1
+        }
+        Shape::Scalar(_) => (x - y).abs() > 1e-12 * x.abs().max(y.abs()),
+    };
+    Some((m, x, y))
+}
+
+/// Compares every study both directories hold.
+pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
+    let (a, b) = (studies(&old.dir)?, studies(&new.dir)?);
+    let mut c = Comparison {
+        old: old.label.clone(),
+        new: new.label.clone(),
+        only_old: a.keys().filter(|k| !b.contains_key(*k)).cloned().collect(),
+        only_new: b.keys().filter(|k| !a.contains_key(*k)).cloned().collect(),
+        studies: vec![],
+        metrics: vec![],
+        claims: claims(&old.dir, &new.dir),
+    };
+    for (study, (kind, ta, _)) in &a {
+        let Some((kind_b, tb, _)) = b.get(study) else {
+            continue;
+        };
+        if kind.name() != kind_b.name() {
+            continue;
+        }
+        let mut keys: Vec<String> = kind.key_columns().into_iter().map(|c| c.name).collect();
+        keys.push("replicate".into());
+        // a parameter with one value in each run, not the same one, is what
+        // the runs differ in: match the rows without it
+        let mut changed = Vec::new();
+        keys.retain(|k| {
+            let levels = |t: &Table| {
+                let mut v: Vec<String> = t.rows.iter().map(|r| t.str(r, k)).collect();
+                v.sort();
+                v.dedup();
+                v
+            };
+            let (la, lb) = (levels(ta), levels(tb));
+            let differs = la.len() == 1 && lb.len() == 1 && la != lb;
+            if differs {
+                changed.push(format!("{k}: {} → {}", la[0], lb[0]));
+            }
+            !differs
+        });
+        let index: BTreeMap<String, &Vec<Value>> =
+            tb.rows.iter().map(|r| (setting(tb, r, &keys), r)).collect();
+        let pairs: Vec<(String, &Vec<Value>, &Vec<Value>)> = ta
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let s = setting(ta, r, &keys);
+                index.get(&s).map(|rb| (s, r, *rb))
+            })
+            .collect();
+        // a trial's seed derives from the spec's seed and its parameters: a
+        // changed parameter or --seed gives the structures other randomness
+        let seeds_differ = pairs
+            .iter()
+            .any(|(_, ra, rb)| ta.str(ra, "seed") != tb.str(rb, "seed"));
+        c.studies.push(StudyMatch {
+            study: study.clone(),
+            old_rows: ta.rows.len(),
+            new_rows: tb.rows.len(),
+            matched: pairs.len(),
+            changed,
+            seeds_differ,
+        });
+        for f in kind.fields() {
+            if matches!(f.agg, Agg::Same | Agg::Key) {
+                continue;
+            }
+            if let Shape::Scalar(ty) = f.shape
+                && !matches!(ty, ColType::Int | ColType::Float | ColType::IntOrStr)
+            {
+                continue;
+            }
+            let higher_better = HIGHER_IS_BETTER.iter().any(|h| f.name.contains(h));
+            let mut ch = MetricChange {
+                study: study.clone(),
+                metric: f.name.to_string(),
+                test: match f.shape {
+                    Shape::Proportion => "proportion",
+                    Shape::Interval | Shape::Estimate => "interval",
+                    Shape::Scalar(_) => "value",
+                },
+                timing: kind.timing(),
+                settings: 0,
+                moved: 0,
+                worse: 0,
+                median_ratio: None,
+                largest: None,
+            };
+            let tests: Vec<(&String, bool, f64, f64)> = pairs
+                .iter()
+                .filter_map(|(s, ra, rb)| {
+                    // a plain value (no interval) is judged only between
+                    // trials of the same seed, where it is deterministic
+                    let same_seed = ta.str(ra, "seed") == tb.str(rb, "seed");
+                    if !same_seed && matches!(f.shape, Shape::Scalar(_)) {
+                        return None;
+                    }
+                    let (m, x, y) = moved(f.shape, f.name, (ta, ra), (tb, rb))?;
+                    Some((s, m, x, y))
+                })
+                .collect();
+            // timed medians: the run-to-run noise measured here is the spread
+            // of ln(new/old) over the settings (1.4826·MAD, a robust σ); a
+            // setting moved when its intervals are disjoint and its ratio is
+            // beyond 3σ of 1 (a uniform slowdown is flagged: the spread is
+            // measured around the median, the test around no change)
+            let noise = if kind.timing() {
+                let mut l: Vec<f64> = tests
+                    .iter()
+                    .filter(|(_, _, x, y)| *x > 0.0 && *y > 0.0)
+                    .map(|(_, _, x, y)| (y / x).ln())
+                    .collect();
+                l.sort_by(f64::total_cmp);
+                let med = l.get(l.len() / 2).copied().unwrap_or(0.0);
+                let mut dev: Vec<f64> = l.iter().map(|v| (v - med).abs()).collect();
+                dev.sort_by(f64::total_cmp);
+                dev.get(dev.len() / 2).map(|d| 3.0 * 1.4826 * d)
+            } else {
+                None
+            };
+            let mut ratios = Vec::new();
+            let mut biggest = 0.0f64;
+            for (s, m, x, y) in tests {
+                let m = m && noise.is_none_or(|n| x > 0.0 && y > 0.0 && (y / x).ln().abs() > n);
+                ch.settings += 1;
+                if x != 0.0 {
+                    ratios.push(y / x);
+                }
+                if m {
+                    ch.moved += 1;
+                    ch.worse += ((y > x) != higher_better) as usize;
+                    let size = if x != 0.0 {
+                        (y / x).ln().abs()
+                    } else {
+                        f64::INFINITY
+                    };
+                    if size >= biggest {
+                        biggest = size;
+                        let sig = |v: f64| export::markdown::sig(v, 4);
+                        ch.largest = Some(format!("{s}: {} → {}", sig(x), sig(y)));
+                    }
+                }
+            }
+            if ch.settings == 0 {
+                continue;
+            }
+            ratios.sort_by(f64::total_cmp);
+            ch.median_ratio = (!ratios.is_empty()).then(|| ratios[ratios.len() / 2]);
+            c.metrics.push(ch);
+        }
+    }
+    Ok(c)
+}
+
+/// Claims whose verdict differs between the two directories' claims.csv.
+fn claims(old: &Path, new: &Path) -> Vec<ClaimChange> {
+    let read = |dir: &Path| -> BTreeMap<String, String> {
+        let Ok(bytes) = std::fs::read(dir.join("claims.csv")) else {
+            return BTreeMap::new();
+        };
+        let mut r = csv::Reader::from_reader(&bytes[..]);
+        let Ok(h) = r.headers().cloned() else {
+            return BTreeMap::new();
+        };
+        let (Some(id), Some(v)) = (
+            h.iter().position(|c| c == "claim_id"),
+            h.iter().position(|c| c == "verdict"),
+        ) else {
+            return BTreeMap::new();
+        };
+        r.records()
+            .flatten()
+            .map(|rec| (rec[id].to_string(), rec[v].to_string()))
+            .collect()
+    };
+    let (a, b) = (read(old), read(new));
+    a.iter()
+        .filter_map(|(id, va)| {
+            let vb = b.get(id)?;
+            (va != vb).then(|| ClaimChange {
+                claim_id: id.clone(),
+                old: va.clone(),
+                new: vb.clone(),
+            })
+        })
+        .collect()
+}
+
+impl Comparison {
+    /// The moved metrics named in `fail_on` that got worse.
+    pub fn regressions(&self, fail_on: &[String]) -> Vec<&MetricChange> {
+        self.metrics
+            .iter()
+            .filter(|m| m.worse > 0 && fail_on.contains(&m.metric))
+            .collect()
+    }
+
+    pub fn markdown(&self) -> String {
+        let mut s = format!("# compare: {} → {}\n\n", self.old, self.new);
+        s += &format!(
+            "A proportion moved when a two-proportion z test gives |z| > {Z_MOVED} (99.9%); an interval (a mean, or a timed median with its spread over repetitions) when the two 95% intervals are disjoint; a plain count when it changed.\n\n"
+        );
+        if !self.only_old.is_empty() || !self.only_new.is_empty() {
+            s += &format!(
+                "Only in {}: {}. Only in {}: {}.\n\n",
+                self.old,
+                list(&self.only_old),
+                self.new,
+                list(&self.only_new)
+            );
+        }
+        for st in &self.studies {
+            if !st.changed.is_empty() {
+                s += &format!(
+                    "{}: the runs differ in {}; rows matched without it.\n",
+                    st.study,
+                    st.changed.join(", ")
+                );
+            }
+            if st.matched < st.old_rows.max(st.new_rows) {
+                s += &format!(
+                    "{}: {} of {} old and {} new rows matched by setting (the others differ in a parameter).\n",
+                    st.study, st.matched, st.old_rows, st.new_rows
+                );
+            }
+            if st.seeds_differ {
+                s += &format!(
+                    "{}: the matched trials drew from different seeds (another --seed or a changed parameter), so plain values are not compared, and a proportion also varies with each structure's own randomness (a filter's fill), which the z test does not cover: expect more than 0.1% of settings to move.\n",
+                    st.study
+                );
+            }
+        }
+        let moved: Vec<&MetricChange> = self.metrics.iter().filter(|m| m.moved > 0).collect();
+        s += &format!(
+            "\n{} of {} metrics moved in at least one setting.\n\n",
+            moved.len(),
+            self.metrics.len()
+        );
+        if !moved.is_empty() {
+            s += "| study | metric | test | settings | moved | worse | median new/old | largest move |\n|---|---|---|---|---|---|---|---|\n";
+            for m in moved {
+                s += &format!(
+                    "| {} | {} | {}{} | {} | {} | {} | {} | {} |\n",
+                    m.study,
+                    m.metric,
+                    m.test,
+                    if m.timing { " (timed)" } else { "" },
+                    m.settings,
+                    m.moved,
+                    m.worse,
+                    m.median_ratio
+                        .map_or("—".into(), |r| export::markdown::sig(r, 4)),
+                    m.largest.as_deref().unwrap_or("—")
+                );
+            }
+        }
+        if self.claims.is_empty() {
+            s += "\nNo claim changed its verdict.\n";
+        } else {
+            s += "\n| claim | old verdict | new verdict |\n|---|---|---|\n";
+            for c in &self.claims {
+                s += &format!("| {} | {} | {} |\n", c.claim_id, c.old, c.new);
+            }
+        }
+        s
+    }
+}
+
+fn list(v: &[String]) -> String {
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
