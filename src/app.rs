@@ -1,8 +1,10 @@
 //! The whole pipeline behind the CLI; `main` only prints the error.
 
+mod compare;
 mod design;
 mod keys;
 mod keys_check;
+use compare::{baseline_name, compare_command, save_baseline_as};
 pub use keys::MAX_KEY_BYTES;
 use keys::{estimate_hll, hash_command};
 
@@ -499,100 +501,6 @@ fn print_counts(rows: &[ledger::LedgerRow], out: &Path, seconds: f64) {
         out.join("REPORT.md").display(),
         seconds
     );
-}
-
-/// A baseline's name: 1 to 64 letters, digits, `-` and `_`.
-fn baseline_name(name: &str) -> Result<&str> {
-    let ok = (1..=64).contains(&name.len())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if ok {
-        Ok(name)
-    } else {
-        Err(Error::Input(format!(
-            "baseline {name:?}: a name is 1 to 64 letters, digits, - and _"
-        )))
-    }
-}
-
-/// Copies a finished run's results (each study's results, summary and
-/// manifest, and claims.csv) to OUT/baselines/NAME, replacing an older one.
-fn save_baseline_as(out: &Path, name: &str) -> Result<()> {
-    let to = out.join("baselines").join(name);
-    let fail = |e: std::io::Error| Error::file(&to, format!("saving the baseline: {e}"));
-    if to.exists() {
-        std::fs::remove_dir_all(&to).map_err(fail)?;
-    }
-    let run = RunRecord::read(out)?;
-    for study in &run.studies {
-        let (from, dest) = (out.join(study), to.join(study));
-        std::fs::create_dir_all(&dest).map_err(fail)?;
-        for f in [
-            "manifest.json",
-            "results.csv",
-            "results.csv.gz",
-            "summary.csv",
-            "summary.csv.gz",
-        ] {
-            if from.join(f).is_file() {
-                std::fs::copy(from.join(f), dest.join(f)).map_err(fail)?;
-            }
-        }
-    }
-    for f in ["claims.csv", "run.json"] {
-        if out.join(f).is_file() {
-            std::fs::copy(out.join(f), to.join(f)).map_err(fail)?;
-        }
-    }
-    println!("baseline {name} -> {}", to.display());
-    Ok(())
-}
-
-/// `sketchlab compare OLD NEW`.
-fn compare_command(old: &str, new: &str, fail_on: &[String], format: &str) -> Result<()> {
-    use crate::experiment::compare;
-    if !matches!(format, "md" | "json") {
-        return Err(Error::Input(format!(
-            "--format = {format:?}: must be md or json"
-        )));
-    }
-    let (a, b) = (compare::open_side(old)?, compare::open_side(new)?);
-    let c = compare::compare(&a, &b)?;
-    for f in fail_on {
-        if !c.metrics.iter().any(|m| m.metric == *f) {
-            let mut names: Vec<&str> = c.metrics.iter().map(|m| m.metric.as_str()).collect();
-            names.sort();
-            names.dedup();
-            return Err(Error::Input(format!(
-                "--fail-on {f}: no such metric in these runs (they have {})",
-                names.join(", ")
-            )));
-        }
-    }
-    if format == "json" {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&c).map_err(|e| Error::Other(e.into()))?
-        );
-    } else {
-        print!("{}", c.markdown());
-    }
-    let worse = c.regressions(fail_on);
-    if worse.is_empty() {
-        return Ok(());
-    }
-    Err(Error::Other(anyhow::anyhow!(
-        "regressed: {}",
-        worse
-            .iter()
-            .map(|m| format!(
-                "{}.{} worse in {} of {} settings",
-                m.study, m.metric, m.worse, m.settings
-            ))
-            .collect::<Vec<_>>()
-            .join("; ")
-    )))
 }
 
 fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
