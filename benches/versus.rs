@@ -14,7 +14,7 @@
 //! own default hasher (what a user of that crate gets) unless the
 //! implementation name says otherwise.
 
-use sketchlab::hashing::{HashStrategy, KeyHasher, Seed, SeedPolicy, StrategyId, splitmix64};
+use sketchlab::hashing::{HashStrategy, KeyHasher, Seed, SeedPolicy, StrategyId, Xxh3, splitmix64};
 use sketchlab::structures::bloom::BloomFilter;
 use sketchlab::structures::bloom::blocked::BlockedBloom;
 use sketchlab::structures::count_min::CountMin;
@@ -218,9 +218,43 @@ fn bloom(out: &mut Vec<Row>, s: &Sizes) {
         f
     };
 
+    // the public API as a user calls it: `BloomFilter::with_rate(n, p,
+    // HashStrategy::new(..))` (the strategy chosen at run time, one match per
+    // key) and `insert(&key.to_le_bytes())`; and the same filter over the
+    // concrete `hashing::Xxh3` type (monomorphised, no dispatch)
+    let concrete = || {
+        let mut f = BloomFilter::with_rate(n, 0.01, Xxh3::new(Seed::fixed(7))).unwrap();
+        m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+        f
+    };
     let mut cs: Vec<Contender> = Vec::new();
+    {
+        let (name, ver) = ours("BloomFilter<hashing::Xxh3> (concrete hasher type)");
+        let f = concrete();
+        cs.push(Contender {
+            implementation: name,
+            version: ver,
+            ours: true,
+            accuracy: absent
+                .iter()
+                .filter(|k| f.contains(&k.to_le_bytes()))
+                .count() as f64
+                / n as f64,
+            unit: "FPR",
+            run: Box::new(move || {
+                let mut f = BloomFilter::with_rate(n, 0.01, Xxh3::new(Seed::fixed(7))).unwrap();
+                timed(n, || {
+                    m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+                    f.k() as u64
+                })
+            }),
+        });
+    }
     for id in ours_ids {
-        let (name, ver) = ours(&format!("BloomFilter {}", id.name()));
+        let (name, ver) = ours(&format!(
+            "BloomFilter {} (HashStrategy: public API, run-time strategy)",
+            id.name()
+        ));
         let f = bloom(id);
         cs.push(Contender {
             implementation: name,
@@ -284,9 +318,19 @@ fn bloom(out: &mut Vec<Row>, s: &Sizes) {
         unit: "FPR",
         run: Box::new(move || timed(n, || f.count_contained(qb))),
     });
+    {
+        let f = concrete();
+        let (name, ver) = ours("BloomFilter<hashing::Xxh3> (concrete hasher type)");
+        cs.push(query(name, ver, true, &absent, &queries, move |k| {
+            f.contains(&k.to_le_bytes())
+        }));
+    }
     for id in ours_ids {
         let f = bloom(id);
-        let (name, ver) = ours(&format!("BloomFilter {}", id.name()));
+        let (name, ver) = ours(&format!(
+            "BloomFilter {} (HashStrategy: public API, run-time strategy)",
+            id.name()
+        ));
         cs.push(query(name, ver, true, &absent, &queries, move |k| {
             f.contains(&k.to_le_bytes())
         }));

@@ -2,28 +2,91 @@
 //! program does, to set beside `reports/speed/versus.csv` (which times the
 //! same calls inside one process, alternating contenders).
 //!
-//! cargo run --release --example public_path -- ours|fastbloom|fastbloom_xxh3 insert|query [N]
+//! cargo run --release --example public_path -- CONTENDER insert|query [N]
 //!
-//! `ours` is `BloomFilter::with_rate(n, 0.01, HashStrategy::new(Xxh3,
-//! Fixed(7)))` with `insert(&key.to_le_bytes())` / `contains`; `fastbloom`
-//! is `fastbloom::BloomFilter::with_false_pos(0.01).seed(&7)` (its default
-//! SipHash-1-3) and `fastbloom_xxh3` the same with xxh3's `Xxh3Builder`, each
-//! given the u64 through its API. Keys are splitmix64 of an index (members
-//! 1.., absent keys from 2^40); queries are half members, half absent.
-//! Prints the median ns per operation over 7 repetitions (a fresh filter per
-//! insert repetition).
+//! Contenders:
+//! - `ours`: `BloomFilter::with_rate(n, 0.01, HashStrategy::new(Xxh3, Fixed(7)))`
+//!   and `insert(&key.to_le_bytes())` / `contains` (the strategy chosen at
+//!   run time: one `match` per key);
+//! - `ours_concrete`: the same with the concrete `hashing::Xxh3` type
+//!   (`BloomFilter<Xxh3>`, monomorphised: no dispatch);
+//! - `fastbloom`: `fastbloom::BloomFilter::with_false_pos(0.01).seed(&7)`
+//!   (its default SipHash-1-3), given the u64 through its API;
+//! - `fastbloom_xxh3`: the same with xxh3's `Xxh3Builder`.
+//!
+//! Keys are splitmix64 of an index (members 1..=n, absent keys from 2^40);
+//! queries are half members, half absent. Prints the median ns per
+//! operation over 7 repetitions (a fresh filter per insert repetition).
 
-use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyId, splitmix64};
+use sketchlab::hashing::{HashStrategy, KeyHasher, Seed, SeedPolicy, StrategyId, Xxh3, splitmix64};
 use sketchlab::structures::bloom::BloomFilter;
 use std::hint::black_box;
 use std::time::Instant;
 
+/// One pass over sketchlab's public API, in ns.
+#[inline(never)]
+fn ours<H: KeyHasher>(
+    mut f: BloomFilter<H>,
+    insert: bool,
+    members: &[u64],
+    queries: &[u64],
+) -> f64 {
+    if !insert {
+        members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+    }
+    let t = Instant::now();
+    if insert {
+        members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+        black_box(&f);
+    } else {
+        black_box(
+            queries
+                .iter()
+                .filter(|k| f.contains(&k.to_le_bytes()))
+                .count(),
+        );
+    }
+    t.elapsed().as_nanos() as f64
+}
+
+/// One pass over fastbloom's API, in ns.
+#[inline(never)]
+fn peer<S: std::hash::BuildHasher>(
+    mut f: fastbloom::BloomFilter<S>,
+    insert: bool,
+    members: &[u64],
+    queries: &[u64],
+) -> f64 {
+    if !insert {
+        members.iter().for_each(|k| {
+            f.insert(k);
+        });
+    }
+    let t = Instant::now();
+    if insert {
+        members.iter().for_each(|k| {
+            f.insert(k);
+        });
+        black_box(&f);
+    } else {
+        black_box(queries.iter().filter(|k| f.contains(k)).count());
+    }
+    t.elapsed().as_nanos() as f64
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (who, what) = (
-        args.get(1).map(String::as_str),
-        args.get(2).map(String::as_str),
-    );
+    let who = args.get(1).cloned().unwrap_or_default();
+    let insert = match args.get(2).map(String::as_str) {
+        Some("insert") => true,
+        Some("query") => false,
+        _ => {
+            eprintln!(
+                "usage: public_path ours|ours_concrete|fastbloom|fastbloom_xxh3 insert|query [N]"
+            );
+            std::process::exit(2);
+        }
+    };
     let n: u64 = args
         .get(3)
         .and_then(|s| s.parse().ok())
@@ -38,78 +101,51 @@ fn main() {
             }
         })
         .collect();
-    let mut samples = Vec::new();
-    for _ in 0..7 {
-        let ns = match (who, what) {
-            (Some("ours"), Some(w)) => {
-                let new = || {
+    let (m, q) = (&members[..], &queries[..]);
+    let mut samples: Vec<f64> = (0..7)
+        .map(|_| {
+            let ns = match who.as_str() {
+                "ours" => ours(
                     BloomFilter::with_rate(
                         n,
                         0.01,
                         HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(7)),
                     )
-                    .unwrap()
-                };
-                let mut f = new();
-                if w == "query" {
-                    members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+                    .unwrap(),
+                    insert,
+                    m,
+                    q,
+                ),
+                "ours_concrete" => ours(
+                    BloomFilter::with_rate(n, 0.01, Xxh3::new(Seed::fixed(7))).unwrap(),
+                    insert,
+                    m,
+                    q,
+                ),
+                "fastbloom" => peer(
+                    fastbloom::BloomFilter::with_false_pos(0.01)
+                        .seed(&7)
+                        .expected_items(n as usize),
+                    insert,
+                    m,
+                    q,
+                ),
+                "fastbloom_xxh3" => peer(
+                    fastbloom::BloomFilter::with_false_pos(0.01)
+                        .hasher(xxhash_rust::xxh3::Xxh3Builder::new())
+                        .expected_items(n as usize),
+                    insert,
+                    m,
+                    q,
+                ),
+                other => {
+                    eprintln!("unknown contender {other:?}");
+                    std::process::exit(2);
                 }
-                let t = Instant::now();
-                if w == "insert" {
-                    members.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-                    black_box(&f);
-                } else {
-                    black_box(
-                        queries
-                            .iter()
-                            .filter(|k| f.contains(&k.to_le_bytes()))
-                            .count(),
-                    );
-                }
-                t.elapsed().as_nanos() as f64 / n as f64
-            }
-            (Some(p @ ("fastbloom" | "fastbloom_xxh3")), Some(w)) => {
-                macro_rules! time {
-                    ($f:expr) => {{
-                        let mut f = $f;
-                        if w == "query" {
-                            members.iter().for_each(|k| {
-                                f.insert(k);
-                            });
-                        }
-                        let t = Instant::now();
-                        if w == "insert" {
-                            members.iter().for_each(|k| {
-                                f.insert(k);
-                            });
-                            black_box(&f);
-                        } else {
-                            black_box(queries.iter().filter(|k| f.contains(k)).count());
-                        }
-                        t.elapsed().as_nanos() as f64 / n as f64
-                    }};
-                }
-                if p == "fastbloom" {
-                    time!(
-                        fastbloom::BloomFilter::with_false_pos(0.01)
-                            .seed(&7)
-                            .expected_items(n as usize)
-                    )
-                } else {
-                    time!(
-                        fastbloom::BloomFilter::with_false_pos(0.01)
-                            .hasher(xxhash_rust::xxh3::Xxh3Builder::new())
-                            .expected_items(n as usize)
-                    )
-                }
-            }
-            _ => {
-                eprintln!("usage: public_path ours|fastbloom|fastbloom_xxh3 insert|query [N]");
-                std::process::exit(2);
-            }
-        };
-        samples.push(ns);
-    }
+            };
+            ns / n as f64
+        })
+        .collect();
     samples.sort_by(f64::total_cmp);
     println!("{:.3}", samples[3]);
 }
