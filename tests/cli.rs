@@ -884,6 +884,14 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
             vec!["keys", "check", "tests/keys/no-such-file.txt"],
             "key file tests/keys/no-such-file.txt: No such file",
         ),
+        (
+            vec!["keys", "check", "/dev/zero"],
+            "key file /dev/zero: not a regular file",
+        ),
+        (
+            vec!["keys", "check", "tests/keys"],
+            "key file tests/keys: not a regular file",
+        ),
     ]
     .into_iter()
     .map(|(a, n)| (a.into_iter().map(String::from).collect(), n))

@@ -117,7 +117,8 @@ pub(super) fn keys_expand(file: &Path, trial: Option<&str>) -> Result<()> {
                 .map_err(|_| Error::Input(format!("--trial = {t:?}: a trial id is 16 hex digits")))
         })
         .transpose()?;
-    let raw = std::fs::read(file).map_err(|e| Error::file(file, format!("cannot read: {e}")))?;
+    let raw =
+        crate::workload::file::read_regular(&file.display().to_string()).map_err(Error::Input)?;
     let mut text = String::new();
     let read = if raw.starts_with(&[0x1f, 0x8b]) {
         flate2::read::MultiGzDecoder::new(&raw[..]).read_to_string(&mut text)

@@ -82,8 +82,7 @@ impl KeyFile {
     /// Reads and parses `path`. The error names the file and, for a bad
     /// record, its line (or record) number.
     pub fn load(path: &str, format: Format) -> Result<KeyFile, String> {
-        let raw = std::fs::read(path).map_err(|e| format!("key file {path}: {e}"))?;
-        Self::from_bytes(path, format, &raw)
+        Self::from_bytes(path, format, &read_regular(path)?)
     }
 
     /// Parses a key file's bytes as read from disk (gzip detected by magic).
@@ -95,8 +94,7 @@ impl KeyFile {
 
     /// Every record of a key file, duplicates kept (`sketchlab hash --file`).
     pub fn load_records(path: &str, format: Format) -> Result<KeyFile, String> {
-        let raw = std::fs::read(path).map_err(|e| format!("key file {path}: {e}"))?;
-        Self::records(path, format, &raw)
+        Self::records(path, format, &read_regular(path)?)
     }
 
     fn records(path: &str, format: Format, raw: &[u8]) -> Result<KeyFile, String> {
@@ -232,6 +230,27 @@ impl KeyFile {
     pub fn identity(&self) -> String {
         format!("{} xxh3={:016x}", self.name, self.xxh3_64)
     }
+}
+
+/// The largest key file read (on disk).
+pub const MAX_FILE_BYTES: u64 = 4 << 30;
+
+/// A regular file's bytes: a device, a FIFO or a directory is refused (a
+/// read of /dev/zero would never end), and so is a file over
+/// [`MAX_FILE_BYTES`].
+pub fn read_regular(path: &str) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("key file {path}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("key file {path}: not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "key file {path}: {} bytes; the largest read is {} GiB",
+            meta.len(),
+            MAX_FILE_BYTES >> 30
+        ));
+    }
+    std::fs::read(path).map_err(|e| format!("key file {path}: {e}"))
 }
 
 /// How a trial draws its keys from a file, in words (the manifest's `split`).
