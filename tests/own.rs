@@ -117,3 +117,135 @@ fn the_example_runs_and_writes_results_with_theory_columns() {
         "{text}"
     );
 }
+
+/// The cardinality-estimator crate's HyperLogLog (2^12 registers of 6 bits,
+/// its WyHash), as sketchlab sees it: one estimator.
+struct CardEst(cardinality_estimator::CardinalityEstimator<[u8], wyhash::WyHash, 12, 6>);
+
+impl sketchlab::structures::Cardinality for CardEst {
+    fn estimators(&self) -> &'static [&'static str] {
+        &["estimate"]
+    }
+    fn insert(&mut self, key: &[u8]) {
+        self.0.insert(key);
+    }
+    fn estimate(&self, estimator: &str) -> Option<f64> {
+        (estimator == "estimate").then(|| self.0.estimate() as f64)
+    }
+}
+
+/// A third-party distinct-count sketch through `measure_cardinality`: one
+/// row per replicate, a summary with the bias and mean squared error, the
+/// declared charts, and a measured RSE whose 95% interval holds the
+/// 1.04/√4096 HyperLogLog claims.
+#[test]
+fn a_third_party_distinct_count_sketch_is_measured_with_one_call() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = r#"
+name = "cardinality_estimator"
+kind = "own_cardinality"
+description = "cardinality-estimator 1.0 at 2^12 registers, against HyperLogLog's 1.04/sqrt(m)"
+seed = 12
+[grid]
+n = [20_000, 100_000]
+rse = 0.01625
+replicates = 40
+"#;
+    let m = sketchlab::experiment::own::measure_cardinality(
+        |_seed| CardEst(cardinality_estimator::CardinalityEstimator::new()),
+        spec,
+        d.path(),
+    )
+    .unwrap();
+    assert_eq!(m.study.tables.results.rows.len(), 80);
+    let s = m.study.tables.summary.as_ref().unwrap();
+    assert_eq!(s.rows.len(), 2);
+    for r in &s.rows {
+        let (lo, hi) = (
+            s.f64(r, "sq_rel_error_lo").unwrap().max(0.0).sqrt(),
+            s.f64(r, "sq_rel_error_hi").unwrap().sqrt(),
+        );
+        assert!(lo <= 0.01625 && 0.01625 <= hi, "RSE [{lo}, {hi}]");
+    }
+    for chart in ["rse_vs_n.svg", "bias_vs_n.svg"] {
+        assert!(m.dir.join(chart).is_file(), "{chart}");
+    }
+    let section =
+        sketchlab::experiment::kinds::Kind::report_section(m.study.spec.kind, &m.study.tables);
+    eprintln!(
+        "{}\n{}",
+        sketchlab::export::markdown::table(&section.table),
+        section.reading
+    );
+    assert!(
+        section
+            .reading
+            .contains("of 2 (n, estimator) settings err more"),
+        "{}",
+        section.reading
+    );
+}
+
+/// The count-min-sketch crate's `CountMinSketch64`, sized by its own
+/// `new(capacity, probability, tolerance)` for ε·N at confidence 1 − δ.
+struct CrateCms(count_min_sketch::CountMinSketch64<Vec<u8>>, u64);
+
+impl sketchlab::structures::Frequency for CrateCms {
+    fn update(&mut self, key: &[u8], count: u64) {
+        self.0.add(&key.to_vec(), count);
+        self.1 += count;
+    }
+    fn estimate(&self, key: &[u8]) -> u64 {
+        self.0.estimate(&key.to_vec())
+    }
+    fn total(&self) -> u64 {
+        self.1
+    }
+}
+
+/// A third-party frequency sketch through `measure_frequency`: the share of
+/// keys beyond ε·N beside the δ it was sized for, no underestimates (it is
+/// a Count-Min), the declared chart.
+#[test]
+fn a_third_party_frequency_sketch_is_measured_with_one_call() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = r#"
+name = "count_min_sketch"
+kind = "own_frequency"
+description = "count-min-sketch 0.2's CountMinSketch64 sized for epsilon*N at confidence 1 - delta"
+seed = 13
+[grid]
+universe = 20_000
+updates = 200_000
+s = [0.8, 1.2]
+epsilon = 0.001
+delta = 0.01
+"#;
+    let m = sketchlab::experiment::own::measure_frequency(
+        |_seed| {
+            let sketch = count_min_sketch::CountMinSketch64::new(200_000, 0.99, 200.0).unwrap();
+            CrateCms(sketch, 0)
+        },
+        spec,
+        d.path(),
+    )
+    .unwrap();
+    let t = &m.study.tables.results;
+    assert_eq!(t.rows.len(), 2);
+    for r in &t.rows {
+        assert_eq!(t.f64(r, "underestimates"), Some(0.0));
+        assert_eq!(t.f64(r, "total"), Some(200_000.0));
+        // Count-Min's guarantee: at most δ of keys beyond εN (99.999% Wilson)
+        let k = t.f64(r, "exceed_k").unwrap() as u64;
+        let (lo, _) = sketchlab::stats::wilson(k, 20_000, 4.5);
+        assert!(lo <= 0.01, "{k}/20000 beyond εN");
+    }
+    assert!(m.dir.join("exceed_vs_s.svg").is_file());
+    let section =
+        sketchlab::experiment::kinds::Kind::report_section(m.study.spec.kind, &m.study.tables);
+    eprintln!(
+        "{}\n{}",
+        sketchlab::export::markdown::table(&section.table),
+        section.reading
+    );
+}

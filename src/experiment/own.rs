@@ -1,7 +1,10 @@
 //! Your own structure through sketchlab: a filter of any crate, wrapped in
-//! [`Membership`], measured by the same pipeline as sketchlab's own (the
-//! trials, results.csv with theory columns, the manifest, the declared
-//! charts, the report section) with one call, [`measure_filter`].
+//! [`Membership`], or a distinct-count sketch, wrapped in [`Cardinality`],
+//! measured by the same pipeline as sketchlab's own (the trials,
+//! results.csv with theory columns, summary.csv over replicates, the
+//! manifest, the declared charts, the report section) with one call,
+//! [`measure_filter`], [`measure_cardinality`] or, for a frequency sketch
+//! wrapped in [`Frequency`], [`measure_frequency`].
 //!
 //! ```no_run
 //! use sketchlab::structures::{InsertError, Membership};
@@ -46,8 +49,8 @@ use super::runner::{self, RunOptions};
 use super::spec::Spec;
 use crate::error::{Error, Result};
 use crate::stats::Proportion;
-use crate::structures::Membership;
 use crate::structures::bloom::theory as bloom;
+use crate::structures::{Cardinality, Frequency, Membership};
 use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
 use std::path::{Path, PathBuf};
@@ -104,6 +107,9 @@ impl Study for OwnFilter {
     type R = R;
     const NAME: &'static str = "own_filter";
     const ABOUT: &'static str = "your own filter (through the library): sized by its builder for (n, ε), measured FPR, bits per key and the waste over log2(1/ε)";
+    /// sketchlab cannot know whether a user's structure draws randomness of
+    /// its own (a crate's `RandomState`): its rows are not promised byte-identical.
+    const REPRODUCIBLE: bool = false;
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let mut f = (self.build)(p.n, p.fpr, seeds.derive("structure"));
@@ -163,7 +169,12 @@ pub fn measure_filter<F: Membership + Send + 'static>(
     let kind: &'static dyn Kind = Box::leak(Box::new(OwnFilter {
         build: Box::new(move |n, fpr, seed| Box::new(build(n, fpr, seed))),
     }));
-    let spec = Spec::parse_for(Path::new("own_filter.toml"), spec, kind)?;
+    run_own(kind, spec, out)
+}
+
+/// Runs and renders a study of an unregistered kind.
+fn run_own(kind: &'static dyn Kind, spec: &str, out: &Path) -> Result<Measured> {
+    let spec = Spec::parse_for(Path::new(&format!("{}.toml", kind.name())), spec, kind)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let opts = RunOptions {
         out: out.to_path_buf(),
@@ -183,4 +194,203 @@ pub fn measure_filter<F: Membership + Send + 'static>(
         dir: run.dir,
         study,
     })
+}
+
+/// Builds the user's sketch from a seed derived from the trial's.
+pub type BuildSketch = dyn Fn(u64) -> Box<dyn Cardinality + Send> + Send + Sync;
+
+/// The `own_cardinality` kind: a user's distinct-count sketch fed `n`
+/// distinct keys; one row per estimator it offers, its relative error.
+pub struct OwnCardinality {
+    build: Box<BuildSketch>,
+}
+
+pub mod cardinality {
+    //! `own_cardinality`'s parameters and row.
+    use super::*;
+
+    crate::params! {
+        pub struct P {
+            n: u64 = common::count(Def::Int(100_000), "distinct keys inserted"),
+            rse: f64 = common::rate(Def::Required, "the relative standard error the sketch claims (e.g. 1.04/sqrt(m) for HyperLogLog)"),
+            keys: KeyType = KEYS,
+        }
+    }
+
+    crate::row! {
+        pub struct R, summary Rs {
+            estimator: String [Key],
+            estimate: f64,
+            /// estimate / n − 1: its mean over replicates is the bias.
+            rel_error: f64,
+            /// (estimate / n − 1)²: its mean is the MSE, √ of it the RSE.
+            sq_rel_error: f64,
+            /// The RSE the sketch claims.
+            rse_target: f64 [Same],
+        }
+    }
+}
+
+impl Study for OwnCardinality {
+    type P = cardinality::P;
+    type R = cardinality::R;
+    const NAME: &'static str = "own_cardinality";
+    const ABOUT: &'static str = "your own distinct-count sketch (through the library): relative error per estimator over replicates against the RSE it claims";
+    const MIN_REPLICATES: u32 = 2;
+    /// sketchlab cannot know whether a user's structure draws randomness of
+    /// its own (a crate's `RandomState`): its rows are not promised byte-identical.
+    const REPRODUCIBLE: bool = false;
+
+    fn run_rows(&self, p: &Self::P, seeds: Seeds) -> anyhow::Result<Vec<Self::R>> {
+        let mut s = (self.build)(seeds.derive("structure"));
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        for id in 0..p.n {
+            s.insert(keys.key(id));
+        }
+        s.estimators()
+            .iter()
+            .map(|e| {
+                let est = s.estimate(e).ok_or_else(|| {
+                    anyhow::anyhow!("the sketch lists estimator {e:?} but gives no estimate")
+                })?;
+                let err = est / p.n as f64 - 1.0;
+                Ok(cardinality::R {
+                    estimator: e.to_string(),
+                    estimate: est,
+                    rel_error: err,
+                    sq_rel_error: err * err,
+                    rse_target: p.rse,
+                })
+            })
+            .collect()
+    }
+
+    fn key_ids(&self, p: &Self::P) -> Option<u64> {
+        Some(p.n)
+    }
+}
+
+/// Measures a user's distinct-count sketch: `spec` is a study TOML with
+/// `kind = "own_cardinality"` (grid over `n`, `rse` — the error it claims —
+/// and `keys`, with `replicates >= 2`); `build(seed)` makes a fresh sketch.
+/// Writes `out/<name>/` (results.csv, summary.csv with each estimator's
+/// bias and mean squared error, manifest.json, the declared charts).
+pub fn measure_cardinality<C: Cardinality + Send + 'static>(
+    build: impl Fn(u64) -> C + Send + Sync + 'static,
+    spec: &str,
+    out: &Path,
+) -> Result<Measured> {
+    let kind: &'static dyn Kind = Box::leak(Box::new(OwnCardinality {
+        build: Box::new(move |seed| Box::new(build(seed))),
+    }));
+    run_own(kind, spec, out)
+}
+
+/// Builds the user's frequency sketch from a seed derived from the trial's.
+pub type BuildCounter = dyn Fn(u64) -> Box<dyn Frequency + Send> + Send + Sync;
+
+/// The `own_frequency` kind: a user's frequency sketch fed a Zipf stream,
+/// every key of the universe queried against its exact count.
+pub struct OwnFrequency {
+    build: Box<BuildCounter>,
+}
+
+pub mod frequency {
+    //! `own_frequency`'s parameters and row.
+    use super::*;
+
+    crate::params! {
+        pub struct P {
+            universe: u64 = common::count(Def::Int(100_000), "distinct keys the stream draws from"),
+            updates: u64 = common::count(Def::Int(1_000_000), "stream length N (each update adds 1)"),
+            s: f64 = common::positive(10.0, Def::Float(1.1), "Zipf exponent of the stream"),
+            epsilon: f64 = common::rate(Def::Required, "the additive error the sketch claims: |estimate - count| <= epsilon * N"),
+            delta: f64 = common::rate(Def::Required, "the probability it claims a key exceeds that"),
+            keys: KeyType = KEYS,
+        }
+    }
+
+    crate::row! {
+        pub struct R, summary Rs {
+            /// Updates the sketch reports (`Frequency::total`).
+            total: u64 [Same],
+            /// Keys of the universe whose |estimate − count| > ε·N.
+            exceed: Proportion,
+            /// The δ the sketch claims for that share.
+            delta: f64 [Same],
+            /// Mean |estimate − count| / N over the universe.
+            mean_abs_error_over_n: f64,
+            /// The largest |estimate − count|, in units of ε·N.
+            max_error_over_eps_n: f64,
+            /// Keys estimated below their count.
+            underestimates: u64 [Sum],
+        }
+    }
+}
+
+impl Study for OwnFrequency {
+    type P = frequency::P;
+    type R = frequency::R;
+    const NAME: &'static str = "own_frequency";
+    const ABOUT: &'static str = "your own frequency sketch (through the library): the share of keys beyond epsilon*N against the delta it claims, on a Zipf stream";
+    /// sketchlab cannot know whether a user's structure draws randomness of
+    /// its own (a crate's `RandomState`): its rows are not promised byte-identical.
+    const REPRODUCIBLE: bool = false;
+
+    fn run(&self, p: &Self::P, seeds: Seeds) -> anyhow::Result<Self::R> {
+        let mut f = (self.build)(seeds.derive("structure"));
+        let mut stream =
+            crate::workload::zipf::ZipfStream::new(p.universe, p.s, seeds.derive("stream"))
+                .map_err(anyhow::Error::msg)?;
+        let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
+        let mut truth = vec![0u64; p.universe as usize];
+        for _ in 0..p.updates {
+            let id = stream.next_id();
+            truth[id as usize] += 1;
+            f.update(keys.key(id), 1);
+        }
+        let n = p.updates as f64;
+        let eps_n = p.epsilon * n;
+        let (mut exceed, mut under, mut sum_abs, mut max_abs) = (0u64, 0u64, 0f64, 0f64);
+        for (id, &t) in truth.iter().enumerate() {
+            let est = f.estimate(keys.key(id as u64));
+            let err = est as f64 - t as f64;
+            exceed += (err.abs() > eps_n) as u64;
+            under += (est < t) as u64;
+            sum_abs += err.abs();
+            max_abs = max_abs.max(err.abs());
+        }
+        Ok(frequency::R {
+            total: f.total(),
+            exceed: Proportion::new(exceed, p.universe),
+            delta: p.delta,
+            mean_abs_error_over_n: sum_abs / p.universe as f64 / n,
+            max_error_over_eps_n: max_abs / eps_n,
+            underestimates: under,
+        })
+    }
+
+    fn key_ids(&self, p: &Self::P) -> Option<u64> {
+        Some(p.universe)
+    }
+
+    fn draws(&self, p: &Self::P, metric: &str) -> Option<f64> {
+        (metric == "exceed").then_some(p.universe as f64)
+    }
+}
+
+/// Measures a user's frequency sketch: `spec` is a study TOML with `kind =
+/// "own_frequency"` (grid over `universe`, `updates`, `s`, `epsilon` and
+/// `delta` — the guarantee it claims — and `keys`); `build(seed)` makes a
+/// fresh sketch. Writes `out/<name>/` (results.csv with the share of keys
+/// beyond ε·N beside δ, manifest.json, the declared charts).
+pub fn measure_frequency<F: Frequency + Send + 'static>(
+    build: impl Fn(u64) -> F + Send + Sync + 'static,
+    spec: &str,
+    out: &Path,
+) -> Result<Measured> {
+    let kind: &'static dyn Kind = Box::leak(Box::new(OwnFrequency {
+        build: Box::new(move |seed| Box::new(build(seed))),
+    }));
+    run_own(kind, spec, out)
 }

@@ -16,7 +16,9 @@ pub mod common;
 mod filters;
 mod hashing;
 mod hll;
+mod own_cardinality;
 mod own_filter;
+mod own_frequency;
 mod sketches;
 mod speed;
 
