@@ -218,6 +218,18 @@ impl Proportion {
     }
 }
 
+/// The two-proportion z statistic of k1/n1 against k2/n2 (pooled standard
+/// error); 0 when both rates are 0 or 1 (no variance to judge by).
+pub fn two_proportion_z(k1: f64, n1: f64, k2: f64, n2: f64) -> f64 {
+    let pooled = (k1 + k2) / (n1 + n2);
+    let se = (pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)).sqrt();
+    if se > 0.0 {
+        (k1 / n1 - k2 / n2) / se
+    } else {
+        0.0
+    }
+}
+
 /// Mean and sample standard deviation (n − 1).
 pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;

@@ -210,21 +210,5 @@ pub(super) fn hash_file(
 }
 
 pub(super) fn parse_hex(s: &str) -> Result<Vec<u8>> {
-    let shown: String = s.chars().take(40).collect();
-    let more = if s.chars().count() > 40 { "…" } else { "" };
-    if let Some((at, c)) = s.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
-        return Err(Error::Input(format!(
-            "key \"{shown}{more}\": with --hex, {c:?} at byte {at} is not a hex digit (0-9, a-f)"
-        )));
-    }
-    if !s.len().is_multiple_of(2) {
-        return Err(Error::Input(format!(
-            "key \"{shown}{more}\": with --hex, a key is whole bytes, an even number of hex digits ({} given)",
-            s.len()
-        )));
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|e| Error::Other(e.into())))
-        .collect()
+    crate::workload::file::parse_hex(s.as_bytes()).map_err(|e| Error::Input(format!("--hex: {e}")))
 }

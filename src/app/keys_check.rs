@@ -4,7 +4,6 @@
 
 use crate::error::{Error, Result};
 use crate::experiment::Spec;
-use crate::experiment::runner::{self, RunOptions};
 use crate::hashing::StrategyId;
 use crate::workload::file::Format;
 use std::path::{Path, PathBuf};
@@ -60,21 +59,9 @@ pub(super) fn keys_check(
             true,
         ),
     };
-    let opts = RunOptions {
-        out: dir.clone(),
-        quick: false,
-        threads,
-        seed: None,
-        resume: false,
-        shard: None,
-    };
     let _lock = crate::experiment::lock::OutLock::acquire(&dir, true)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Other(e.into()))?;
-    let run = runner::run_study(&spec, &opts, &pool, &indicatif::ProgressBar::hidden());
-    let rendered = run.and_then(|r| crate::experiment::disk::render_study(&r.dir));
+    let rendered =
+        crate::experiment::own::run_spec(&spec, None, &dir, Some(threads)).map(|m| m.study);
     let cleanup = |d: &PathBuf| {
         if temporary {
             let _ = std::fs::remove_dir_all(d);

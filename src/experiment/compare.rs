@@ -214,9 +214,7 @@ fn moved(
                 num(tb, b, &format!("{name}_k"))?,
                 num(tb, b, &format!("{name}_n"))?,
             );
-            let pooled = (k1 + k2) / (n1 + n2);
-            let se = (pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)).sqrt();
-            se > 0.0 && ((k1 / n1 - k2 / n2) / se).abs() > Z_MOVED
+            crate::stats::two_proportion_z(k1, n1, k2, n2).abs() > Z_MOVED
         }
         Shape::Interval | Shape::Estimate => {
             let ((l1, h1), (l2, h2)) = (lohi(ta, a)?, lohi(tb, b)?);

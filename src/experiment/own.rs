@@ -94,14 +94,6 @@ crate::row! {
     }
 }
 
-/// `f` of a measured rate with its interval (a decreasing `f` swaps the ends).
-fn of_rate(p: Proportion, f: impl Fn(f64) -> f64) -> Option<Interval> {
-    (p.successes > 0).then(|| {
-        let (a, b) = (f(p.lo), f(p.hi));
-        Interval::new(f(p.rate), a.min(b), a.max(b))
-    })
-}
-
 impl Study for OwnFilter {
     type P = P;
     type R = R;
@@ -123,6 +115,7 @@ impl Study for OwnFilter {
         let fpr = Proportion::new(positives, p.queries);
         let bits = 8.0 * f.bytes() as f64 / p.n as f64;
         let limit = |e: f64| (1.0 / e).log2();
+        use super::kinds::filters::filter_frontier::{of_rate, waste};
         Ok(R {
             bytes: f.bytes(),
             bits_per_key: bits,
@@ -131,7 +124,7 @@ impl Study for OwnFilter {
             members_checked,
             false_negatives,
             limit_bits: of_rate(fpr, limit),
-            waste_pct: of_rate(fpr, |e| 100.0 * (bits / limit(e) - 1.0)),
+            waste_pct: of_rate(fpr, |e| waste(bits, e)),
             bloom_ratio: of_rate(fpr, |e| bits / bloom::bits_per_element(e)),
         })
     }
@@ -175,7 +168,20 @@ pub fn measure_filter<F: Membership + Send + 'static>(
 /// Runs and renders a study of an unregistered kind.
 fn run_own(kind: &'static dyn Kind, spec: &str, out: &Path) -> Result<Measured> {
     let spec = Spec::parse_for(Path::new(&format!("{}.toml", kind.name())), spec, kind)?;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    run_spec(&spec, Some(kind), out, None)
+}
+
+/// Runs a parsed study at its full sizes into `out/<name>/` and renders it
+/// (`own` for a kind that is not registered), on `threads` workers (all cores
+/// by default), with no progress bar: the library's and `keys check`'s path.
+pub fn run_spec(
+    spec: &Spec,
+    own: Option<&'static dyn Kind>,
+    out: &Path,
+    threads: Option<usize>,
+) -> Result<Measured> {
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let opts = RunOptions {
         out: out.to_path_buf(),
         quick: false,
@@ -188,8 +194,8 @@ fn run_own(kind: &'static dyn Kind, spec: &str, out: &Path) -> Result<Measured> 
         .num_threads(threads)
         .build()
         .map_err(|e| Error::Other(e.into()))?;
-    let run = runner::run_study(&spec, &opts, &pool, &indicatif::ProgressBar::hidden())?;
-    let study = disk::render_study_for(&run.dir, Some(kind))?;
+    let run = runner::run_study(spec, &opts, &pool, &indicatif::ProgressBar::hidden())?;
+    let study = disk::render_study_for(&run.dir, own)?;
     Ok(Measured {
         dir: run.dir,
         study,

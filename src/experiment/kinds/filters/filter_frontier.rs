@@ -60,12 +60,12 @@ crate::row! {
 }
 
 /// 100·(bits/log2(1/ε) − 1).
-fn waste(bits: f64, eps: f64) -> f64 {
+pub(crate) fn waste(bits: f64, eps: f64) -> f64 {
     100.0 * (bits / (1.0 / eps).log2() - 1.0)
 }
 
 /// `f` of the measured rate with its interval (a decreasing `f` swaps the ends).
-fn of_rate(p: Proportion, f: impl Fn(f64) -> f64) -> Option<Interval> {
+pub(crate) fn of_rate(p: Proportion, f: impl Fn(f64) -> f64) -> Option<Interval> {
     (p.successes > 0).then(|| {
         let (a, b) = (f(p.lo), f(p.hi));
         Interval::new(f(p.rate), a.min(b), a.max(b))

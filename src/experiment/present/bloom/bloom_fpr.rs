@@ -75,14 +75,12 @@ fn by_key_source(rows: &[(P, R)]) -> String {
                 continue;
             };
             let (a, b) = (r.fpr_measured, base.fpr_measured);
-            let pooled = (a.successes + b.successes) as f64 / (a.trials + b.trials) as f64;
-            let se =
-                (pooled * (1.0 - pooled) * (1.0 / a.trials as f64 + 1.0 / b.trials as f64)).sqrt();
-            let z = if se > 0.0 {
-                (a.rate - b.rate) / se
-            } else {
-                0.0
-            };
+            let z = crate::stats::two_proportion_z(
+                a.successes as f64,
+                a.trials as f64,
+                b.successes as f64,
+                b.trials as f64,
+            );
             pairs.push((z, p, a.rate, b.rate));
         }
         if pairs.is_empty() {
