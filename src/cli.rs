@@ -327,6 +327,10 @@ pub struct FilterArgs {
     /// built), deletes, merges; comma-separated (none: a static filter qualifies)
     #[arg(long, value_name = "WHAT", value_delimiter = ',', value_parser = ["inserts", "deletes", "merges"])]
     pub needs: Vec<String>,
+    /// Seconds each candidate's build and queries may take before a scaled
+    /// instance (the same load and fingerprint) is measured instead
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    pub measure_seconds: f64,
     #[command(flatten)]
     #[serde(flatten)]
     pub common: ReviewArgs,

@@ -20,12 +20,19 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
     let out = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| "reports/design".into());
+    let mut summary = String::new();
     let (path, json) = match d {
-        Design::Filter(args) => review::write(
-            review::filter::filter(args, &reference)?,
-            args.common.format,
-            &out,
-        )?,
+        Design::Filter(args) => {
+            let r = review::filter::filter(args, &reference)?;
+            summary = r.recommendation.summary();
+            if !reference.is_file() {
+                summary += &format!(
+                    "  left out: the attack results of question 5 (no reference run at {}; pass --reference FILE)\n",
+                    reference.display()
+                );
+            }
+            review::write(r, args.common.format, &out)?
+        }
         Design::Cardinality(args) => review::write(
             review::cardinality::cardinality(args, &reference)?,
             args.common.format,
@@ -39,7 +46,7 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
     };
     match json {
         Some(j) => print!("{j}"),
-        None if !quiet => println!("design review -> {}", path.display()),
+        None if !quiet => println!("{summary}design review -> {}", path.display()),
         None => {}
     }
     Ok(())

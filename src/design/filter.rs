@@ -5,19 +5,19 @@
 
 use super::figures;
 use super::{Review, bad, finite, open_unit, retained, seed_advice, within};
+use crate::design::measure;
 use crate::design::render::{FilterArgs, FilterReview, MaxN, MemoryRow, Traffic};
 use crate::error::Result;
 use crate::plot::{Chart, Point, Series, Style};
 use crate::structures::bloom::theory as bloom;
-use crate::structures::cuckoo::theory as cuckoo;
+use crate::structures::menu::Filter;
 use std::collections::HashSet;
 use std::path::Path;
 
 /// Keys measured in the exact hash set (the figure is scaled to n-max).
 const MEASURED_KEYS: u64 = 1_000_000;
-/// Cuckoo filters are compared at 4 slots per bucket and 95% load.
-const CUCKOO_B: usize = 4;
-const CUCKOO_LOAD: f64 = 0.95;
+/// Seed of the measured candidates' keys and hash.
+const MEASURE_SEED: u64 = 20_261_205;
 
 /// The inputs, checked: one line naming the first bad one.
 pub fn check(i: &FilterArgs) -> Result<()> {
@@ -30,8 +30,10 @@ pub fn check(i: &FilterArgs) -> Result<()> {
             ("--fpr", i.fpr),
             ("--hit-rate", i.hit_rate),
             ("--qps", i.qps),
+            ("--measure-seconds", i.measure_seconds),
         ],
     )?;
+    within(KIND, "--measure-seconds", i.measure_seconds, 0.01, 3600.0)?;
     within(KIND, "--n-expected", i.n_expected, 1.0, 1e15)?;
     if i.n_max < i.n_expected || i.n_max > 1e15 {
         return bad(
@@ -72,20 +74,6 @@ fn hash_set_bytes(n: u64, width: usize) -> Option<u64> {
     })
 }
 
-/// The smallest m (bits) at which a blocked Bloom filter of 512-bit blocks
-/// reaches `p` for `n` keys, searched upward from the standard filter's m.
-fn blocked_bits(n: f64, p: f64) -> u64 {
-    let mut m = bloom::optimal_m(n as u64, p) as f64;
-    for _ in 0..400 {
-        let k = bloom::optimal_k_int(m as u64, n as u64) as f64;
-        if bloom::fpr_blocked(n, m, k, 512.0) <= p {
-            break;
-        }
-        m *= 1.005;
-    }
-    m.ceil() as u64
-}
-
 /// Computes the review (no file is written).
 pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
     check(i)?;
@@ -103,39 +91,23 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
         "don't"
     };
     let m_max = bloom::optimal_m(nmax as u64, p);
+    // every menu structure configured for n-max at the target and the next
+    // two decades, as its implementation sizes it
     let mut rows = Vec::new();
     for target in [p, p / 10.0, p / 100.0] {
-        let mb = bloom::optimal_m(nmax as u64, target);
-        let kb = bloom::optimal_k_int(mb, nmax as u64) as f64;
-        rows.push(MemoryRow {
-            structure: "Bloom".into(),
-            target_fpr: Some(target),
-            fpr: bloom::fpr(nmax, mb as f64, kb),
-            bytes: mb as f64 / 8.0,
-            bits_per_key: mb as f64 / nmax,
-            source: "formula".into(),
-        });
-        let mbl = blocked_bits(nmax, target);
-        let kbl = bloom::optimal_k_int(mbl, nmax as u64) as f64;
-        rows.push(MemoryRow {
-            structure: "blocked Bloom (512-bit blocks)".into(),
-            target_fpr: Some(target),
-            fpr: bloom::fpr_blocked(nmax, mbl as f64, kbl, 512.0),
-            bytes: mbl as f64 / 8.0,
-            bits_per_key: mbl as f64 / nmax,
-            source: "formula".into(),
-        });
-    }
-    for f in [8u32, 12, 16] {
-        let bits = cuckoo::bits_per_item(f as f64, CUCKOO_LOAD);
-        rows.push(MemoryRow {
-            structure: format!("cuckoo, {f}-bit fingerprints (b = 4, 95% load)"),
-            target_fpr: None,
-            fpr: cuckoo::fpr(f, CUCKOO_B, CUCKOO_LOAD),
-            bytes: bits * nmax / 8.0,
-            bits_per_key: bits,
-            source: "formula".into(),
-        });
+        for f in Filter::ALL {
+            let Ok(c) = f.configure(nmax as u64, target) else {
+                continue;
+            };
+            rows.push(MemoryRow {
+                structure: format!("{} ({})", f.name(), c.words()),
+                target_fpr: Some(target),
+                fpr: c.fpr_theory,
+                bytes: c.bytes as f64,
+                bits_per_key: c.bits_per_key(),
+                source: "configured (its implementation's sizing rule; FPR: its theory)".into(),
+            });
+        }
     }
     let measured = MEASURED_KEYS.min(nmax as u64);
     if let Some(b) = hash_set_bytes(measured, i.key_bytes as usize) {
@@ -150,9 +122,16 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
         });
     }
     let provenance = format!(
-        "Formulas (the theory functions the studies test): every FPR, m, k, store-traffic and filter-memory figure. Measured on this machine: the exact hash set ({} keys through the counting allocator, scaled linearly to n-max). From the reference run `{}`: the attack results under question 5.",
+        "Formulas (the theory functions the studies test): the FPR, m, k and store-traffic figures of questions 2 and 3. Configured by each implementation's own sizing rule: question 4's memory rows. Measured on this machine: the recommendation (every candidate built at n-max = {} keys, or a scaled instance where it says so, its FPR from {} absent queries and its query times), and the exact hash set ({} keys through the counting allocator, scaled linearly to n-max). From the reference run `{}`: the attack results under question 5{}.",
+        crate::design::render::count(nmax),
+        crate::design::render::count(measure::queries_for(p) as f64),
         crate::design::render::count(measured as f64),
-        reference.display()
+        reference.display(),
+        if reference.is_file() {
+            ""
+        } else {
+            " (not found: those results are left out)"
+        }
     );
     Ok(FilterReview {
         inputs: i.clone(),
@@ -180,11 +159,12 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
         },
         bits_per_key_per_decade: bloom::bits_per_decade(),
         next_digit: rows,
-        recommendation: crate::design::recommend::filters(
-            reference.parent().unwrap_or(Path::new(".")),
-            nmax,
+        recommendation: measure::recommend(
+            nmax as u64,
             p,
             &i.needs.iter().map(String::as_str).collect::<Vec<_>>(),
+            measure::Budget::machine(i.measure_seconds),
+            MEASURE_SEED,
         ),
         seed: seed_advice(
             i.common.seed_policy,
@@ -276,6 +256,7 @@ mod tests {
             qps: 10_000.0,
             key_bytes: 100,
             needs: Vec::new(),
+            measure_seconds: 2.0,
             common: crate::design::tests_common(),
         }
     }
@@ -298,14 +279,14 @@ mod tests {
         let bloom: Vec<&MemoryRow> = r
             .next_digit
             .iter()
-            .filter(|m| m.structure == "Bloom")
+            .filter(|m| m.structure.starts_with("bloom ("))
             .collect();
         let per_decade = (
             bloom[1].bits_per_key - bloom[0].bits_per_key,
             bloom[2].bits_per_key - bloom[1].bits_per_key,
         );
         assert!((per_decade.0 - 4.79).abs() < 0.01 && (per_decade.1 - 4.79).abs() < 0.01);
-        // the blocked filter needs more bits for the same rate
+        // the blocked filter needs more bits for the same rate, and meets it
         let blocked: Vec<&MemoryRow> = r
             .next_digit
             .iter()
@@ -314,6 +295,10 @@ mod tests {
         for (b, s) in blocked.iter().zip(&bloom) {
             assert!(b.bytes > s.bytes && b.fpr <= b.target_fpr.unwrap());
         }
+        // every candidate was measured at n-max or says why not
+        let rec = &r.recommendation;
+        assert_eq!(rec.measured.len() + rec.left_out.len(), Filter::ALL.len());
+        assert!(rec.smallest.is_some());
     }
 
     #[test]
@@ -329,6 +314,7 @@ mod tests {
                 |i| i.hit_rate = -0.1,
                 |i| i.qps = -1.0,
                 |i| i.n_expected = f64::NAN,
+                |i| i.measure_seconds = 0.0,
             ],
             check,
         );

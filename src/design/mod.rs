@@ -13,6 +13,7 @@ pub mod cardinality;
 pub mod figures;
 pub mod filter;
 pub mod frequency;
+pub mod measure;
 pub mod recommend;
 pub mod render;
 

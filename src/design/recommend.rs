@@ -1,10 +1,11 @@
-//! Recommendations read from the frontier studies of a reference run: which
-//! structures meet the user's needs, what each measured in that run (with
+//! Recommendations read from the frontier studies of a reference run (the
+//! distinct-count sketches; filters are measured at the user's size by
+//! [`super::measure`]): which structures meet the user's needs, what each measured in that run (with
 //! the file and row it came from), and the smallest and fastest of them.
 //! Nothing here prefers a structure by name: a choice is the minimum of a
 //! measured column over the rows that qualify.
 
-use crate::structures::menu::{Filter, Sketch};
+use crate::structures::menu::Sketch;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
@@ -129,111 +130,6 @@ fn choose(mut r: Recommendation, unit: &str) -> Recommendation {
     r
 }
 
-/// The filter table: for n keys at rate `eps`, each structure's row of
-/// `filter_frontier` sized for the loosest grid ε that is still ≤ `eps`, at
-/// the grid n nearest the user's, on u64 keys (bits per key do not depend
-/// on the key), scaled to n; and its absent-query time from `filter_speed`'s
-/// row with the same parameters. `needs` lists "inserts" (after build),
-/// "deletes" and "merges".
-pub fn filters(reference_dir: &Path, n: f64, eps: f64, needs: &[&str]) -> Option<Recommendation> {
-    let front = Rows::read(reference_dir, "filter_frontier", "results.csv")?;
-    let speed = Rows::read(reference_dir, "filter_speed", "results.csv");
-    let ns_levels: Vec<f64> = front
-        .rows
-        .iter()
-        .filter_map(|r| front.num(r, "n"))
-        .collect();
-    let n_row = ns_levels
-        .iter()
-        .copied()
-        .min_by(|a, b| (a.ln() - n.ln()).abs().total_cmp(&(b.ln() - n.ln()).abs()))?;
-    let mut r = Recommendation {
-        needs: if needs.is_empty() {
-            "none (a static filter qualifies)".into()
-        } else {
-            needs.join(", ")
-        },
-        ..Default::default()
-    };
-    for f in Filter::ALL {
-        let mut excluded = Vec::new();
-        for (need, has) in [
-            ("inserts", f.inserts_after_build()),
-            ("deletes", f.deletes()),
-            ("merges", f.merges()),
-        ] {
-            if needs.contains(&need) && !has {
-                excluded.push(format!("no {need}"));
-            }
-        }
-        // its rows at this n on u64 keys, sized for ε' ≤ eps: the loosest of them
-        let pick = front
-            .rows
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| {
-                front.get(x, "structure") == f.name()
-                    && front.num(x, "n") == Some(n_row)
-                    && front.get(x, "keys") == "u64"
-                    && front.num(x, "fpr").is_some_and(|e| e <= eps * (1.0 + 1e-9))
-                    && front.num(x, "bits_per_key").is_some()
-            })
-            .max_by(|a, b| {
-                front
-                    .num(a.1, "fpr")
-                    .unwrap_or(0.0)
-                    .total_cmp(&front.num(b.1, "fpr").unwrap_or(0.0))
-            });
-        let Some((i, x)) = pick else {
-            excluded.push(format!(
-                "no measured row sized for ε ≤ {eps} at n = {n_row}"
-            ));
-            r.candidates.push(Candidate {
-                structure: f.name().into(),
-                excluded: excluded.join(", "),
-                row: String::new(),
-                bytes: None,
-                error: None,
-                ns_per_query: None,
-                source: front.file.clone(),
-            });
-            continue;
-        };
-        let fpr = front.num(x, "fpr_measured");
-        // excluded only when the whole 95% interval lies above ε (a filter
-        // sized for ε measures ε give or take its sampling error)
-        if front.num(x, "fpr_measured_lo").is_some_and(|lo| lo > eps) {
-            excluded.push(format!("measured FPR above {eps} (its 95% interval)"));
-        }
-        let mut source = front.cite(i);
-        let ns = speed.as_ref().and_then(|s| {
-            let (j, y) = s.rows.iter().enumerate().find(|(_, y)| {
-                ["structure", "fpr", "n", "keys"]
-                    .iter()
-                    .all(|c| s.get(y, c) == front.get(x, c))
-            })?;
-            let v = s.num(y, "query_ns_negative")?;
-            source += &format!(", {}", s.cite(j));
-            Some(v)
-        });
-        r.candidates.push(Candidate {
-            structure: f.name().into(),
-            excluded: excluded.join(", "),
-            row: format!(
-                "n = {}, sized for ε = {}, {}",
-                front.get(x, "n"),
-                front.get(x, "fpr"),
-                front.get(x, "config")
-            ),
-            bytes: front.num(x, "bits_per_key").map(|b| b * n / 8.0),
-            error: fpr,
-            ns_per_query: ns,
-            source,
-        });
-    }
-    Some(choose(r, "FPR"))
-}
-
 /// The distinct-count table: for a relative standard error `error`, each
 /// sketch's estimator from `cardinality_frontier`'s summary at its largest
 /// streamed n (the merged estimator when merges are needed), and the bytes
@@ -290,55 +186,6 @@ pub fn sketches(reference_dir: &Path, error: f64, merges: bool) -> Option<Recomm
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// On the committed reference run: a need excludes exactly the
-    /// structures that lack it, the choice is the least bytes among those
-    /// left, and each candidate cites a row of its own structure.
-    #[test]
-    fn the_choice_is_the_least_measured_bytes_among_what_qualifies() {
-        let dir = Path::new("reports");
-        let front = Rows::read(dir, "filter_frontier", "results.csv").expect("reference run");
-        for needs in [vec![], vec!["deletes"], vec!["inserts", "merges"]] {
-            let r = filters(dir, 1e7, 0.01, &needs).unwrap();
-            assert_eq!(r.candidates.len(), Filter::ALL.len());
-            for (c, f) in r.candidates.iter().zip(Filter::ALL) {
-                let lacks = (needs.contains(&"deletes") && !f.deletes())
-                    || (needs.contains(&"inserts") && !f.inserts_after_build())
-                    || (needs.contains(&"merges") && !f.merges());
-                assert_eq!(
-                    c.excluded.contains("no "),
-                    lacks,
-                    "{needs:?} {}",
-                    c.structure
-                );
-                let row: usize = c
-                    .source
-                    .split(" row ")
-                    .nth(1)
-                    .unwrap()
-                    .split(',')
-                    .next()
-                    .unwrap()
-                    .parse()
-                    .unwrap();
-                assert_eq!(front.get(&front.rows[row - 1], "structure"), f.name());
-            }
-            let best = r
-                .candidates
-                .iter()
-                .filter(|c| c.excluded.is_empty())
-                .filter_map(|c| c.bytes)
-                .fold(f64::INFINITY, f64::min);
-            let chosen = r
-                .candidates
-                .iter()
-                .find(|c| Some(&c.structure) == r.smallest.as_ref())
-                .unwrap();
-            assert_eq!(chosen.bytes, Some(best), "{needs:?}");
-            assert!(r.reason.contains(&chosen.source), "{}", r.reason);
-        }
-        assert!(filters(Path::new("/nonexistent"), 1e7, 0.01, &[]).is_none());
-    }
 
     /// The distinct-count table on the committed reference: one candidate
     /// per sketch, a merge requirement picks only merged estimators (never

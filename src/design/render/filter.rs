@@ -59,9 +59,9 @@ pub struct FilterReview {
     pub max_n: MaxN,
     pub bits_per_key_per_decade: f64,
     pub next_digit: Vec<MemoryRow>,
-    /// Which structure, from the reference run's frontier studies (None:
-    /// the run has no filter_frontier).
-    pub recommendation: Option<crate::design::recommend::Recommendation>,
+    /// Which structure: every candidate configured, built and measured at
+    /// n-max on this machine.
+    pub recommendation: crate::design::measure::Advice,
     pub seed: SeedAdvice,
     /// Chart files written beside the review (SVG names).
     pub charts: Vec<String>,
@@ -127,9 +127,64 @@ pub fn filter_markdown(r: &FilterReview) -> String {
         );
     }
     s.push('\n');
-    if let Some(rec) = &r.recommendation {
-        s += &super::recommendation_markdown(rec, "FPR", Some("ns per absent query"));
-    }
+    s += &advice_markdown(&r.recommendation);
     s += &seed_and_charts(&r.seed, &r.charts);
     s
+}
+
+/// The measured recommendation: one row per candidate, configured and
+/// measured side by side, then the choice and what was left out.
+fn advice_markdown(a: &crate::design::measure::Advice) -> String {
+    let mut s = format!(
+        "## Which structure? (measured here at your size)\n\nNeeds: {}. Each candidate is configured for n = {} at FPR {} exactly as its implementation sizes it, built, filled with {}, and measured: its FPR from {} absent queries with a {}% Clopper–Pearson interval, and the median time of an absent and a present query. A candidate whose interval lies above the target beyond the 10% materiality margin of a rate is resized and measured again. This took {:.1} s.\n\n| structure | configuration | bytes | bits per key | FPR (theory) | FPR measured [{}% interval] | ns absent | ns present | notes |\n|---|---|---|---|---|---|---|---|---|\n",
+        a.needs,
+        count(a.n as f64),
+        pct(a.target_fpr, 3),
+        a.keys,
+        a.measured
+            .first()
+            .map(|m| count(m.absent_queries as f64))
+            .unwrap_or_else(|| "—".into()),
+        crate::design::measure::CONFIDENCE * 100.0,
+        a.seconds,
+        crate::design::measure::CONFIDENCE * 100.0,
+    );
+    for m in &a.measured {
+        let c = &m.configured;
+        let mut notes = m
+            .resized
+            .iter()
+            .map(|r| format!("resized from {r}"))
+            .collect::<Vec<_>>();
+        if !m.scaled.is_empty() {
+            notes.push(format!("{} ({})", m.scaled, m.measured_config));
+        }
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} [{}, {}] | {} | {} | {} |\n",
+            m.structure,
+            c.words(),
+            bytes(c.bytes as f64),
+            sig(c.bits_per_key(), 4),
+            pct(c.fpr_theory, 3),
+            pct(m.fpr, 3),
+            pct(m.fpr_lo, 3),
+            pct(m.fpr_hi, 3),
+            sig(m.absent_ns, 3),
+            sig(m.present_ns, 3),
+            notes.join("; ")
+        );
+    }
+    for l in &a.left_out {
+        s += &format!(
+            "| {} | — | — | — | — | — | — | — | left out: {} |\n",
+            l.structure, l.why
+        );
+    }
+    let name = |x: &Option<String>| x.clone().unwrap_or_else(|| "none".into());
+    s + &format!(
+        "\n**Choice**: smallest **{}**, runner-up {}; fastest absent query {}. The bytes are the configured table's (what the implementation allocates at your n); the FPR and times are measured.\n\n",
+        name(&a.smallest),
+        name(&a.runner_up),
+        name(&a.fastest)
+    )
 }

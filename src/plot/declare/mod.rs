@@ -371,10 +371,38 @@ pub fn from_toml(v: &toml::Value) -> Result<Vec<ChartDecl>, String> {
             if let Some(w) = &w {
                 substitute(&mut c, w);
             }
-            c.try_into::<ChartDecl>()
-                .map_err(|e| e.message().split_whitespace().collect::<Vec<_>>().join(" "))
+            c.clone().try_into::<ChartDecl>().map_err(|e| {
+                let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+                match field_of(&c) {
+                    Some(f) => format!("`{f}`: {msg}"),
+                    None => msg,
+                }
+            })
         })
         .collect()
+}
+
+/// The field of a chart table that does not deserialize, as `key` or
+/// `section.key`: the table written as TOML text and read back, whose error
+/// carries the span of the offending value (a `toml::Value` carries none).
+fn field_of(c: &toml::Value) -> Option<String> {
+    let text = toml::to_string(c).ok()?;
+    let span = toml::from_str::<ChartDecl>(&text).err()?.span()?;
+    let before = &text[..span.start.min(text.len())];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next()?;
+    let key = line.split('=').next()?.trim();
+    let section = before[..line_start]
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|ch| ch == '[' || ch == ']').to_string());
+    Some(match section {
+        Some(s) if !key.is_empty() => format!("{s}.{key}"),
+        _ if !key.is_empty() => key.to_string(),
+        Some(s) => s,
+        None => return None,
+    })
 }
 
 fn substitute(v: &mut toml::Value, word: &str) {

@@ -2,7 +2,7 @@
 //! behind [`Membership`]: a peer, fed the same key bytes as sketchlab's
 //! filters through its own hash (XXHash64 of the raw bytes, seeded) and its
 //! own sizing (`with_accuracy(n, ε)`: m = ⌈−n·ln ε/(ln 2)²⌉ rounded up to
-//! whole 64-bit words, k = round((m/n)·ln 2)), as a user of that crate gets it.
+//! whole 64-bit words, k = ⌈(m/n)·ln 2⌉), as a user of that crate gets it.
 //!
 //! ```
 //! use sketchlab::structures::bloom::datasketches::DataSketchesBloom;
@@ -34,6 +34,17 @@ impl DataSketchesBloom {
                     "a rate in (0, 1] with n > 0 (DataSketches' limits)",
                 )
             })
+    }
+
+    /// A filter of `m` bits (whole 64-bit words) and `k` probes: what
+    /// `with_rate` builds when (m, k) are its sizing's (`with_size`).
+    pub fn with_shape(m: u64, k: u32, seed: u64) -> Result<Self, ParamError> {
+        let k16 = u16::try_from(k).map_err(|_| invalid("k", k, "at most 32767 probes"))?;
+        BloomFilterBuilder::with_size(m, k16)
+            .seed(seed)
+            .build()
+            .map(DataSketchesBloom)
+            .map_err(|_| invalid("m", m, "DataSketches' limits on bits and probes"))
     }
 
     /// Bits m (whole 64-bit words).

@@ -110,6 +110,20 @@ pub fn fpr_blocked(n: f64, m: f64, k: f64, block_bits: f64) -> f64 {
     total
 }
 
+/// The bits a blocked Bloom filter of `block_bits`-bit blocks needs to reach
+/// `p` for `n` keys by its own formula ([`fpr_blocked`], k = round((m/n)·ln 2)):
+/// the smallest whole number of blocks, searched upward in steps of 0.5%
+/// from the standard filter's m; `None` when 7× that m (400 steps) does not
+/// reach it (small blocks saturate at very low ε).
+pub fn blocked_m_for(n: u64, p: f64, block_bits: u64) -> Option<u64> {
+    let start = optimal_m(n.max(1), p) as f64;
+    (0..400).find_map(|i| {
+        let m = ((start * 1.005f64.powi(i)).ceil() as u64).div_ceil(block_bits) * block_bits;
+        let k = optimal_k_int(m, n.max(1)) as f64;
+        (fpr_blocked(n as f64, m as f64, k, block_bits as f64) <= p).then_some(m)
+    })
+}
+
 /// ln(i!) for a non-negative integer-valued float.
 fn ln_gamma1(i: f64) -> f64 {
     (2..=i as u64).map(|j| (j as f64).ln()).sum()

@@ -14,15 +14,23 @@ pub fn fingerprint_bits(epsilon: f64, b: usize) -> u32 {
     (2.0 * b as f64 / epsilon).log2().ceil() as u32
 }
 
-/// The buckets of `b` slots a table sized for `n` keys at most
-/// `max_load` full gets: the power of two at or above n/(b·max_load) (at
-/// least 2; the alternate bucket is an XOR), so its load lies between
-/// max_load/2 and max_load.
-pub fn buckets_for(n: u64, b: usize, max_load: f64) -> usize {
-    ((n as f64 / max_load).ceil() as u64)
-        .div_ceil(b as u64)
-        .next_power_of_two()
-        .max(2) as usize
+/// The load past which the reference implementation doubles its table:
+/// Fan et al.'s `CuckooFilter(max_num_keys)` (efficient/cuckoofilter,
+/// `src/cuckoofilter.h`) takes 2^⌈log2(n/4)⌉ buckets and doubles them only
+/// when n/(4·buckets) > 0.96. (fastfilter_cpp's copy of that code doubles
+/// past 0.94 today.)
+pub const DOUBLE_PAST: f64 = 0.96;
+
+/// The buckets of `b` slots the reference implementation allocates for `n`
+/// keys: the power of two at or above ⌊n/b⌋ (at least 2: the alternate
+/// bucket is an XOR), doubled when that would load it past
+/// [`DOUBLE_PAST`]. Its load n/(b·buckets) lies between 0.48 and 0.96.
+pub fn buckets_for(n: u64, b: usize) -> usize {
+    let mut buckets = (n / b as u64).max(1).next_power_of_two().max(2);
+    if n as f64 / (buckets * b as u64) as f64 > DOUBLE_PAST {
+        buckets *= 2;
+    }
+    buckets as usize
 }
 
 /// Bits per item at load α with f-bit fingerprints: f/α; the paper's
@@ -50,13 +58,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_table_sized_for_n_is_the_power_of_two_at_or_above_its_load() {
-        assert_eq!(buckets_for(1_000_000, 4, 0.95), 1 << 19);
-        assert_eq!(buckets_for(10_000_000, 4, 0.95), 1 << 22);
-        assert_eq!(buckets_for(1, 4, 0.95), 2);
-        for n in [100u64, 12_345, 1 << 20, 3_000_001] {
-            let load = n as f64 / (buckets_for(n, 4, 0.95) * 4) as f64;
-            assert!(load <= 0.95 && load > 0.95 / 2.0, "n = {n}: load {load}");
+    fn a_table_sized_for_n_doubles_only_past_96_percent() {
+        // the case: 10^6 keys fit 2^18 buckets at load 0.954
+        assert_eq!(buckets_for(1_000_000, 4), 1 << 18);
+        assert_eq!(buckets_for(10_000_000, 4), 1 << 22);
+        assert_eq!(buckets_for(1, 4), 2);
+        // just below and just past the doubling load
+        let at = (0.96 * 4.0 * (1u64 << 20) as f64) as u64;
+        assert_eq!(buckets_for(at, 4), 1 << 20);
+        assert_eq!(buckets_for(at + 1, 4), 1 << 21);
+        for n in [100u64, 12_345, 1 << 20, 3_000_001, 3_984_589] {
+            let load = n as f64 / (buckets_for(n, 4) * 4) as f64;
+            assert!(load <= 0.96 && load > 0.96 / 2.0, "n = {n}: load {load}");
         }
     }
 

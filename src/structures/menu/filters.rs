@@ -1,22 +1,23 @@
-//! Every approximate-membership structure sketchlab measures, sized for n
-//! keys at a target false-positive rate ε the way its user would size it:
-//! what the frontier study (`filter_frontier`, `filter_speed`) builds on the
-//! same keys, and what `design filter` recommends from.
+//! Every approximate-membership structure sketchlab measures, configured
+//! for n keys at a target false-positive rate ε exactly as its
+//! implementation sizes it ([`Filter::configure`]): the frontier studies
+//! (`filter_frontier`, `filter_speed`) build the same [`Config`]s on the same
+//! keys, and `design filter` builds them at the user's n and measures them.
 //!
-//! | name | sizing for (n, ε) | inserts after build | deletes | merges |
+//! | name | sizing for (n, ε), as its implementation does it | inserts after build | deletes | merges |
 //! |---|---|---|---|---|
-//! | `bloom` | m = ⌈n·ln(1/ε)/(ln 2)²⌉, k = round((m/n)·ln 2) | yes | no | yes (bitwise OR) |
-//! | `blocked_bloom` | the same m, rounded up to 512-bit blocks | yes | no | yes (bitwise OR) |
-//! | `counting_bloom` | the same m, 4-bit counters (sticky at 15) | yes | yes | yes (add counters) |
-//! | `cuckoo` | b = 4, f = ⌈log2(2b/ε)⌉, 2^⌈log2(n/(4·0.95))⌉ buckets | yes, until full | yes | no |
-//! | `quotient` | `qfilter`: 2^q slots for n at 95% load, r bits from ε | yes, until full | yes | yes (`qfilter` merge) |
-//! | `xor` | `xorf` Xor8 if ε ≥ 2^−8, else Xor16 (no 32-bit xor) | no (static) | no | no |
-//! | `binary_fuse` | `xorf` BinaryFuse8/16/32: the smallest f with 2^−f ≤ ε | no (static) | no | no |
-//! | `datasketches_bloom` | DataSketches' `with_accuracy(n, ε)` and its own XXHash64 | yes | no | yes (union) |
+//! | `bloom` | m = ⌈n·ln(1/ε)/(ln 2)²⌉ bits in 64-bit words, k = round((m/n)·ln 2) | yes | no | yes (bitwise OR) |
+//! | `blocked_bloom` | the fewest 512-bit blocks whose own FPR formula (Putze et al.) reaches ε, k = round((m/n)·ln 2) | yes | no | yes (bitwise OR) |
+//! | `counting_bloom` | Bloom's m and k, 4-bit counters (sticky at 15) | yes | yes | yes (add counters) |
+//! | `cuckoo` | b = 4, f = ⌈log2(2b/ε)⌉ (Fan et al. §5.1), 2^⌈log2(n/4)⌉ buckets doubled only past 96% load (their code) | yes, until full | yes | no |
+//! | `quotient` | `qfilter`: the power of two of slots (≥ 64) whose 95% holds n, r = ⌈log2(1/ε)⌉ | yes, until full | yes | yes (`qfilter` merge) |
+//! | `xor` | `xorf` Xor8/16/32, the smallest f with 2^−f ≤ ε; ⌊1.23·n⌋ + 32 slots | no (static) | no | no |
+//! | `binary_fuse` | `xorf` BinaryFuse8/16/32, the smallest f with 2^−f ≤ ε; segments and size factor at n (1.375 at 10^3, 1.125 from 10^6) | no (static) | no | no |
+//! | `datasketches_bloom` | DataSketches' `with_accuracy(n, ε)`: Bloom's m in 64-bit words, k = ⌈(m/n)·ln 2⌉, its own XXHash64 | yes | no | yes (union) |
 //!
-//! A structure that cannot reach ε (a xor filter below 2^−16, a cuckoo
-//! fingerprint over 32 bits) says so in [`Filter::reach`] rather than
-//! building something else.
+//! A structure that cannot reach ε (a binary fuse filter below 2^−32, a
+//! cuckoo fingerprint over 32 bits, blocked Bloom's saturated blocks) says
+//! so in [`Filter::reach`] rather than building something else.
 
 use crate::hashing::KeyHasher;
 use crate::structures::Membership;
@@ -26,9 +27,11 @@ use crate::structures::counting_bloom::{CountingBloom, Overflow};
 use crate::structures::cuckoo::{CuckooFilter, theory as cuckoo};
 use crate::structures::quotient::{QuotientFilter, theory as quotient};
 use crate::structures::static_filter::{StaticFilter, StaticKind, theory as fuse};
+use serde::Serialize;
 
 /// One structure of the menu.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Filter {
     Bloom,
     BlockedBloom,
@@ -40,18 +43,311 @@ pub enum Filter {
     DataSketchesBloom,
 }
 
-/// Slots per cuckoo bucket, and the load a cuckoo table is sized to.
+/// Slots per cuckoo bucket, and the eviction walk's length (Fan et al.'s
+/// `kMaxCuckooCount`).
 const CUCKOO_B: usize = 4;
-const CUCKOO_LOAD: f64 = 0.95;
 const CUCKOO_KICKS: u32 = 500;
+/// Counter width of the counting Bloom filter.
+const COUNTER_BITS: u32 = 4;
+
+/// The shape a sizing rule chose.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "shape", rename_all = "snake_case")]
+pub enum Shape {
+    /// m bits, k probes (Bloom, blocked Bloom with m a whole number of
+    /// blocks, DataSketches' Bloom).
+    Bits { m: u64, k: u32 },
+    /// m counters of `width` bits, k probes.
+    Counters { m: u64, k: u32, width: u32 },
+    /// `buckets` × `b` slots of f-bit fingerprints.
+    Cuckoo { buckets: u64, b: u32, f: u32 },
+    /// 2^q slots of r-bit remainders.
+    Quotient { q: u32, r: u32 },
+    /// A `xorf` filter and its fingerprint slots.
+    Static {
+        kind: &'static str,
+        f: u32,
+        slots: u64,
+    },
+}
+
+/// A structure configured for (n, ε) by its implementation's own rule:
+/// what it allocates and what its theory says it errs, before it is built.
+/// [`Config::build`] builds exactly this (a test checks `bytes` against the
+/// built structure's).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Config {
+    pub filter: Filter,
+    /// Keys it is configured for (and filled with).
+    pub n: u64,
+    /// The rate it was sized for.
+    pub target: f64,
+    pub shape: Shape,
+    /// Bytes of its table as the implementation allocates it.
+    pub bytes: u64,
+    /// Keys over slots, for the slot-based structures.
+    pub load: Option<f64>,
+    /// Its theory's false-positive rate holding n keys.
+    pub fpr_theory: f64,
+}
+
+impl Config {
+    /// Bits of table per key.
+    pub fn bits_per_key(&self) -> f64 {
+        self.bytes as f64 * 8.0 / self.n.max(1) as f64
+    }
+
+    /// The configuration in words ("m = 958506, k = 7").
+    pub fn words(&self) -> String {
+        let load = self
+            .load
+            .map(|a| format!(", load {a:.3}"))
+            .unwrap_or_default();
+        match self.shape {
+            Shape::Bits { m, k } => match self.filter {
+                Filter::BlockedBloom => {
+                    format!("m = {m} ({} 512-bit blocks), k = {k}", m / BLOCK_BITS)
+                }
+                Filter::DataSketchesBloom => format!("m = {m}, k = {k} (DataSketches' sizing)"),
+                _ => format!("m = {m}, k = {k}"),
+            },
+            Shape::Counters { m, k, width } => format!("m = {m} {width}-bit counters, k = {k}"),
+            Shape::Cuckoo { buckets, b, f } => {
+                format!(
+                    "2^{} buckets × {b}, f = {f}{load}",
+                    buckets.trailing_zeros()
+                )
+            }
+            Shape::Quotient { q, r } => format!("2^{q} slots, r = {r}{load}"),
+            Shape::Static { kind, slots, .. } => format!("{kind}, {slots} slots{load}"),
+        }
+    }
+
+    /// The next larger configuration of the same structure, for a
+    /// structure whose measured rate exceeded its target: one more
+    /// fingerprint bit (cuckoo, quotient; the next width for a static
+    /// filter), or a bit array sized for half the target (Bloom family).
+    /// `None` when there is none.
+    pub fn larger(&self) -> Option<Config> {
+        let mut c = match self.shape {
+            Shape::Cuckoo { buckets, b, f } if f < 32 => Config {
+                shape: Shape::Cuckoo {
+                    buckets,
+                    b,
+                    f: f + 1,
+                },
+                ..self.clone()
+            },
+            Shape::Quotient { q, r } if q + r < 64 => Config {
+                shape: Shape::Quotient { q, r: r + 1 },
+                ..self.clone()
+            },
+            Shape::Static { f, .. } => {
+                let eps = fuse::fpr(f) / 2.0;
+                return self.filter.configure(self.n, eps).ok().map(|mut c| {
+                    c.target = self.target;
+                    c
+                });
+            }
+            Shape::Bits { .. } | Shape::Counters { .. } => {
+                let mut c = self
+                    .filter
+                    .configure(self.n, self.fpr_theory.min(self.target) / 2.0)
+                    .ok()?;
+                c.target = self.target;
+                return Some(c);
+            }
+            _ => return None,
+        };
+        c.finish();
+        Some(c)
+    }
+
+    /// The same structure at 2^−`shift` of its size, for a measurement
+    /// that does not fit the machine: n and the table shrink together, so
+    /// its load, fingerprint and bits per key stay (a static filter's slots
+    /// follow its rule at the smaller n, which from 10^6 keys on is the
+    /// same 1.125·n).
+    pub fn scaled(&self, shift: u32) -> Config {
+        let n = (self.n >> shift).max(1);
+        let (shape, n) = match self.shape {
+            Shape::Bits { m, k } => {
+                let unit = match self.filter {
+                    Filter::BlockedBloom => BLOCK_BITS,
+                    Filter::DataSketchesBloom => 64,
+                    _ => 1,
+                };
+                let m = ((m >> shift).max(1)).div_ceil(unit) * unit;
+                (Shape::Bits { m, k }, n)
+            }
+            Shape::Counters { m, k, width } => (
+                Shape::Counters {
+                    m: (m >> shift).max(1),
+                    k,
+                    width,
+                },
+                n,
+            ),
+            Shape::Cuckoo { buckets, b, f } => {
+                let buckets = (buckets >> shift).max(2);
+                let keys = (self.load.unwrap_or(1.0) * (buckets * b as u64) as f64).round() as u64;
+                (Shape::Cuckoo { buckets, b, f }, keys.max(1))
+            }
+            Shape::Quotient { q, r } => {
+                let q = q.saturating_sub(shift).max(6);
+                let keys = (self.load.unwrap_or(1.0) * (1u64 << q) as f64).round() as u64;
+                (Shape::Quotient { q, r }, keys.max(1))
+            }
+            Shape::Static { kind, f, .. } => {
+                let slots = match self.filter {
+                    Filter::Xor => fuse::xor_slots(n),
+                    _ => fuse::binary_fuse_slots(n),
+                };
+                (Shape::Static { kind, f, slots }, n)
+            }
+        };
+        let mut c = Config {
+            n,
+            shape,
+            ..self.clone()
+        };
+        c.finish();
+        c
+    }
+
+    /// This configuration with its bytes, load and theory recomputed from
+    /// its shape (after the shape was changed).
+    pub fn refit(mut self) -> Config {
+        self.finish();
+        self
+    }
+
+    /// Fills in bytes, load and theory from the shape.
+    fn finish(&mut self) {
+        let nf = self.n as f64;
+        let (bytes, load, fpr) = match self.shape {
+            Shape::Bits { m, k } => {
+                let fpr = match self.filter {
+                    Filter::BlockedBloom => {
+                        bloom::fpr_blocked(nf, m as f64, k as f64, BLOCK_BITS as f64)
+                    }
+                    _ => bloom::fpr(nf, m as f64, k as f64),
+                };
+                (m.div_ceil(64) * 8, None, fpr)
+            }
+            Shape::Counters { m, k, width } => (
+                (m * width as u64).div_ceil(8),
+                None,
+                bloom::fpr(nf, m as f64, k as f64),
+            ),
+            Shape::Cuckoo { buckets, b, f } => {
+                let alpha = nf / (buckets * b as u64) as f64;
+                (
+                    (buckets * b as u64 * f as u64).div_ceil(8),
+                    Some(alpha),
+                    cuckoo::fpr(f, b as usize, alpha),
+                )
+            }
+            Shape::Quotient { q, r } => {
+                let alpha = nf / (1u64 << q) as f64;
+                (
+                    quotient::qfilter_bytes(q, r),
+                    Some(alpha),
+                    quotient::fpr(alpha, r),
+                )
+            }
+            Shape::Static { f, slots, .. } => (
+                (slots * f as u64).div_ceil(8),
+                Some(nf / slots as f64),
+                fuse::fpr(f),
+            ),
+        };
+        self.bytes = bytes;
+        self.load = load;
+        self.fpr_theory = fpr;
+    }
+
+    /// Builds exactly this configuration and inserts the keys `each` hands
+    /// over (a static filter is built from them). `seed` seeds what is not
+    /// the key hash (the cuckoo eviction walk, DataSketches' own hash).
+    pub fn build<H: KeyHasher + 'static>(
+        &self,
+        hasher: H,
+        seed: u64,
+        each: impl FnOnce(&mut dyn FnMut(&[u8])),
+    ) -> anyhow::Result<Built> {
+        let n = self.n;
+        let mut filter: Box<dyn Membership> = match (self.filter, self.shape) {
+            (Filter::Bloom, Shape::Bits { m, k }) => Box::new(BloomFilter::new(m, k, hasher)?),
+            (Filter::BlockedBloom, Shape::Bits { m, k }) => {
+                Box::new(BlockedBloom::new(m, k, hasher)?)
+            }
+            (Filter::CountingBloom, Shape::Counters { m, k, width }) => {
+                Box::new(CountingBloom::new(m, k, width, Overflow::Sticky, hasher)?)
+            }
+            (Filter::Cuckoo, Shape::Cuckoo { buckets, b, f }) => Box::new(CuckooFilter::new(
+                buckets as usize,
+                b as usize,
+                f,
+                CUCKOO_KICKS,
+                seed,
+                hasher,
+            )?),
+            (Filter::Quotient, Shape::Quotient { q, r }) => {
+                // qfilter's own constructor: 2^−r gives exactly r remainder bits
+                let f = QuotientFilter::with_rate(n.max(1), 2f64.powi(-(r as i32)), hasher)?;
+                anyhow::ensure!(
+                    (f.slots(), f.remainder_bits()) == (1 << q, r),
+                    "bug: qfilter chose 2^{} slots, r = {}, not 2^{q}, r = {r}",
+                    f.slots().trailing_zeros(),
+                    f.remainder_bits()
+                );
+                Box::new(f)
+            }
+            (Filter::Xor | Filter::BinaryFuse, Shape::Static { kind, .. }) => {
+                let kind = StaticKind::from_name(kind)
+                    .ok_or_else(|| anyhow::anyhow!("bug: static kind {kind}"))?;
+                let f = StaticFilter::build_each(kind, hasher, each)?;
+                return Ok(Built {
+                    filter: Box::new(f),
+                    config: self.clone(),
+                });
+            }
+            (Filter::DataSketchesBloom, Shape::Bits { m, k }) => {
+                Box::new(DataSketchesBloom::with_shape(m, k, seed)?)
+            }
+            (f, s) => anyhow::bail!("bug: {f:?} cannot have the shape {s:?}"),
+        };
+        let mut failed = None;
+        let mut inserted = 0u64;
+        each(&mut |key| {
+            if failed.is_none() {
+                match filter.insert(key) {
+                    Ok(()) => inserted += 1,
+                    Err(e) => failed = Some(e),
+                }
+            }
+        });
+        if let Some(e) = failed {
+            anyhow::bail!(
+                "{} ({}): insert {} of {n} failed: {e}",
+                self.filter.name(),
+                self.words(),
+                inserted + 1
+            );
+        }
+        Ok(Built {
+            filter,
+            config: self.clone(),
+        })
+    }
+}
 
 /// A structure built and filled with its n keys.
 pub struct Built {
     pub filter: Box<dyn Membership>,
-    /// Its parameters, in words ("m = 958506, k = 7").
-    pub config: String,
-    /// Its theory's false-positive rate at the n keys it holds.
-    pub fpr_theory: f64,
+    /// What it was configured as.
+    pub config: Config,
 }
 
 impl Filter {
@@ -108,34 +404,36 @@ impl Filter {
         !matches!(self, Filter::Cuckoo | Filter::Xor | Filter::BinaryFuse)
     }
 
-    /// The static filter this structure uses for ε, if it is one.
+    /// The static filter this structure uses for ε, if it is one: the
+    /// narrowest width `xorf` offers with 2^−f ≤ ε.
     fn static_kind(self, eps: f64) -> Option<StaticKind> {
-        let fits = |k: StaticKind| fuse::fpr(k.fingerprint_bits()) <= eps;
-        match self {
-            Filter::Xor => [StaticKind::Xor8, StaticKind::Xor16]
-                .into_iter()
-                .find(|&k| fits(k)),
-            Filter::BinaryFuse => [
+        let widths: &[StaticKind] = match self {
+            Filter::Xor => &[StaticKind::Xor8, StaticKind::Xor16, StaticKind::Xor32],
+            Filter::BinaryFuse => &[
                 StaticKind::BinaryFuse8,
                 StaticKind::BinaryFuse16,
                 StaticKind::BinaryFuse32,
-            ]
-            .into_iter()
-            .find(|&k| fits(k)),
-            _ => None,
-        }
+            ],
+            _ => return None,
+        };
+        widths
+            .iter()
+            .copied()
+            .find(|k| fuse::fpr(k.fingerprint_bits()) <= eps)
     }
 
     /// Why this structure cannot be sized for ε (`None`: it can).
     pub fn reach(self, eps: f64) -> Option<String> {
         match self {
-            Filter::Xor if self.static_kind(eps).is_none() => Some(format!(
-                "xorf has no xor filter below 2^-16 = {:.3e} (ε = {eps}): use binary_fuse (32-bit)",
-                fuse::fpr(16)
+            Filter::Xor | Filter::BinaryFuse if self.static_kind(eps).is_none() => Some(format!(
+                "xorf's widest {} filter has 32-bit fingerprints, 2^-32 = {:.3e} > ε = {eps}",
+                if self == Filter::Xor {
+                    "xor"
+                } else {
+                    "binary fuse"
+                },
+                fuse::fpr(32)
             )),
-            Filter::BinaryFuse if self.static_kind(eps).is_none() => {
-                Some(format!("no binary fuse filter below 2^-32 (ε = {eps})"))
-            }
             Filter::Cuckoo if cuckoo::fingerprint_bits(eps, CUCKOO_B) > 32 => Some(format!(
                 "a cuckoo fingerprint for ε = {eps} needs {} bits, over sketchlab's 32",
                 cuckoo::fingerprint_bits(eps, CUCKOO_B)
@@ -144,10 +442,79 @@ impl Filter {
         }
     }
 
-    /// Builds the structure for `n` keys at rate `eps` and inserts the keys
-    /// `each` hands over (a static filter is built from them). `seed` seeds
-    /// what is not the key hash (the cuckoo eviction walk, DataSketches'
-    /// own hash).
+    /// The configuration this structure's implementation chooses for `n`
+    /// keys at rate `eps` (see the module's table), or why there is none.
+    pub fn configure(self, n: u64, eps: f64) -> Result<Config, String> {
+        if let Some(why) = self.reach(eps) {
+            return Err(why);
+        }
+        let n1 = n.max(1);
+        let m = bloom::optimal_m(n1, eps);
+        let k = bloom::optimal_k_int(m, n1);
+        let shape = match self {
+            Filter::Bloom => Shape::Bits { m, k },
+            Filter::BlockedBloom => {
+                let m = bloom::blocked_m_for(n1, eps, BLOCK_BITS).ok_or_else(|| {
+                    format!("512-bit blocks do not reach ε = {eps} with up to 7× a standard filter's bits")
+                })?;
+                Shape::Bits {
+                    m,
+                    k: bloom::optimal_k_int(m, n1),
+                }
+            }
+            Filter::CountingBloom => Shape::Counters {
+                m,
+                k,
+                width: COUNTER_BITS,
+            },
+            Filter::Cuckoo => Shape::Cuckoo {
+                buckets: cuckoo::buckets_for(n1, CUCKOO_B) as u64,
+                b: CUCKOO_B as u32,
+                f: cuckoo::fingerprint_bits(eps, CUCKOO_B).max(4),
+            },
+            Filter::Quotient => {
+                let (q, r) = quotient::qfilter_qr(n1, eps)
+                    .ok_or_else(|| format!("qfilter cannot hold {n} keys"))?;
+                Shape::Quotient { q, r }
+            }
+            Filter::Xor | Filter::BinaryFuse => {
+                let kind = self.static_kind(eps).expect("reach() checked the width");
+                let slots = match self {
+                    Filter::Xor => fuse::xor_slots(n1),
+                    _ => fuse::binary_fuse_slots(n1),
+                };
+                Shape::Static {
+                    kind: kind.name(),
+                    f: kind.fingerprint_bits(),
+                    slots,
+                }
+            }
+            Filter::DataSketchesBloom => {
+                // with_accuracy: ⌈−n·ln ε/(ln 2)²⌉ bits, k = ⌈(m/n)·ln 2⌉, in whole words
+                let k = ((m as f64 / n1 as f64) * std::f64::consts::LN_2)
+                    .ceil()
+                    .max(1.0) as u32;
+                Shape::Bits {
+                    m: m.div_ceil(64) * 64,
+                    k,
+                }
+            }
+        };
+        let mut c = Config {
+            filter: self,
+            n,
+            target: eps,
+            shape,
+            bytes: 0,
+            load: None,
+            fpr_theory: f64::NAN,
+        };
+        c.finish();
+        Ok(c)
+    }
+
+    /// Configures the structure for `n` keys at rate `eps` and builds it
+    /// ([`Filter::configure`], [`Config::build`]).
     pub fn build<H: KeyHasher + 'static>(
         self,
         n: u64,
@@ -156,164 +523,13 @@ impl Filter {
         seed: u64,
         each: impl FnOnce(&mut dyn FnMut(&[u8])),
     ) -> anyhow::Result<Built> {
-        if let Some(why) = self.reach(eps) {
-            anyhow::bail!("{}: {why}", self.name());
-        }
-        let (nf, m) = (n as f64, bloom::optimal_m(n.max(1), eps));
-        let k = bloom::optimal_k_int(m, n.max(1));
-        let (mut filter, config, fpr_theory): (Box<dyn Membership>, String, f64) = match self {
-            Filter::Bloom => (
-                Box::new(BloomFilter::new(m, k, hasher)?),
-                format!("m = {m}, k = {k}"),
-                bloom::fpr(nf, m as f64, k as f64),
-            ),
-            Filter::BlockedBloom => {
-                let m = m.div_ceil(BLOCK_BITS) * BLOCK_BITS;
-                (
-                    Box::new(BlockedBloom::new(m, k, hasher)?),
-                    format!("m = {m} (512-bit blocks), k = {k}"),
-                    bloom::fpr_blocked(nf, m as f64, k as f64, BLOCK_BITS as f64),
-                )
-            }
-            Filter::CountingBloom => (
-                Box::new(CountingBloom::new(m, k, 4, Overflow::Sticky, hasher)?),
-                format!("m = {m} 4-bit counters, k = {k}"),
-                bloom::fpr(nf, m as f64, k as f64),
-            ),
-            Filter::Cuckoo => {
-                let f = cuckoo::fingerprint_bits(eps, CUCKOO_B).max(4);
-                let buckets = cuckoo::buckets_for(n, CUCKOO_B, CUCKOO_LOAD);
-                let alpha = nf / (buckets * CUCKOO_B) as f64;
-                (
-                    Box::new(CuckooFilter::new(
-                        buckets,
-                        CUCKOO_B,
-                        f,
-                        CUCKOO_KICKS,
-                        seed,
-                        hasher,
-                    )?),
-                    format!("{buckets} buckets × {CUCKOO_B}, f = {f}, load {alpha:.3}"),
-                    cuckoo::fpr(f, CUCKOO_B, alpha),
-                )
-            }
-            Filter::Quotient => {
-                let q = QuotientFilter::with_rate(n, eps, hasher)?;
-                let (slots, r) = (q.slots(), q.remainder_bits());
-                let alpha = nf / slots as f64;
-                (
-                    Box::new(q),
-                    format!(
-                        "2^{} slots, r = {r}, load {alpha:.3}",
-                        slots.trailing_zeros()
-                    ),
-                    quotient::fpr(alpha, r),
-                )
-            }
-            Filter::Xor | Filter::BinaryFuse => {
-                let kind = self
-                    .static_kind(eps)
-                    .expect("reach() checked the static kind");
-                let f = StaticFilter::build_each(kind, hasher, each)?;
-                let slots = f.slots();
-                return Ok(Built {
-                    filter: Box::new(f),
-                    config: format!("{}, {slots} slots", kind.name()),
-                    fpr_theory: fuse::fpr(kind.fingerprint_bits()),
-                });
-            }
-            Filter::DataSketchesBloom => {
-                let f = DataSketchesBloom::with_rate(n.max(1), eps, seed)?;
-                let (m, k) = (f.m(), f.k());
-                (
-                    Box::new(f),
-                    format!("m = {m}, k = {k} (DataSketches' sizing)"),
-                    bloom::fpr(nf, m as f64, k as f64),
-                )
-            }
-        };
-        let mut failed = None;
-        let mut inserted = 0u64;
-        each(&mut |key| {
-            if failed.is_none() {
-                match filter.insert(key) {
-                    Ok(()) => inserted += 1,
-                    Err(e) => failed = Some(e),
-                }
-            }
-        });
-        if let Some(e) = failed {
-            anyhow::bail!(
-                "{} ({config}): insert {} of {n} failed: {e}",
-                self.name(),
-                inserted + 1
-            );
-        }
-        Ok(Built {
-            filter,
-            config,
-            fpr_theory,
-        })
+        let c = self
+            .configure(n, eps)
+            .map_err(|why| anyhow::anyhow!("{}: {why}", self.name()))?;
+        c.build(hasher, seed, each)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
-    use crate::stats::Proportion;
-
-    /// Every structure of the menu, at one quick point (n = 20k, ε = 1%):
-    /// no false negatives, and the measured FPR inside its theory's 99.9%
-    /// Wilson interval; the static filters refuse a later insert.
-    #[test]
-    fn every_menu_filter_meets_its_theory_at_one_point() {
-        let (n, queries, eps) = (20_000u64, 200_000u64, 0.01);
-        for s in Filter::ALL {
-            let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(11));
-            let mut b = s
-                .build(n, eps, h, 11, |add| {
-                    for i in 0..n {
-                        add(&i.to_le_bytes())
-                    }
-                })
-                .unwrap();
-            assert!((0..n).all(|i| b.filter.contains(&i.to_le_bytes())), "{s:?}");
-            let fp = (n..n + queries)
-                .filter(|i| b.filter.contains(&i.to_le_bytes()))
-                .count() as u64;
-            let p = Proportion::at(fp, queries, 0.999);
-            assert!(
-                p.lo <= b.fpr_theory && b.fpr_theory <= p.hi,
-                "{s:?} ({}): {fp}/{queries} vs theory {}",
-                b.config,
-                b.fpr_theory
-            );
-            assert_eq!(
-                b.filter.insert(b"late").is_ok(),
-                s.inserts_after_build(),
-                "{s:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn names_round_trip_and_unreachable_rates_say_why() {
-        for s in Filter::ALL {
-            assert_eq!(Filter::from_name(s.name()), Some(s));
-        }
-        assert!(Filter::Xor.reach(1e-5).unwrap().contains("2^-16"));
-        assert_eq!(Filter::BinaryFuse.reach(1e-5), None);
-        assert_eq!(
-            Filter::BinaryFuse.static_kind(0.01),
-            Some(StaticKind::BinaryFuse8)
-        );
-        assert_eq!(
-            Filter::BinaryFuse.static_kind(1e-3),
-            Some(StaticKind::BinaryFuse16)
-        );
-        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(1));
-        let e = Filter::Xor.build(10, 1e-6, h, 1, |_| {}).err().unwrap();
-        assert!(e.to_string().contains("binary_fuse"), "{e}");
-    }
-}
+#[path = "filters_tests.rs"]
+mod tests;

@@ -7,4 +7,4 @@ mod cardinality;
 mod filters;
 
 pub use cardinality::{Counter, Sketch, ultraloglog_after};
-pub use filters::{Built, Filter};
+pub use filters::{Built, Config, Filter, Shape};

@@ -18,6 +18,26 @@ pub fn bits_per_slot(remainder_bits: u32) -> f64 {
     remainder_bits as f64 + 2.125
 }
 
+/// The (q, r) `qfilter` 0.3 chooses for `n` keys at rate `eps`
+/// (`Filter::new`): 2^q slots, the smallest power of two (at least 64)
+/// whose ⌈0.95·2^q⌉ holds n, and r = ⌈log2(1/ε)⌉ remainder bits (ε clamped
+/// to [2^−64, 1/2]). `None` past 64 fingerprint bits.
+pub fn qfilter_qr(n: u64, eps: f64) -> Option<(u32, u32)> {
+    let mut slots = n.checked_next_power_of_two()?.max(64);
+    while (slots.checked_mul(19)?).div_ceil(20) < n {
+        slots = slots.checked_mul(2)?;
+    }
+    let r = (-eps.clamp(2f64.powi(-64), 0.5).log2()).ceil().max(1.0) as u32;
+    let q = slots.trailing_zeros();
+    (q + r <= 64).then_some((q, r))
+}
+
+/// Bytes of `qfilter`'s table for 2^q slots of r bits: blocks of 64 slots,
+/// each 17 bytes of metadata and 8·r bytes of remainders, plus 8.
+pub fn qfilter_bytes(q: u32, r: u32) -> u64 {
+    ((1u64 << q) / 64) * (17 + 8 * r as u64) + 8
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

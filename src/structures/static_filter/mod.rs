@@ -1,4 +1,4 @@
-//! Static filters from the `xorf` crate: Xor8, Xor16 and BinaryFuse8/16/32,
+//! Static filters from the `xorf` crate: Xor8/16/32 and BinaryFuse8/16/32,
 //! built once from the whole key set. Keys are hashed to 64 bits by the
 //! study's [`KeyHasher`] (its first 64-bit half), deduplicated, and handed to
 //! the crate; a query hashes the same way.
@@ -32,22 +32,24 @@ pub mod theory;
 
 use super::{InsertError, Membership};
 use crate::hashing::KeyHasher;
-use xorf::{BinaryFuse8, BinaryFuse16, BinaryFuse32, Filter, Xor8, Xor16};
+use xorf::{BinaryFuse8, BinaryFuse16, BinaryFuse32, Filter, Xor8, Xor16, Xor32};
 
 /// Which `xorf` filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StaticKind {
     Xor8,
     Xor16,
+    Xor32,
     BinaryFuse8,
     BinaryFuse16,
     BinaryFuse32,
 }
 
 impl StaticKind {
-    pub const ALL: [StaticKind; 5] = [
+    pub const ALL: [StaticKind; 6] = [
         StaticKind::Xor8,
         StaticKind::Xor16,
+        StaticKind::Xor32,
         StaticKind::BinaryFuse8,
         StaticKind::BinaryFuse16,
         StaticKind::BinaryFuse32,
@@ -57,6 +59,7 @@ impl StaticKind {
         match self {
             StaticKind::Xor8 => "xor8",
             StaticKind::Xor16 => "xor16",
+            StaticKind::Xor32 => "xor32",
             StaticKind::BinaryFuse8 => "binary_fuse8",
             StaticKind::BinaryFuse16 => "binary_fuse16",
             StaticKind::BinaryFuse32 => "binary_fuse32",
@@ -72,7 +75,7 @@ impl StaticKind {
         match self {
             StaticKind::Xor8 | StaticKind::BinaryFuse8 => 8,
             StaticKind::Xor16 | StaticKind::BinaryFuse16 => 16,
-            StaticKind::BinaryFuse32 => 32,
+            StaticKind::Xor32 | StaticKind::BinaryFuse32 => 32,
         }
     }
 }
@@ -80,6 +83,7 @@ impl StaticKind {
 enum Table {
     Xor8(Xor8),
     Xor16(Xor16),
+    Xor32(Xor32),
     BinaryFuse8(BinaryFuse8),
     BinaryFuse16(BinaryFuse16),
     BinaryFuse32(BinaryFuse32),
@@ -134,6 +138,7 @@ impl<H: KeyHasher> StaticFilter<H> {
         let table = match kind {
             StaticKind::Xor8 => Table::Xor8(Xor8::from(h)),
             StaticKind::Xor16 => Table::Xor16(Xor16::from(h)),
+            StaticKind::Xor32 => Table::Xor32(Xor32::from(h)),
             StaticKind::BinaryFuse8 => Table::BinaryFuse8(BinaryFuse8::try_from(h).map_err(err)?),
             StaticKind::BinaryFuse16 => {
                 Table::BinaryFuse16(BinaryFuse16::try_from(h).map_err(err)?)
@@ -159,6 +164,7 @@ impl<H: KeyHasher> StaticFilter<H> {
         match &self.table {
             Table::Xor8(f) => f.fingerprints.len(),
             Table::Xor16(f) => f.fingerprints.len(),
+            Table::Xor32(f) => f.fingerprints.len(),
             Table::BinaryFuse8(f) => f.fingerprints.len(),
             Table::BinaryFuse16(f) => f.fingerprints.len(),
             Table::BinaryFuse32(f) => f.fingerprints.len(),
@@ -180,6 +186,7 @@ impl<H: KeyHasher> Membership for StaticFilter<H> {
         match &self.table {
             Table::Xor8(f) => f.contains(&h),
             Table::Xor16(f) => f.contains(&h),
+            Table::Xor32(f) => f.contains(&h),
             Table::BinaryFuse8(f) => f.contains(&h),
             Table::BinaryFuse16(f) => f.contains(&h),
             Table::BinaryFuse32(f) => f.contains(&h),

@@ -93,20 +93,18 @@ impl Study for FilterFrontier {
         }
         let hasher = p.hash_seed.hasher(p.hash, seeds);
         let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
-        let Built {
-            filter,
-            config,
-            fpr_theory,
-        } = s.build(p.n, p.fpr, hasher, seeds.derive("structure"), |add| {
-            for id in 0..p.n {
-                add(keys.key(id))
-            }
-        })?;
+        let Built { filter, config } =
+            s.build(p.n, p.fpr, hasher, seeds.derive("structure"), |add| {
+                for id in 0..p.n {
+                    add(keys.key(id))
+                }
+            })?;
         let (false_negatives, _) = common::missing_members(&*filter, &mut keys, p.n);
         let fp = common::count_positives(&*filter, &mut keys, p.n..p.n + p.queries);
         let fpr = Proportion::new(fp, p.queries);
         let bits = filter.bytes() as f64 * 8.0 / p.n as f64;
-        r.config = config;
+        let fpr_theory = config.fpr_theory;
+        r.config = config.words();
         r.bits_per_key = Some(bits);
         r.fpr_measured = Some(fpr);
         r.fpr_theory = Some(fpr_theory);

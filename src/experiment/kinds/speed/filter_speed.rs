@@ -139,7 +139,7 @@ impl Study for FilterSpeed {
             Some(stats::median_interval(&v, stats::PLOT_CONFIDENCE))
         };
         Ok(R {
-            config: b.config,
+            config: b.config.words(),
             note: String::new(),
             bytes: Some(b.filter.bytes() as u64),
             build_ns_per_key: interval(build),

@@ -35,9 +35,9 @@ pub(super) fn cms_w(budget_bytes: u64) -> u64 {
     (budget_bytes / (4 * CMS_ROWS)).max(1)
 }
 
-/// Cuckoo buckets (4 slots) for n keys at ≤ 95% load.
+/// Cuckoo buckets (4 slots) for n keys, as Fan et al.'s code sizes them.
 pub(super) fn cuckoo_buckets(n: u64) -> usize {
-    crate::structures::cuckoo::theory::buckets_for(n, 4, 0.95)
+    crate::structures::cuckoo::theory::buckets_for(n, 4)
 }
 
 /// The structure built and filled, as the timed loops see it.
