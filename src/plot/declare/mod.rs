@@ -374,8 +374,9 @@ pub fn from_toml(v: &toml::Value) -> Result<Vec<ChartDecl>, String> {
             c.clone().try_into::<ChartDecl>().map_err(|e| {
                 let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
                 match field_of(&c) {
-                    Some(f) => format!("`{f}`: {msg}"),
-                    None => msg,
+                    // an unknown key's message already names it
+                    Some(f) if !msg.contains(&format!("`{f}`")) => format!("`{f}`: {msg}"),
+                    _ => msg,
                 }
             })
         })
