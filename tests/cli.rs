@@ -1193,6 +1193,36 @@ fn design_cardinality_sizes_merges_and_refuses_bad_input() {
     let rows = j["next_digit"].as_array().unwrap();
     assert_eq!(rows.last().unwrap()["ratio"].as_f64(), Some(128.0));
     assert!(out.join("cardinality.json").is_file() && out.join("memory_vs_error.svg").is_file());
+    // every menu sketch measured at its power of two for 1% after a merge:
+    // CPC's ICON ln 2/√k reaches 1% at lg_k = 13 (0.766%; 12 gives 1.08%),
+    // HLL's 1.04/√m at 14; the smallest is the least measured bytes
+    let rec = &j["recommendation"];
+    let measured = rec["measured"].as_array().unwrap();
+    assert_eq!(measured.len(), 8, "{rec}");
+    let get = |name: &str| measured.iter().find(|m| m["structure"] == name).unwrap();
+    assert_eq!(
+        (
+            get("cpc")["lg_k"].as_u64(),
+            get("cpc")["estimator"].as_str()
+        ),
+        (Some(13), Some("icon"))
+    );
+    assert_eq!(get("hll6")["lg_k"], 14);
+    for m in measured {
+        assert!(
+            m["merged"] == true && m["replicates"].as_u64() >= Some(20),
+            "{m}"
+        );
+        assert!(
+            m["rse_lo"].as_f64() <= Some(0.011) || m["resized"] != "",
+            "{m}"
+        );
+    }
+    let least = measured.iter().map(|m| m["bytes"].as_u64().unwrap()).min();
+    assert_eq!(
+        get(rec["smallest"].as_str().unwrap())["bytes"].as_u64(),
+        least
+    );
     design_refuses(
         &base,
         &[

@@ -33,11 +33,11 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
             }
             review::write(r, args.common.format, &out)?
         }
-        Design::Cardinality(args) => review::write(
-            review::cardinality::cardinality(args, &reference)?,
-            args.common.format,
-            &out,
-        )?,
+        Design::Cardinality(args) => {
+            let r = review::cardinality::cardinality(args, &reference)?;
+            summary = r.recommendation.summary();
+            review::write(r, args.common.format, &out)?
+        }
         Design::Frequency(args) => review::write(
             review::frequency::frequency(args, &reference)?,
             args.common.format,

@@ -69,13 +69,9 @@ pub fn check(i: &CardinalityArgs) -> Result<()> {
     Ok(())
 }
 
-/// RSE with its 95% interval (chi-square, as for a standard deviation) of
-/// relative errors around 0.
+/// RSE with its 95% interval (chi-square) of relative errors around 0.
 fn rse(rel: &[f64]) -> (f64, f64, f64) {
-    let r = (rel.iter().map(|x| x * x).sum::<f64>() / rel.len() as f64).sqrt();
-    // n values around a known centre: n degrees of freedom; sd_interval takes n + 1
-    let iv = crate::stats::sd_interval(r, rel.len() + 1, 0.95);
-    (r, iv.lo, iv.hi)
+    super::measure_sketch::rse(rel, 0.95)
 }
 
 fn sketch(p: u32, seed: u64) -> HyperLogLog<HashStrategy> {
@@ -239,11 +235,7 @@ pub fn cardinality(i: &CardinalityArgs, reference: &Path) -> Result<CardinalityR
         merge,
         accuracy,
         next_digit,
-        recommendation: crate::design::recommend::sketches(
-            reference.parent().unwrap_or(Path::new(".")),
-            e,
-            i.merge_nodes > 1.0,
-        ),
+        recommendation: super::measure_sketch::recommend(e, i.distinct, i.merge_nodes > 1.0),
         seed: seed_advice(
             i.common.seed_policy,
             reference,

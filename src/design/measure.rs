@@ -51,19 +51,10 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// A quarter of this machine's memory (`MemTotal`, 4 GiB when unknown)
-    /// and `seconds` per candidate.
+    /// A quarter of this machine's memory (`MemTotal` or the cgroup limit,
+    /// 16 GiB assumed when unknown) and `seconds` per candidate.
     pub fn machine(seconds: f64) -> Budget {
-        let total = std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|t| {
-                t.lines()
-                    .find_map(|l| l.strip_prefix("MemTotal:"))
-                    .and_then(|v| v.trim().strip_suffix("kB"))
-                    .and_then(|v| v.trim().parse::<u64>().ok())
-            })
-            .map(|kb| kb * 1024)
-            .unwrap_or(16 << 30);
+        let total = crate::metrics::process::total_bytes().unwrap_or(16 << 30);
         Budget {
             memory_bytes: total / 4,
             seconds,

@@ -14,7 +14,7 @@ pub mod figures;
 pub mod filter;
 pub mod frequency;
 pub mod measure;
-pub mod recommend;
+pub mod measure_sketch;
 pub mod render;
 
 use crate::design::render::{SeedAdvice, Sourced};

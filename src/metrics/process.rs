@@ -25,6 +25,16 @@ pub fn rss_bytes() -> Option<u64> {
     status_kb("VmRSS")
 }
 
+/// The machine's memory (`MemTotal`), or the cgroup limit when one is lower.
+pub fn total_bytes() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let total = parse_kb(&meminfo, "MemTotal")?;
+    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok());
+    Some(cgroup.map_or(total, |limit| total.min(limit)))
+}
+
 /// Memory the machine can give a new allocation now (`MemAvailable`), and
 /// the cgroup limit when one is lower.
 pub fn available_bytes() -> Option<u64> {

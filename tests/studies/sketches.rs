@@ -179,12 +179,13 @@ fn minhash_lsh_recall_follows_the_s_curve() {
 }
 
 #[test]
-fn tdigest_rank_errors_respect_the_k1_bound_and_sampling_theory() {
+fn tdigest_rank_errors_respect_the_scale_bound_and_sampling_theory() {
     let s = quick_summary("tdigest");
     assert!(!s.rows.is_empty());
     for r in &s.rows {
         let label = format!("{} q = {}", s.str(r, "dist"), s.str(r, "q"));
-        // a centroid spans Δk1 ≤ 1: the mean rank error stays within half its share
+        // a centroid holds at most its scale's share (K2: q(1 − q)/η): the mean
+        // rank error stays within half of it
         assert!(
             f(&s, r, "rank_err_tdigest") <= f(&s, r, "tdigest_bound"),
             "{label}"
@@ -300,7 +301,7 @@ fn quantile_frontier_sketches_meet_their_bounds() {
         if structure == "tdigest" {
             assert!(
                 err <= f(&s, r, "rank_err_theory"),
-                "{what}: {err} over the k1 bound"
+                "{what}: {err} over the K2 half-centroid bound"
             );
         }
         if structure == "reservoir" && q == 0.5 {

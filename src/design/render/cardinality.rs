@@ -96,9 +96,9 @@ pub struct CardinalityReview {
     /// None when p is beyond sketchlab's sketch (p > 18).
     pub accuracy: Option<Accuracy>,
     pub next_digit: Vec<ErrorRow>,
-    /// Which sketch, from the reference run's cardinality_frontier (None:
-    /// the run has none).
-    pub recommendation: Option<crate::design::recommend::Recommendation>,
+    /// Which sketch: every menu sketch configured for the error, built at
+    /// the distinct count and measured.
+    pub recommendation: crate::design::measure_sketch::SketchAdvice,
     pub seed: SeedAdvice,
     pub charts: Vec<String>,
     pub provenance: String,
@@ -219,9 +219,57 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
         );
     }
     s.push('\n');
-    if let Some(rec) = &r.recommendation {
-        s += &super::recommendation_markdown(rec, "RSE at its size", None);
-    }
+    s += &advice_markdown(&r.recommendation);
     s += &seed_and_charts(&r.seed, &r.charts);
     s
+}
+
+/// The measured recommendation: one row per sketch, configured and measured.
+fn advice_markdown(a: &crate::design::measure_sketch::SketchAdvice) -> String {
+    let mut s = format!(
+        "## Which sketch? (measured here at your size)\n\nEach sketch is configured as its implementation sizes it (a power of two of registers, bins or entries: the smallest lg_k whose {} estimator's error reaches {}), built at {}, filled with {} and measured over replicates: its RSE with a 95% chi-square interval, the bytes its stored state takes there (sparse or compressed where the implementation does so) and the median ns per insert. A sketch whose whole interval lies above 1.1 × the target is resized and measured again. This took {:.1} s.\n\n| sketch | lg_k | estimator | bytes (measured) | RSE (theory) | RSE measured [95%] | bias | ns per insert | distinct × replicates | notes |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        if a.merges { "merged" } else { "best unmerged" },
+        pct(a.target_rse, 3),
+        a.distinct
+            .map(|d| format!("{} distinct items", count(d)))
+            .unwrap_or_else(|| "10·2^lg_k distinct items (no --distinct given)".into()),
+        a.keys,
+        a.seconds,
+    );
+    for m in &a.measured {
+        let notes: Vec<&str> = [m.resized.as_str(), m.scaled.as_str()]
+            .into_iter()
+            .filter(|x| !x.is_empty())
+            .collect();
+        s += &format!(
+            "| {} | {} | {}{} | {} | {} | {} [{}, {}] | {} | {} | {} × {} | {} |\n",
+            m.structure,
+            m.lg_k,
+            m.estimator,
+            if m.merged { " (merged)" } else { "" },
+            bytes(m.bytes as f64),
+            pct(m.rse_theory, 3),
+            pct(m.rse, 3),
+            pct(m.rse_lo, 3),
+            pct(m.rse_hi, 3),
+            pct(m.bias, 2),
+            sig(m.insert_ns, 3),
+            count(m.distinct as f64),
+            m.replicates,
+            notes.join("; ")
+        );
+    }
+    for l in &a.left_out {
+        s += &format!(
+            "| {} | — | — | — | — | — | — | — | — | left out: {} |\n",
+            l.structure, l.why
+        );
+    }
+    let name = |x: &Option<String>| x.clone().unwrap_or_else(|| "none".into());
+    s + &format!(
+        "\n**Choice**: smallest **{}**, runner-up {}; fastest insert {}. Bytes and errors are measured, not scaled from an asymptotic constant.\n\n",
+        name(&a.smallest),
+        name(&a.runner_up),
+        name(&a.fastest)
+    )
 }

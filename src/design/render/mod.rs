@@ -72,45 +72,6 @@ fn sourced_table(what: &str, rows: &[Sourced]) -> String {
     s + "\n"
 }
 
-/// The recommendation from the frontier: its table, its choices and the
-/// rows they cite.
-fn recommendation_markdown(
-    r: &crate::design::recommend::Recommendation,
-    error: &str,
-    speed: Option<&str>,
-) -> String {
-    use crate::export::markdown::sig;
-    let opt = |x: Option<f64>, d: usize| x.map(|v| sig(v, d)).unwrap_or_else(|| "—".into());
-    let (head, rule) = match speed {
-        Some(sp) => (format!(" {sp} |"), "---|"),
-        None => (String::new(), ""),
-    };
-    let mut s = format!(
-        "## Which structure? (measured in the reference run's frontier)\n\nNeeds: {}. Every figure is read from the reference run's rows, cited beside it.\n\n| structure | qualifies | measured row | bytes | {error} |{head} from |\n|---|---|---|---|---|{rule}---|\n",
-        r.needs
-    );
-    for c in &r.candidates {
-        let q = if c.excluded.is_empty() {
-            "yes".to_string()
-        } else {
-            format!("no: {}", c.excluded)
-        };
-        let ns = match speed {
-            Some(_) => format!(" {} |", opt(c.ns_per_query, 3)),
-            None => String::new(),
-        };
-        s += &format!(
-            "| {} | {q} | {} | {} | {} |{ns} {} |\n",
-            c.structure,
-            c.row,
-            c.bytes.map(bytes).unwrap_or_else(|| "—".into()),
-            opt(c.error, 3),
-            c.source
-        );
-    }
-    s + &format!("\n**Choice**: {}.\n\n", r.reason)
-}
-
 /// Question 5's section and the charts' image lines, the same for every review.
 fn seed_and_charts(seed: &SeedAdvice, charts: &[String]) -> String {
     let mut s = format!(

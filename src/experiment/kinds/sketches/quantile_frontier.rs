@@ -11,7 +11,7 @@ use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
 use crate::experiment::params::{Def, Seeds};
-use crate::structures::tdigest::{TDigest, theory};
+use crate::structures::tdigest::{Scale, TDigest, theory};
 use datasketches::common::SearchCriteria;
 use datasketches::kll::{KllFloat, KllSketch};
 use datasketches::req::{RankAccuracy, ReqFloat, ReqSketch};
@@ -39,8 +39,8 @@ crate::row! {
         rank_err: f64,
         /// Bytes of the serialized state (reservoir: 8 per value).
         bytes: f64,
-        /// sketchlab's t-digest: half the largest centroid share k1 allows at
-        /// q, (π/δ)·√(q(1 − q))/2; the reservoir: its rank error's sd
+        /// sketchlab's t-digest: half the largest centroid share K2 allows at
+        /// q, q(1 − q)/(2η); the reservoir: its rank error's sd
         /// √(q(1 − q)/s) where s·min(q, 1 − q) ≥ 5 (a normal approximation
         /// needs a few sampled values beyond q); none for the others.
         rank_err_theory: Option<f64> [Same],
@@ -68,6 +68,7 @@ impl Study for QuantileFrontier {
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
         let values = draw_values(&p.dist, p.n, seeds)?;
         let size = p.size as f64;
+        let n = p.n as f64;
         // each structure's estimate at every q, its bytes, and its theory
         type Theory = Box<dyn Fn(f64) -> Option<f64>>;
         let (estimates, bytes, theory): (Vec<Option<f64>>, f64, Theory) = match p.structure.as_str()
@@ -79,7 +80,7 @@ impl Study for QuantileFrontier {
                 (
                     e,
                     td.bytes() as f64,
-                    Box::new(move |q| Some(theory::max_share(q, size) / 2.0)),
+                    Box::new(move |q| Some(theory::half_centroid(Scale::K2, q, size, n))),
                 )
             }
             "datasketches_tdigest" => {

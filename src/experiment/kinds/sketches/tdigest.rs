@@ -1,5 +1,5 @@
 //! `tdigest`: quantiles of uniform, normal, log-normal and Pareto streams by
-//! sketchlab's merging t-digest (k1, compression δ), the Apache DataSketches
+//! sketchlab's merging t-digest (K2 or k1 scale, compression δ), the Apache DataSketches
 //! t-digest and KLL, and a uniform reservoir sample holding as many bytes as
 //! sketchlab's digest: the rank error |F(x̂_q) − q| against the exact
 //! empirical CDF, at q = 0.5 … 0.9999 (one row per q).
@@ -8,7 +8,7 @@ use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
 use crate::experiment::params::{Def, Seeds};
-use crate::structures::tdigest::{TDigest, theory};
+use crate::structures::tdigest::{Scale, TDigest, theory};
 use datasketches::common::SearchCriteria;
 use datasketches::kll::{KllFloat, KllSketch};
 use datasketches::tdigest::TDigestMut;
@@ -26,6 +26,7 @@ crate::params! {
         dist: String = common::choice(DISTS, Def::Required, "uniform(0,1), normal(0,1), lognormal(0,1), pareto(scale 1, shape 1.5)"),
         n: u64 = common::count(Def::Int(1_000_000), "values in the stream"),
         compression: f64 = common::positive(100_000.0, Def::Float(100.0), "t-digest compression delta (also DataSketches' k)"),
+        scale: String = common::choice(&["k2", "k1"], Def::Str("k2"), "sketchlab's t-digest scale function: k2 (the reference's) or k1 (arcsine)"),
         kll_k: u64 = common::int(8, 65_535, Def::Int(200), "DataSketches KLL k"),
     }
 }
@@ -37,7 +38,8 @@ crate::row! {
         rank_err_reservoir: f64,
         rank_err_ds_tdigest: f64,
         rank_err_ds_kll: f64,
-        /// Half the largest centroid share k1 allows at q: (π/δ)·√(q(1 − q)).
+        /// Half the largest centroid share the scale allows at q: K2's
+        /// q(1 − q)/(2η), k1's (π/δ)·√(q(1 − q)).
         tdigest_bound: f64 [Same],
         /// A uniform sample of s values: sd of its rank error √(q(1 − q)/s).
         reservoir_sd_theory: f64,
@@ -105,7 +107,8 @@ impl Study for TDigestStudy {
 
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
         let values = draw_values(&p.dist, p.n, seeds)?;
-        let mut td = TDigest::new(p.compression)?;
+        let scale = Scale::parse(&p.scale).unwrap_or(Scale::K2);
+        let mut td = TDigest::with_scale(p.compression, scale)?;
         let mut ds = TDigestMut::new(p.compression.min(65_535.0) as u16)?;
         let mut kll = KllSketch::<KllFloat<f64>>::new(p.kll_k as u16)?;
         for &x in &values {
@@ -132,7 +135,7 @@ impl Study for TDigestStudy {
                     rank_err_reservoir: err(Some(res_x)),
                     rank_err_ds_tdigest: err(ds.quantile(q)?),
                     rank_err_ds_kll: err(kll.quantile(q, SearchCriteria::Inclusive)?.map(|v| *v)),
-                    tdigest_bound: theory::max_share(q, p.compression) / 2.0,
+                    tdigest_bound: theory::half_centroid(scale, q, p.compression, p.n as f64),
                     reservoir_sd_theory: (q * (1.0 - q) / s as f64).sqrt(),
                     bytes_tdigest: bytes as f64,
                     reservoir_values: s as f64,
