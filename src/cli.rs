@@ -331,6 +331,14 @@ pub struct FilterArgs {
     /// instance (the same load and fingerprint) is measured instead
     #[arg(long, value_name = "S", default_value_t = 30.0)]
     pub measure_seconds: f64,
+    /// Your own keys for the measurement (gzip read transparently): its
+    /// first n-max distinct keys are the members, the rest absent queries;
+    /// synthetic 8-byte ids make up the difference
+    #[arg(long, value_name = "FILE")]
+    pub keys: Option<PathBuf>,
+    /// How --keys splits into keys: lines, hex (each line hex-decoded) or u64le
+    #[arg(long, value_name = "FORMAT", default_value = "lines", value_parser = ["lines", "hex", "u64le"])]
+    pub keys_format: String,
     #[command(flatten)]
     #[serde(flatten)]
     pub common: ReviewArgs,

@@ -1119,6 +1119,60 @@ fn design_filter_measures_each_candidate_at_the_users_n() {
     assert!(text.contains("measured FPR"), "{text}");
 }
 
+/// `design filter --keys FILE`: the user's own keys are the members and
+/// the first absent queries (20,000 of the 104,334 words in, the rest out):
+/// every candidate is measured on them with no false negative, and a key
+/// file that is not a regular file, or holds no keys, exits 2.
+#[test]
+fn design_filter_measures_on_the_users_keys() {
+    let d = tempfile::tempdir().unwrap();
+    let base = [
+        "filter",
+        "--n-expected",
+        "1e4",
+        "--n-max",
+        "2e4",
+        "--fpr",
+        "0.01",
+        "--hit-rate",
+        "0.1",
+        "--qps",
+        "1000",
+        "--keys",
+        "data/words.txt",
+    ];
+    let j = design_json(&base, &d.path().join("ok"));
+    let rec = &j["recommendation"];
+    assert!(
+        rec["keys"]
+            .as_str()
+            .unwrap()
+            .contains("data/words.txt, 104334 distinct"),
+        "{rec}"
+    );
+    for m in rec["measured"].as_array().unwrap() {
+        assert_eq!(
+            (m["n_measured"].as_u64(), m["present_queries"].as_u64()),
+            (Some(20_000), Some(20_000)),
+            "{m}"
+        );
+        assert_eq!(m["false_negatives"], 0, "{m}");
+    }
+    let empty = d.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let mut full = vec!["design"];
+    full.extend(base);
+    design_refuses(
+        &full,
+        &[
+            ("--keys", "/dev/null"),
+            ("--keys", "data"),
+            ("--keys", empty.to_str().unwrap()),
+            ("--keys-format", "csv"),
+        ],
+    );
+}
+
 /// Runs `sketchlab design KIND ARGS --format json --out OUT` and returns its JSON.
 fn design_json(args: &[&str], out: &std::path::Path) -> serde_json::Value {
     let o = Command::cargo_bin("sketchlab")

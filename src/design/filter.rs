@@ -77,6 +77,20 @@ fn hash_set_bytes(n: u64, width: usize) -> Option<u64> {
 /// Computes the review (no file is written).
 pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
     check(i)?;
+    // the user's keys, read (size-bounded, a regular file only) before any work
+    let key_file = match &i.keys {
+        Some(path) => {
+            let format = crate::workload::file::Format::from_name(&i.keys_format)
+                .unwrap_or(crate::workload::file::Format::Lines);
+            let k = crate::workload::file::KeyFile::load(&path.to_string_lossy(), format)
+                .map_err(|e| crate::error::Error::Input(format!("design filter: --keys {e}")))?;
+            if k.is_empty() {
+                return bad("filter:", format!("--keys {}: no keys", path.display()));
+            }
+            Some(k)
+        }
+        None => None,
+    };
     let (n, nmax, p, h, q) = (i.n_expected, i.n_max, i.fpr, i.hit_rate, i.qps);
     let m = bloom::optimal_m(n as u64, p);
     let k = bloom::optimal_k_int(m, n as u64);
@@ -164,6 +178,7 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
             p,
             &i.needs.iter().map(String::as_str).collect::<Vec<_>>(),
             measure::Budget::machine(i.measure_seconds),
+            &measure::Keys::new(key_file.as_ref(), MEASURE_SEED),
             MEASURE_SEED,
         ),
         seed: seed_advice(
@@ -257,6 +272,8 @@ mod tests {
             key_bytes: 100,
             needs: Vec::new(),
             measure_seconds: 2.0,
+            keys: None,
+            keys_format: "lines".into(),
             common: crate::design::tests_common(),
         }
     }

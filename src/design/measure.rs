@@ -15,6 +15,7 @@ use crate::report::margin::Quantity;
 use crate::stats;
 use crate::structures::Membership;
 use crate::structures::menu::{Config, Filter, Shape};
+use crate::workload::file::KeyFile;
 use crate::workload::{KeyGen, KeyType};
 use serde::Serialize;
 use std::time::Instant;
@@ -161,27 +162,72 @@ fn timed_chunks(
     (stats::quantile(&ns, 0.5), total)
 }
 
-/// Builds `c` on `n` synthetic 8-byte keys (ids 0..n of `keys`), queries
-/// ids n.. as absent keys, and measures.
-fn measure_one(c: &Config, shift: u32, queries: u64, seed: u64) -> anyhow::Result<Measured> {
+/// The keys of a measurement, by id: the user's file first (its distinct
+/// keys in file order), then synthetic distinct 8-byte ids. Ids 0..n are
+/// the members and ids n.. the absent queries, so a file longer than n
+/// supplies its own absent keys before any synthetic one.
+pub struct Keys<'a> {
+    file: Option<&'a KeyFile>,
+    ids: KeyGen,
+}
+
+impl<'a> Keys<'a> {
+    pub fn new(file: Option<&'a KeyFile>, seed: u64) -> Keys<'a> {
+        Keys {
+            file,
+            ids: KeyGen::new(KeyType::U64, seed ^ 0x6b65_7973),
+        }
+    }
+
+    /// `f` of the key with this id.
+    #[inline]
+    fn with<R>(&self, id: u64, f: impl FnOnce(&[u8]) -> R) -> R {
+        match self.file {
+            Some(k) if id < k.len() => f(k.key(id as usize)),
+            _ => f(&self.ids.u64_key(id)),
+        }
+    }
+
+    /// The keys in words, for the review.
+    pub fn describe(&self) -> String {
+        match self.file {
+            None => "synthetic distinct 8-byte keys, hashed with XXH3 (absent keys: other ids of the same generator)".into(),
+            Some(k) => format!(
+                "your keys ({}, {} distinct of {} records): the first n are the members (topped up with synthetic 8-byte ids when the file has fewer), the rest of the file the first absent queries, then synthetic 8-byte ids; hashed with XXH3",
+                k.path,
+                k.len(),
+                k.records
+            ),
+        }
+    }
+}
+
+/// Builds `c` on the keys with ids 0..n, queries ids n.. as absent keys,
+/// and measures.
+fn measure_one(
+    c: &Config,
+    shift: u32,
+    queries: u64,
+    keys: &Keys,
+    seed: u64,
+) -> anyhow::Result<Measured> {
     let inst = c.scaled(shift);
     let n = inst.n;
-    let keys = KeyGen::new(KeyType::U64, seed ^ 0x6b65_7973);
     let hasher = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(seed));
     let t = Instant::now();
     let built = inst.build(hasher, seed, |add| {
         for id in 0..n {
-            add(&keys.u64_key(id))
+            keys.with(id, &mut *add)
         }
     })?;
     let build_seconds = t.elapsed().as_secs_f64();
     let f: &dyn Membership = &*built.filter;
     let present = n.min(MAX_PRESENT);
     let (present_ns, found) = timed_chunks(0..present, |r| {
-        r.filter(|&id| f.contains(&keys.u64_key(id))).count() as u64
+        r.filter(|&id| keys.with(id, |k| f.contains(k))).count() as u64
     });
     let (absent_ns, fp) = timed_chunks(n..n + queries, |r| {
-        r.filter(|&id| f.contains(&keys.u64_key(id))).count() as u64
+        r.filter(|&id| keys.with(id, |k| f.contains(k))).count() as u64
     });
     let (lo, hi) = stats::clopper_pearson(fp, queries, CONFIDENCE);
     Ok(Measured {
@@ -225,6 +271,7 @@ pub fn candidate(
     n: u64,
     eps: f64,
     budget: Budget,
+    keys: &Keys,
     seed: u64,
 ) -> Result<Measured, Left> {
     let left = |why: String| Left {
@@ -236,7 +283,7 @@ pub fn candidate(
     for step in 0..=MAX_RESIZES {
         let queries = queries_within(&c, eps, budget);
         let shift = fitting_shift(&c, queries, budget);
-        let m = match measure_one(&c, shift, queries, seed) {
+        let m = match measure_one(&c, shift, queries, keys, seed) {
             Ok(m) => m,
             // a table too full to place a key: the implementation reports
             // it full; the next larger table is what its user would allocate
@@ -364,7 +411,14 @@ impl Advice {
 
 /// Measures every menu structure that meets `needs` for `n` keys at `eps`
 /// and ranks them by measured bytes and absent-query time.
-pub fn recommend(n: u64, eps: f64, needs: &[&str], budget: Budget, seed: u64) -> Advice {
+pub fn recommend(
+    n: u64,
+    eps: f64,
+    needs: &[&str],
+    budget: Budget,
+    keys: &Keys,
+    seed: u64,
+) -> Advice {
     let t = Instant::now();
     let (mut measured, mut left_out) = (Vec::new(), Vec::new());
     for f in Filter::ALL {
@@ -384,7 +438,7 @@ pub fn recommend(n: u64, eps: f64, needs: &[&str], budget: Budget, seed: u64) ->
             });
             continue;
         }
-        match candidate(f, n, eps, budget, seed) {
+        match candidate(f, n, eps, budget, keys, seed) {
             Ok(m) => measured.push(m),
             Err(l) => left_out.push(l),
         }
@@ -403,7 +457,7 @@ pub fn recommend(n: u64, eps: f64, needs: &[&str], budget: Budget, seed: u64) ->
         } else {
             needs.join(", ")
         },
-        keys: "synthetic distinct 8-byte keys, hashed with XXH3 (absent keys: other ids of the same generator)".into(),
+        keys: keys.describe(),
         budget,
         smallest: by_bytes.first().map(|m| m.structure.clone()),
         runner_up: by_bytes.get(1).map(|m| m.structure.clone()),
@@ -428,7 +482,7 @@ mod tests {
             seconds: 30.0,
         };
         for f in Filter::ALL {
-            let m = candidate(f, 20_000, 0.01, budget, 7).unwrap();
+            let m = candidate(f, 20_000, 0.01, budget, &Keys::new(None, 7), 7).unwrap();
             assert_eq!(m.n_measured, 20_000, "{f:?}");
             assert!(m.scaled.is_empty());
             assert_eq!(m.false_negatives, 0);
@@ -449,7 +503,15 @@ mod tests {
             memory_bytes: 1 << 30,
             seconds: 0.05,
         };
-        let m = candidate(Filter::Cuckoo, 1_000_000, 0.01, budget, 7).unwrap();
+        let m = candidate(
+            Filter::Cuckoo,
+            1_000_000,
+            0.01,
+            budget,
+            &Keys::new(None, 7),
+            7,
+        )
+        .unwrap();
         assert!(
             m.n_measured < 1_000_000 && m.scaled.contains("same load"),
             "{m:?}"
