@@ -36,6 +36,10 @@ pub const NAMES: &[(&str, &str)] = &[
         "the power-of-two register count that reaches a standard error x",
     ),
     (
+        "asymptotic_from_lg_k",
+        "100·2^x distinct keys for lg_k = x: where the frontier's sketches are taken as past their small-n modes (the MVP bounds are limits as n → ∞)",
+    ),
+    (
         "birthday_collision",
         "P(a collision among x·√N uniform hashes): 1 − e^(−x²/2)",
     ),
@@ -57,6 +61,7 @@ pub fn curve(name: &str) -> Option<Curve> {
         "hll_registers_power_of_two" => {
             Curve::Function(|e| 2f64.powi(hll::precision_for_error(e) as i32))
         }
+        "asymptotic_from_lg_k" => Curve::Function(|lg_k| 100.0 * 2f64.powf(lg_k)),
         "birthday_collision" => Curve::Function(|q| birthday::p_collision_approx(q, 1.0)),
         "birthday_median_bits" => {
             Curve::Function(|bits| birthday::median_first_collision(2f64.powf(bits)))

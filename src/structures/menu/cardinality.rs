@@ -8,7 +8,7 @@
 //! | name | estimators (one sketch) | after a merge | bytes counted | asymptotic RSE |
 //! |---|---|---|---|---|
 //! | `hll6`, `hll8` | `ertl`, `hip` | `ertl` (HIP's history is lost) | 6·m/8, m | 1.04/√m; HIP 0.833/√m |
-//! | `ultraloglog` | `fgra`, `ml` | both | m (one byte per register) | √(0.6119/m); ML 0.7609/√m (Ertl 2024) |
+//! | `ultraloglog` | `fgra`, `ml`, `martingale` | `fgra` | m (one byte per register) | √(0.6119/m); ML 0.7609/√m; martingale 0.658/√m (Ertl 2024; hash4j) |
 //! | `cpc` | `hip` | `icon` | its serialized (compressed) image | HIP √(ln 2/2)/√k = 0.5887/√k; ICON ln 2/√k (Lang 2017) |
 //! | `theta` | `theta` | `theta` | its compact serialized image | ≤ 1/√(k − 1) (k nominal entries, KMV) |
 //! | `datasketches_hll4/6/8` | `hip`, `composite` | `composite` | its serialized image | HIP 0.833/√k; 1.04/√k |
@@ -24,7 +24,9 @@ use datasketches::cpc::{CpcSketch, CpcUnion};
 use datasketches::hash::value::raw_bytes;
 use datasketches::hll::{HllSketch, HllType, HllUnion};
 use datasketches::theta::{ThetaSketch, ThetaSketchBuilder, ThetaUnionBuilder};
-use ultraloglog::{Estimator, MaximumLikelihoodEstimator, OptimalFGRAEstimator, UltraLogLog};
+use ultraloglog::{
+    Estimator, MaximumLikelihoodEstimator, OptimalFGRAEstimator, StateChangeObserver, UltraLogLog,
+};
 
 /// One sketch of the menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +47,8 @@ const DATASKETCHES_SEED: u64 = 9001;
 const ULL_FGRA_V: f64 = 0.611_893_149_697_843_7;
 /// ULL's ML estimator: 1/√(Fisher information) per register.
 const ULL_ML: f64 = 0.760_862_100_272_518_2;
+/// ULL's martingale estimator: RSE·√m, as hash4j documents it (MVP 3.46).
+const ULL_MARTINGALE: f64 = 0.658;
 /// CPC's HIP and ICON error constants (DataSketches' `cpc/estimator.rs`).
 const CPC_HIP: f64 = 0.588_705_011_257_737_3;
 const CPC_ICON: f64 = std::f64::consts::LN_2;
@@ -87,7 +91,7 @@ impl Sketch {
     pub fn estimators(self) -> &'static [&'static str] {
         match self {
             Sketch::Hll6 | Sketch::Hll8 => &["ertl", "hip"],
-            Sketch::UltraLogLog => &["fgra", "ml"],
+            Sketch::UltraLogLog => &["fgra", "ml", "martingale"],
             Sketch::Cpc => &["hip"],
             Sketch::Theta => &["theta"],
             _ => &["hip", "composite"],
@@ -113,6 +117,7 @@ impl Sketch {
         Some(match (self, estimator) {
             (Sketch::UltraLogLog, "fgra") => (ULL_FGRA_V / m as f64).sqrt(),
             (Sketch::UltraLogLog, "ml") => ULL_ML / root,
+            (Sketch::UltraLogLog, "martingale") => ULL_MARTINGALE / root,
             (Sketch::Cpc, "hip") => CPC_HIP / root,
             (Sketch::Cpc, "icon") => CPC_ICON / root,
             (Sketch::Theta, "theta") => 1.0 / ((m - 1) as f64).sqrt(),
@@ -122,10 +127,10 @@ impl Sketch {
         })
     }
 
-    /// Whether the estimator is one of a sketch never merged (HIP: its
-    /// history), which the non-mergeable bound applies to.
+    /// Whether the estimator is one of a sketch never merged (HIP, the
+    /// martingale: its history), which the non-mergeable bound applies to.
     pub fn history_estimator(estimator: &str) -> bool {
-        estimator == "hip"
+        matches!(estimator, "hip" | "martingale")
     }
 
     /// An empty sketch at 2^lg_k (4..=18: the range every crate accepts at
@@ -146,6 +151,7 @@ impl Sketch {
             Sketch::UltraLogLog => Counter::Ull {
                 sketch: UltraLogLog::new(lg_k).map_err(anyhow::Error::msg)?,
                 hasher,
+                martingale: Martingale::default(),
             },
             Sketch::Cpc => Counter::Cpc(CpcSketch::with_seed(k, seed)?, seed),
             Sketch::Theta => Counter::Theta {
@@ -160,6 +166,33 @@ impl Sketch {
     }
 }
 
+/// The martingale (HIP) estimator of an UltraLogLog, fed by the crate's
+/// state-change observer: each change of state adds 1/P(change) to the
+/// count, then lowers P by the change's probability decrement (Ertl 2024,
+/// Section 4; hash4j's `MartingaleEstimator`). Valid for a sketch only
+/// ever updated through it, never merged.
+#[derive(Clone, Copy, Debug)]
+pub struct Martingale {
+    count: f64,
+    change_probability: f64,
+}
+
+impl Default for Martingale {
+    fn default() -> Self {
+        Martingale {
+            count: 0.0,
+            change_probability: 1.0,
+        }
+    }
+}
+
+impl StateChangeObserver for Martingale {
+    fn state_changed(&mut self, probability_decrement: f64) {
+        self.count += 1.0 / self.change_probability;
+        self.change_probability -= probability_decrement;
+    }
+}
+
 /// A sketch of the menu, filled by [`Cardinality::insert`].
 pub enum Counter<H: KeyHasher> {
     Hll {
@@ -169,6 +202,7 @@ pub enum Counter<H: KeyHasher> {
     Ull {
         sketch: UltraLogLog,
         hasher: H,
+        martingale: Martingale,
     },
     /// The sketch and its seed (a union must hash with the same one).
     Cpc(CpcSketch, u64),
@@ -288,8 +322,12 @@ impl<H: KeyHasher> Cardinality for Counter<H> {
             Counter::Hll { sketch, .. } => {
                 sketch.insert(key);
             }
-            Counter::Ull { sketch, hasher } => {
-                sketch.add(hasher.hash128(key).0);
+            Counter::Ull {
+                sketch,
+                hasher,
+                martingale,
+            } => {
+                sketch.add_with_observer(hasher.hash128(key).0, Some(martingale));
             }
             Counter::Cpc(s, _) => s.update(raw_bytes::from_slice(key)),
             Counter::Theta { sketch, .. } => sketch.update(raw_bytes::from_slice(key)),
@@ -305,6 +343,7 @@ impl<H: KeyHasher> Cardinality for Counter<H> {
             (Counter::Ull { sketch, .. }, "ml") => {
                 Some(MaximumLikelihoodEstimator.estimate(sketch))
             }
+            (Counter::Ull { martingale, .. }, "martingale") => Some(martingale.count),
             (Counter::Cpc(s, _), "hip") => Some(s.estimate()),
             (Counter::Theta { sketch, .. }, "theta") => Some(sketch.estimate()),
             (Counter::DsHll(s, _), "hip") => Some(s.estimate()),

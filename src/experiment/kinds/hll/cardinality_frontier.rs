@@ -6,7 +6,8 @@
 //! state (serialized: what one stores), and the same for the merge of two
 //! sketches that saw the stream's halves. The summary's standard deviation
 //! of the error is the RSE; bytes · 8 · RSE² is the memory-variance product
-//! (MVP) that the report sets against the lower bounds of Pettie and Wang.
+//! (MVP) that the report sets against the asymptotic lower bounds of Pettie
+//! and Wang (mergeable) and Pettie, Wang and Yin (history estimators).
 //! Beyond max_n, sketchlab's HyperLogLog is read from registers drawn
 //! exactly in distribution up to `simulate_to` keys (as `hll_scale` does),
 //! and UltraLogLog from a state drawn level by level
