@@ -34,10 +34,12 @@ pub mod blocked;
 pub mod datasketches;
 mod filter;
 pub mod reference;
+pub mod split_block;
 pub mod theory;
 
 pub use blocked::BlockedBloom;
 pub use filter::{BitArray, BloomFilter, IndependentBloom};
+pub use split_block::SplitBlockBloom;
 
 /// Keys a batched query hashes before it reads any bit: their loads are
 /// prefetched together, so a batch waits on memory about once, not once per key.

@@ -8,6 +8,7 @@
 //! |---|---|---|---|---|
 //! | `bloom` | m = ⌈n·ln(1/ε)/(ln 2)²⌉ bits in 64-bit words, k = round((m/n)·ln 2) | yes | no | yes (bitwise OR) |
 //! | `blocked_bloom` | the fewest 512-bit blocks whose own FPR formula (Putze et al.) reaches ε, k = round((m/n)·ln 2) | yes | no | yes (bitwise OR) |
+//! | `split_block_bloom` | Parquet's writers (arrow-rs, parquet-mr): ⌊−8n/ln(1 − ε^(1/8))⌋ bits in whole bytes, clamped to [32 B, 128 MiB], rounded up to a power of two; blocks of 8 × 32 bits, k = 8 | yes | no | yes (bitwise OR) |
 //! | `counting_bloom` | Bloom's m and k, 4-bit counters (sticky at 15) | yes | yes | yes (add counters) |
 //! | `cuckoo` | b = 4, f = ⌈log2(2b/ε)⌉ (Fan et al. §5.1), 2^⌈log2(n/4)⌉ buckets doubled only past 96% load (their code) | yes, until full | yes | no |
 //! | `quotient` | `qfilter`: the power of two of slots (≥ 64) whose 95% holds n, r = ⌈log2(1/ε)⌉ | yes, until full | yes | yes (`qfilter` merge) |
@@ -22,7 +23,9 @@
 use crate::hashing::KeyHasher;
 use crate::structures::Membership;
 use crate::structures::bloom::datasketches::DataSketchesBloom;
-use crate::structures::bloom::{BlockedBloom, BloomFilter, blocked::BLOCK_BITS, theory as bloom};
+use crate::structures::bloom::{
+    BlockedBloom, BloomFilter, SplitBlockBloom, blocked::BLOCK_BITS, theory as bloom,
+};
 use crate::structures::counting_bloom::{CountingBloom, Overflow};
 use crate::structures::cuckoo::{CuckooFilter, theory as cuckoo};
 use crate::structures::quotient::{QuotientFilter, theory as quotient};
@@ -35,6 +38,7 @@ use serde::Serialize;
 pub enum Filter {
     Bloom,
     BlockedBloom,
+    SplitBlockBloom,
     CountingBloom,
     Cuckoo,
     Quotient,
@@ -49,6 +53,8 @@ const CUCKOO_B: usize = 4;
 const CUCKOO_KICKS: u32 = 500;
 /// Counter width of the counting Bloom filter.
 const COUNTER_BITS: u32 = 4;
+/// Bits of a split block Bloom filter's block (eight 32-bit words).
+const SBBF_BLOCK_BITS: u64 = 256;
 
 /// The shape a sizing rule chose.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -109,6 +115,10 @@ impl Config {
                     format!("m = {m} ({} 512-bit blocks), k = {k}", m / BLOCK_BITS)
                 }
                 Filter::DataSketchesBloom => format!("m = {m}, k = {k} (DataSketches' sizing)"),
+                Filter::SplitBlockBloom => format!(
+                    "2^{} blocks of 256 bits (Parquet writers' sizing), k = {k}",
+                    (m / SBBF_BLOCK_BITS).trailing_zeros()
+                ),
                 _ => format!("m = {m}, k = {k}"),
             },
             Shape::Counters { m, k, width } => format!("m = {m} {width}-bit counters, k = {k}"),
@@ -174,6 +184,7 @@ impl Config {
             Shape::Bits { m, k } => {
                 let unit = match self.filter {
                     Filter::BlockedBloom => BLOCK_BITS,
+                    Filter::SplitBlockBloom => SBBF_BLOCK_BITS,
                     Filter::DataSketchesBloom => 64,
                     _ => 1,
                 };
@@ -231,6 +242,9 @@ impl Config {
                     Filter::BlockedBloom => {
                         bloom::fpr_blocked(nf, m as f64, k as f64, BLOCK_BITS as f64)
                     }
+                    Filter::SplitBlockBloom => {
+                        bloom::fpr_split_block(nf, (m / SBBF_BLOCK_BITS) as f64)
+                    }
                     _ => bloom::fpr(nf, m as f64, k as f64),
                 };
                 (m.div_ceil(64) * 8, None, fpr)
@@ -281,6 +295,9 @@ impl Config {
             (Filter::Bloom, Shape::Bits { m, k }) => Box::new(BloomFilter::new(m, k, hasher)?),
             (Filter::BlockedBloom, Shape::Bits { m, k }) => {
                 Box::new(BlockedBloom::new(m, k, hasher)?)
+            }
+            (Filter::SplitBlockBloom, Shape::Bits { m, .. }) => {
+                Box::new(SplitBlockBloom::new(m / SBBF_BLOCK_BITS, hasher)?)
             }
             (Filter::CountingBloom, Shape::Counters { m, k, width }) => {
                 Box::new(CountingBloom::new(m, k, width, Overflow::Sticky, hasher)?)
@@ -351,9 +368,10 @@ pub struct Built {
 }
 
 impl Filter {
-    pub const ALL: [Filter; 8] = [
+    pub const ALL: [Filter; 9] = [
         Filter::Bloom,
         Filter::BlockedBloom,
+        Filter::SplitBlockBloom,
         Filter::CountingBloom,
         Filter::Cuckoo,
         Filter::Quotient,
@@ -363,9 +381,10 @@ impl Filter {
     ];
 
     /// Every name, in [`Filter::ALL`] order.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "bloom",
         "blocked_bloom",
+        "split_block_bloom",
         "counting_bloom",
         "cuckoo",
         "quotient",
@@ -462,6 +481,10 @@ impl Filter {
                     k: bloom::optimal_k_int(m, n1),
                 }
             }
+            Filter::SplitBlockBloom => Shape::Bits {
+                m: bloom::split_block_bytes(n1, eps) * 8,
+                k: 8,
+            },
             Filter::CountingBloom => Shape::Counters {
                 m,
                 k,
