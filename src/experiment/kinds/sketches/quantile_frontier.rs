@@ -1,10 +1,13 @@
 //! `quantile_frontier`: rank error against bytes for every quantile sketch
 //! a user would pick: sketchlab's merging t-digest and DataSketches'
 //! t-digest (compression δ = `size`), DataSketches' KLL (k = `size`) and
-//! REQ (k = `size`, high-rank accuracy), and a uniform reservoir of `size`
-//! values. One stream per trial; each structure's estimate of the
-//! q-quantile is scored by its exact mid-rank against q, at q = 0.5, 0.99,
-//! 0.999 and 0.9999 (one row per q), beside the bytes of its serialized state.
+//! REQ (k = `size`, high-rank accuracy), Datadog's DDSketch (the
+//! `sketches-ddsketch` crate: relative accuracy α = 1/`size`, its default
+//! 2,048 bins) and a uniform reservoir of `size` values. One stream per
+//! trial; each structure's estimate of the q-quantile is scored by its
+//! exact mid-rank against q (and by its relative distance from the exact
+//! q-quantile, DDSketch's own guarantee), at q = 0.5, 0.99, 0.999 and
+//! 0.9999 (one row per q), beside the bytes of its serialized state.
 
 use super::tdigest::{DISTS, draw_values, mid_rank, reservoir_sample};
 use crate::experiment::kinds::Footprint;
@@ -16,16 +19,29 @@ use datasketches::common::SearchCriteria;
 use datasketches::kll::{KllFloat, KllSketch};
 use datasketches::req::{RankAccuracy, ReqFloat, ReqSketch};
 use datasketches::tdigest::TDigestMut;
+use sketches_ddsketch::{Config as DdConfig, DDSketch};
+
+/// DDSketch's bins (the crate's default) and the smallest positive value it
+/// tells from zero (its default, 1e-9).
+const DD_MAX_BINS: u32 = 2048;
+const DD_MIN_VALUE: f64 = 1e-9;
 
 pub struct QuantileFrontier;
 
-pub const STRUCTURES: &[&str] = &["tdigest", "datasketches_tdigest", "kll", "req", "reservoir"];
+pub const STRUCTURES: &[&str] = &[
+    "tdigest",
+    "datasketches_tdigest",
+    "kll",
+    "req",
+    "ddsketch",
+    "reservoir",
+];
 /// The quantiles read.
 pub const QS: [f64; 4] = [0.5, 0.99, 0.999, 0.9999];
 
 crate::params! {
     pub struct P {
-        structure: String = common::choice(STRUCTURES, Def::Required, "the sketch (size: δ for the t-digests, k for KLL and REQ, values for the reservoir)"),
+        structure: String = common::choice(STRUCTURES, Def::Required, "the sketch (size: δ for the t-digests, k for KLL and REQ, 1/α for DDSketch, values for the reservoir)"),
         size: u64 = common::int(8, 1024, Def::Int(200), "the structure's size knob (REQ: even)"),
         dist: String = common::choice(DISTS, Def::Str("lognormal"), "the stream's distribution"),
         n: u64 = common::count(Def::Int(1_000_000), "values in the stream"),
@@ -44,6 +60,11 @@ crate::row! {
         /// √(q(1 − q)/s) where s·min(q, 1 − q) ≥ 5 (a normal approximation
         /// needs a few sampled values beyond q); none for the others.
         rank_err_theory: Option<f64> [Same],
+        /// |estimate − x_q| / |x_q| against the exact q-quantile x_q (the
+        /// ⌈q·n⌉-th smallest value): DDSketch guarantees α.
+        value_err: f64,
+        /// The rank error no answer can beat: one value's half rank, 1/(2n).
+        rank_err_floor: f64 [Same],
     }
 }
 
@@ -115,6 +136,15 @@ impl Study for QuantileFrontier {
                 }
                 (e, req.serialize().len() as f64, Box::new(|_| None))
             }
+            "ddsketch" => {
+                let mut dd = DDSketch::new(DdConfig::new(1.0 / size, DD_MAX_BINS, DD_MIN_VALUE));
+                values.iter().for_each(|&x| dd.add(x));
+                let e = QS
+                    .iter()
+                    .map(|&q| dd.quantile(q))
+                    .collect::<Result<_, _>>()?;
+                (e, dd.to_java_bytes().len() as f64, Box::new(|_| None))
+            }
             _ => {
                 let s = p.size as usize;
                 let r = reservoir_sample(&values, s, seeds);
@@ -131,6 +161,7 @@ impl Study for QuantileFrontier {
         };
         let mut sorted = values;
         sorted.sort_by(f64::total_cmp);
+        let exact = |q: f64| sorted[((q * n).ceil() as usize).clamp(1, sorted.len()) - 1];
         Ok(QS
             .iter()
             .zip(estimates)
@@ -141,6 +172,10 @@ impl Study for QuantileFrontier {
                     .unwrap_or(f64::NAN),
                 bytes,
                 rank_err_theory: theory(q),
+                value_err: x
+                    .map(|x| (x - exact(q)).abs() / exact(q).abs())
+                    .unwrap_or(f64::NAN),
+                rank_err_floor: 0.5 / n,
             })
             .collect())
     }
