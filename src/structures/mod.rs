@@ -13,6 +13,7 @@ pub mod menu;
 pub mod minhash;
 pub mod quotient;
 pub mod scalable_bloom;
+pub mod space_saving;
 pub mod static_filter;
 pub mod tdigest;
 

@@ -233,7 +233,9 @@ fn count_min_peers_never_underestimate_and_conservative_update_helps() {
 /// Heavy hitters on the shared quick run: every structure stays within
 /// its budget, conservative update's count error is never above plain
 /// Count-Min's on a stream of the same shape (the first replicate of each),
-/// and recall rises with the budget for every structure at s = 0.8 and 1.5.
+/// SpaceSaving and DataSketches' frequent items keep every true hitter's
+/// error within their deterministic bounds (N/k; 3.5/M of N), and recall
+/// rises with the budget for every structure at s = 0.8 and 1.5.
 #[test]
 fn heavy_hitters_stay_in_budget_and_conservative_update_is_never_worse() {
     let t = quick("heavy_hitters");
@@ -261,6 +263,14 @@ fn heavy_hitters_stay_in_budget_and_conservative_update_is_never_worse() {
         assert!(f(&t, r, "bytes_used") <= f(&t, r, "bytes"), "{what}");
         assert!(f(&t, r, "true_hitters") >= f(&t, r, "top"), "{what}");
         let s = f(&t, r, "s");
+        if matches!(t.str(r, "structure"), "space_saving" | "frequent_items") {
+            assert!(
+                f(&t, r, "abs_error_share") <= f(&t, r, "bound_share"),
+                "{what}: error {} of N over its bound {}",
+                f(&t, r, "abs_error_share"),
+                f(&t, r, "bound_share")
+            );
+        }
         if t.str(r, "structure") == "count_min_conservative" && f(&t, r, "replicate") == 0.0 {
             let plain = row("count_min", f(&t, r, "bytes"), s);
             assert!(
@@ -271,7 +281,12 @@ fn heavy_hitters_stay_in_budget_and_conservative_update_is_never_worse() {
             );
         }
     }
-    for structure in ["count_min", "count_min_conservative", "frequent_items"] {
+    for structure in [
+        "count_min",
+        "count_min_conservative",
+        "frequent_items",
+        "space_saving",
+    ] {
         for s in [0.8, 1.5] {
             let recall: Vec<f64> = budgets
                 .iter()
