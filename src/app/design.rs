@@ -36,6 +36,12 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
         Design::Cardinality(args) => {
             let r = review::cardinality::cardinality(args, &reference)?;
             summary = r.recommendation.summary();
+            if !reference.is_file() {
+                summary += &format!(
+                    "  left out: the range of n and the attack results of questions 3 and 5 (no reference run at {}; pass --reference FILE)\n",
+                    reference.display()
+                );
+            }
             review::write(r, args.common.format, &out)?
         }
         Design::Frequency(args) => review::write(

@@ -263,7 +263,10 @@ fn heavy_hitters_stay_in_budget_and_conservative_update_is_never_worse() {
         assert!(f(&t, r, "bytes_used") <= f(&t, r, "bytes"), "{what}");
         assert!(f(&t, r, "true_hitters") >= f(&t, r, "top"), "{what}");
         let s = f(&t, r, "s");
-        if matches!(t.str(r, "structure").as_str(), "space_saving" | "frequent_items") {
+        if matches!(
+            t.str(r, "structure").as_str(),
+            "space_saving" | "frequent_items"
+        ) {
             assert!(
                 f(&t, r, "abs_error_share") <= f(&t, r, "bound_share"),
                 "{what}: error {} of N over its bound {}",
