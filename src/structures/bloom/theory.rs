@@ -150,9 +150,16 @@ pub fn blocked_m_for(n: u64, p: f64, block_bits: u64) -> Option<u64> {
     })
 }
 
-/// ln(i!) for a non-negative integer-valued float.
+/// ln(i!) for a non-negative integer-valued float: the exact sum up to
+/// 1,000 (every block occupancy a sized filter has), Lanczos' ln Γ(i + 1)
+/// beyond (a degenerate filter of one block and 10^6 keys would otherwise
+/// take O(λ^1.5) logarithms).
 fn ln_gamma1(i: f64) -> f64 {
-    (2..=i as u64).map(|j| (j as f64).ln()).sum()
+    if i <= 1000.0 {
+        (2..=i as u64).map(|j| (j as f64).ln()).sum()
+    } else {
+        statrs::function::gamma::ln_gamma(i + 1.0)
+    }
 }
 
 /// Euler's totient φ(d).

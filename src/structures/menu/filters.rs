@@ -453,6 +453,11 @@ impl Filter {
                 },
                 fuse::fpr(32)
             )),
+            // 1 − ε^(1/8) rounds to 1: the writers' formula divides by ln 1 = 0
+            // and their filter comes out at the 32-byte minimum
+            Filter::SplitBlockBloom if 1.0 - eps.powf(1.0 / 8.0) == 1.0 => Some(format!(
+                "Parquet writers' sizing formula breaks down at ε = {eps}: 1 − ε^(1/8) rounds to 1, ln 1 = 0, and the filter comes out at its 32-byte minimum"
+            )),
             Filter::Cuckoo if cuckoo::fingerprint_bits(eps, CUCKOO_B) > 32 => Some(format!(
                 "a cuckoo fingerprint for ε = {eps} needs {} bits, over sketchlab's 32",
                 cuckoo::fingerprint_bits(eps, CUCKOO_B)

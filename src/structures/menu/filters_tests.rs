@@ -122,6 +122,19 @@ fn names_round_trip_and_unreachable_rates_say_why() {
     assert!(Filter::Xor.reach(1e-10).unwrap().contains("2^-32"));
     assert_eq!(Filter::Xor.reach(1e-5), None);
     assert_eq!(Filter::BinaryFuse.reach(1e-5), None);
+    // Parquet writers' formula divides by ln(1 − ε^(1/8)), which is 0 below
+    // about 2^-424; at 1e-80 it still sizes (and clamps at 128 MiB)
+    assert!(
+        Filter::SplitBlockBloom
+            .reach(1e-300)
+            .unwrap()
+            .contains("32-byte")
+    );
+    let c = Filter::SplitBlockBloom.configure(3_000_000, 1e-80).unwrap();
+    assert_eq!(c.bytes, 128 << 20);
+    // a degenerate one-block filter's theory is computed, not looped over
+    let one = crate::structures::bloom::theory::fpr_split_block(3e6, 1.0);
+    assert!((one - 1.0).abs() < 1e-6, "{one}");
     assert_eq!(
         Filter::BinaryFuse.static_kind(0.01),
         Some(StaticKind::BinaryFuse8)
