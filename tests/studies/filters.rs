@@ -252,7 +252,11 @@ fn filter_frontier_meets_each_structures_theory_and_the_limit() {
             assert!(f(&t, r, "bits_per_key") >= (1.0 / hi).log2(), "{what}");
         }
     }
-    assert_eq!(structures.len(), 8, "{structures:?}");
+    assert_eq!(
+        structures.len(),
+        sketchlab::structures::menu::Filter::ALL.len(),
+        "{structures:?}"
+    );
 }
 
 /// The frontier's timing side: every reachable structure was built, queried
