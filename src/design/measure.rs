@@ -337,6 +337,29 @@ fn grow(c: &Config) -> Option<Config> {
     Some(next.refit())
 }
 
+/// The terminal lines of a ranking: the smallest (or that none
+/// qualifies), the runner-up, and the fastest when it is not the smallest;
+/// `line` describes a measured candidate by name.
+pub fn choices(
+    [smallest, runner_up, fastest]: [&Option<String>; 3],
+    what: &str,
+    fastest_label: &str,
+    line: impl Fn(&str) -> Option<String>,
+) -> String {
+    let get = |x: &Option<String>| x.as_deref().and_then(&line);
+    let mut s = match get(smallest) {
+        Some(l) => format!("  recommended (smallest): {l}\n"),
+        None => format!("  no {what} qualifies\n"),
+    };
+    if let Some(l) = get(runner_up) {
+        s += &format!("  runner-up: {l}\n");
+    }
+    if let Some(l) = get(fastest).filter(|_| fastest != smallest) {
+        s += &format!("  {fastest_label}: {l}\n");
+    }
+    s
+}
+
 /// The measured recommendation: every candidate that meets the needs,
 /// measured at the user's n, and the choices among them.
 #[derive(Clone, Debug, Serialize)]
@@ -388,18 +411,12 @@ impl Advice {
             self.keys,
             self.seconds
         );
-        match self.smallest.as_deref().and_then(|n| self.get(n)) {
-            Some(m) => s += &format!("  recommended (smallest): {}\n", line(m)),
-            None => s += "  no structure qualifies\n",
-        }
-        if let Some(m) = self.runner_up.as_deref().and_then(|n| self.get(n)) {
-            s += &format!("  runner-up: {}\n", line(m));
-        }
-        if let Some(m) = self.fastest.as_deref().and_then(|n| self.get(n))
-            && Some(&m.structure) != self.smallest.as_ref()
-        {
-            s += &format!("  fastest absent query: {}\n", line(m));
-        }
+        s += &choices(
+            [&self.smallest, &self.runner_up, &self.fastest],
+            "structure",
+            "fastest absent query",
+            |n| self.get(n).map(line),
+        );
         for m in &self.measured {
             if !m.scaled.is_empty() {
                 s += &format!("  {}: {}\n", m.structure, m.scaled);

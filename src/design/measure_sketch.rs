@@ -8,6 +8,7 @@
 //! when the whole interval lies past the target's margin, then ranked by
 //! the bytes measured.
 
+use super::measure::Left;
 use crate::export::markdown::{pct, sig};
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::structures::Cardinality;
@@ -68,13 +69,6 @@ pub struct SketchMeasured {
     pub insert_ns: f64,
 }
 
-/// Why a sketch has no measurement.
-#[derive(Clone, Debug, Serialize)]
-pub struct SketchLeft {
-    pub structure: String,
-    pub why: String,
-}
-
 /// The measured recommendation for one distinct-count target.
 #[derive(Clone, Debug, Serialize)]
 pub struct SketchAdvice {
@@ -84,7 +78,7 @@ pub struct SketchAdvice {
     pub merges: bool,
     pub keys: String,
     pub measured: Vec<SketchMeasured>,
-    pub left_out: Vec<SketchLeft>,
+    pub left_out: Vec<Left>,
     /// Least measured bytes, then the next.
     pub smallest: Option<String>,
     pub runner_up: Option<String>,
@@ -184,8 +178,8 @@ pub fn candidate(
     target: f64,
     distinct: u64,
     merges: bool,
-) -> Result<SketchMeasured, SketchLeft> {
-    let left = |why: String| SketchLeft {
+) -> Result<SketchMeasured, Left> {
+    let left = |why: String| Left {
         structure: s.name().into(),
         why,
     };
@@ -295,18 +289,12 @@ impl SketchAdvice {
             self.keys,
             self.seconds
         );
-        match self.smallest.as_deref().and_then(|n| self.get(n)) {
-            Some(m) => s += &format!("  recommended (smallest): {}\n", line(m)),
-            None => s += "  no sketch qualifies\n",
-        }
-        if let Some(m) = self.runner_up.as_deref().and_then(|n| self.get(n)) {
-            s += &format!("  runner-up: {}\n", line(m));
-        }
-        if let Some(m) = self.fastest.as_deref().and_then(|n| self.get(n))
-            && Some(&m.structure) != self.smallest.as_ref()
-        {
-            s += &format!("  fastest insert: {}\n", line(m));
-        }
+        s += &super::measure::choices(
+            [&self.smallest, &self.runner_up, &self.fastest],
+            "sketch",
+            "fastest insert",
+            |n| self.get(n).map(line),
+        );
         // one line per distinct scaling note, naming the sketches it covers
         let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
         for m in self.measured.iter().filter(|m| !m.scaled.is_empty()) {
