@@ -34,8 +34,10 @@ const MAX_PRESENT: u64 = 10_000_000;
 /// time budget (a DRAM-bound query here: 130–200 ns).
 const NS_PER_OP: f64 = 250.0;
 /// Bytes a static filter's construction holds per key besides its table:
-/// our 64-bit hashes and `xorf`'s peeling arrays (about 31 per key).
-const STATIC_BUILD_BYTES_PER_KEY: f64 = 32.0;
+/// our 64-bit hashes and `xorf`'s peeling arrays (about 31 per key), or
+/// `pleat`'s pleated copy and its 128-bit coefficient and 32-bit result
+/// rows (about 38 per key at 1.045 slots a key).
+const STATIC_BUILD_BYTES_PER_KEY: f64 = 40.0;
 /// Resizing steps tried before a candidate is left out.
 const MAX_RESIZES: usize = 3;
 /// Timed chunks per loop (the median is reported).
@@ -129,9 +131,10 @@ fn fitting_shift(c: &Config, queries: u64, budget: Budget) -> u32 {
         let c = c.scaled(s);
         let n = c.n as f64;
         let held = c.bytes as f64
-            + match c.filter {
-                Filter::Xor | Filter::BinaryFuse => STATIC_BUILD_BYTES_PER_KEY * n,
-                _ => 0.0,
+            + if c.filter.is_static() {
+                STATIC_BUILD_BYTES_PER_KEY * n
+            } else {
+                0.0
             };
         let ops = n + n.min(MAX_PRESENT as f64) + queries as f64;
         held <= budget.memory_bytes as f64 && ops * ns_per_op(&c) * 1e-9 <= budget.seconds

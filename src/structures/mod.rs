@@ -12,6 +12,7 @@ pub mod hyperloglog;
 pub mod menu;
 pub mod minhash;
 pub mod quotient;
+pub mod ribbon;
 pub mod scalable_bloom;
 pub mod space_saving;
 pub mod static_filter;

@@ -14,10 +14,12 @@
 //! | `quotient` | `qfilter`: the power of two of slots (≥ 64) whose 95% holds n, r = ⌈log2(1/ε)⌉ | yes, until full | yes | yes (`qfilter` merge) |
 //! | `xor` | `xorf` Xor8/16/32, the smallest f with 2^−f ≤ ε; ⌊1.23·n⌋ + 32 slots | no (static) | no | no |
 //! | `binary_fuse` | `xorf` BinaryFuse8/16/32, the smallest f with 2^−f ≤ ε; segments and size factor at n (1.375 at 10^3, 1.125 from 10^6) | no (static) | no | no |
+//! | `ribbon` | `pleat`'s standard ribbon (w = 128, the RocksDB shape), the smallest r with 2^−r ≤ ε; ⌊(1 + (4 + r/4)/128)·n⌋ slots in whole 128-slot blocks (the reference's overhead rule) | no (static) | no | no |
 //! | `datasketches_bloom` | DataSketches' `with_accuracy(n, ε)`: Bloom's m in 64-bit words, k = ⌈(m/n)·ln 2⌉, its own XXHash64 | yes | no | yes (union) |
 //!
-//! A structure that cannot reach ε (a binary fuse filter below 2^−32, a
-//! cuckoo fingerprint over 32 bits, blocked Bloom's saturated blocks) says
+//! A structure that cannot reach ε (a binary fuse or ribbon filter below
+//! 2^−32, a cuckoo fingerprint over 32 bits, blocked Bloom's saturated
+//! blocks) says
 //! so in [`Filter::reach`] rather than building something else.
 
 use crate::hashing::KeyHasher;
@@ -29,6 +31,7 @@ use crate::structures::bloom::{
 use crate::structures::counting_bloom::{CountingBloom, Overflow};
 use crate::structures::cuckoo::{CuckooFilter, theory as cuckoo};
 use crate::structures::quotient::{QuotientFilter, theory as quotient};
+use crate::structures::ribbon::{RibbonFilter, theory as ribbon};
 use crate::structures::static_filter::{StaticFilter, StaticKind, theory as fuse};
 use serde::Serialize;
 
@@ -44,6 +47,7 @@ pub enum Filter {
     Quotient,
     Xor,
     BinaryFuse,
+    Ribbon,
     DataSketchesBloom,
 }
 
@@ -75,6 +79,8 @@ pub enum Shape {
         f: u32,
         slots: u64,
     },
+    /// A standard ribbon filter's `slots` of r result bits.
+    Ribbon { r: u32, slots: u64 },
 }
 
 /// A structure configured for (n, ε) by its implementation's own rule:
@@ -130,6 +136,12 @@ impl Config {
             }
             Shape::Quotient { q, r } => format!("2^{q} slots, r = {r}{load}"),
             Shape::Static { kind, slots, .. } => format!("{kind}, {slots} slots{load}"),
+            Shape::Ribbon { r, slots } => {
+                format!(
+                    "w = 128, r = {r}, {} blocks of 128 slots{load}",
+                    slots / 128
+                )
+            }
         }
     }
 
@@ -159,6 +171,13 @@ impl Config {
                     c
                 });
             }
+            Shape::Ribbon { r, .. } if r < ribbon::MAX_R => Config {
+                shape: Shape::Ribbon {
+                    r: r + 1,
+                    slots: ribbon::slots(self.n, r + 1),
+                },
+                ..self.clone()
+            },
             Shape::Bits { .. } | Shape::Counters { .. } => {
                 let mut c = self
                     .filter
@@ -216,6 +235,13 @@ impl Config {
                 };
                 (Shape::Static { kind, f, slots }, n)
             }
+            Shape::Ribbon { r, .. } => (
+                Shape::Ribbon {
+                    r,
+                    slots: ribbon::slots(n, r),
+                },
+                n,
+            ),
         };
         let mut c = Config {
             n,
@@ -275,6 +301,11 @@ impl Config {
                 Some(nf / slots as f64),
                 fuse::fpr(f),
             ),
+            Shape::Ribbon { r, slots } => (
+                ribbon::solution_bytes(slots, r),
+                Some(nf / slots as f64),
+                ribbon::fpr(r),
+            ),
         };
         self.bytes = bytes;
         self.load = load;
@@ -330,6 +361,18 @@ impl Config {
                     config: self.clone(),
                 });
             }
+            (Filter::Ribbon, Shape::Ribbon { r, slots }) => {
+                let f = RibbonFilter::build_each(r, hasher, each)?;
+                anyhow::ensure!(
+                    f.slots() == slots,
+                    "bug: pleat chose {} slots, not {slots}, for {n} keys at r = {r}",
+                    f.slots()
+                );
+                return Ok(Built {
+                    filter: Box::new(f),
+                    config: self.clone(),
+                });
+            }
             (Filter::DataSketchesBloom, Shape::Bits { m, k }) => {
                 Box::new(DataSketchesBloom::with_shape(m, k, seed)?)
             }
@@ -368,7 +411,7 @@ pub struct Built {
 }
 
 impl Filter {
-    pub const ALL: [Filter; 9] = [
+    pub const ALL: [Filter; 10] = [
         Filter::Bloom,
         Filter::BlockedBloom,
         Filter::SplitBlockBloom,
@@ -377,11 +420,12 @@ impl Filter {
         Filter::Quotient,
         Filter::Xor,
         Filter::BinaryFuse,
+        Filter::Ribbon,
         Filter::DataSketchesBloom,
     ];
 
     /// Every name, in [`Filter::ALL`] order.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "bloom",
         "blocked_bloom",
         "split_block_bloom",
@@ -390,6 +434,7 @@ impl Filter {
         "quotient",
         "xor",
         "binary_fuse",
+        "ribbon",
         "datasketches_bloom",
     ];
 
@@ -406,7 +451,13 @@ impl Filter {
 
     /// Whether a key can be added once the filter is built.
     pub fn inserts_after_build(self) -> bool {
-        !matches!(self, Filter::Xor | Filter::BinaryFuse)
+        !self.is_static()
+    }
+
+    /// Whether it is built once from all its keys (xor, binary fuse,
+    /// ribbon).
+    pub fn is_static(self) -> bool {
+        matches!(self, Filter::Xor | Filter::BinaryFuse | Filter::Ribbon)
     }
 
     /// Whether a key that was inserted can be removed.
@@ -420,7 +471,7 @@ impl Filter {
     /// Whether two filters of the same shape and seed combine into the
     /// filter of the union of their keys from their states alone.
     pub fn merges(self) -> bool {
-        !matches!(self, Filter::Cuckoo | Filter::Xor | Filter::BinaryFuse)
+        !matches!(self, Filter::Cuckoo) && !self.is_static()
     }
 
     /// The static filter this structure uses for ε, if it is one: the
@@ -457,6 +508,12 @@ impl Filter {
             // and their filter comes out at the 32-byte minimum
             Filter::SplitBlockBloom if 1.0 - eps.powf(1.0 / 8.0) == 1.0 => Some(format!(
                 "Parquet writers' sizing formula breaks down at ε = {eps}: 1 − ε^(1/8) rounds to 1, ln 1 = 0, and the filter comes out at its 32-byte minimum"
+            )),
+            Filter::Ribbon if ribbon::result_bits(eps).is_none() => Some(format!(
+                "pleat's widest ribbon result row has {} bits, 2^-{} = {:.3e} > ε = {eps}",
+                ribbon::MAX_R,
+                ribbon::MAX_R,
+                ribbon::fpr(ribbon::MAX_R)
             )),
             Filter::Cuckoo if cuckoo::fingerprint_bits(eps, CUCKOO_B) > 32 => Some(format!(
                 "a cuckoo fingerprint for ε = {eps} needs {} bits, over sketchlab's 32",
@@ -515,6 +572,13 @@ impl Filter {
                     kind: kind.name(),
                     f: kind.fingerprint_bits(),
                     slots,
+                }
+            }
+            Filter::Ribbon => {
+                let r = ribbon::result_bits(eps).expect("reach() checked the width");
+                Shape::Ribbon {
+                    r,
+                    slots: ribbon::slots(n1, r),
                 }
             }
             Filter::DataSketchesBloom => {
