@@ -1,8 +1,11 @@
 //! Trustworthy long runs: a study killed (SIGKILL) or interrupted (SIGINT)
 //! and resumed gives a results.csv byte-identical to an uninterrupted run;
 //! shards run as the Kubernetes Indexed Job runs them and merged equal an
-//! unsharded run; merge refuses incomplete or mismatched shards. (The Slurm
-//! array is tested in tests/studies/report.rs against the shared quick reproduce.)
+//! unsharded run; the Slurm array and its merge run on a real one-node
+//! Slurm cluster and equal an unsharded run (every study sharded, with the
+//! sbatch files as shell scripts, is tests/studies/report.rs's); the Kubernetes file validates
+//! against the Kubernetes schemas; merge refuses incomplete or mismatched
+//! shards.
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
@@ -316,17 +319,22 @@ fn reproduce(exp: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
 /// The files a scheduler-run must reproduce byte for byte.
 fn assert_same_results(a: &Path, b: &Path, studies: &[&str]) {
     for s in studies {
-        for f in ["results.csv", "summary.csv"] {
-            let x = sketchlab::export::read_output_at(&a.join(s).join(f));
-            let y = sketchlab::export::read_output_at(&b.join(s).join(f));
-            assert_eq!(x.is_ok(), y.is_ok(), "{s}/{f}");
-            assert!(x.ok() == y.ok(), "{s}/{f} differs");
-        }
+        assert_same_rows(a, b, s);
     }
     assert_eq!(
         std::fs::read(a.join("claims.csv")).unwrap(),
         std::fs::read(b.join("claims.csv")).unwrap()
     );
+}
+
+/// One study's results and summary, byte for byte.
+fn assert_same_rows(a: &Path, b: &Path, study: &str) {
+    for f in ["results.csv", "summary.csv"] {
+        let x = sketchlab::export::read_output_at(&a.join(study).join(f));
+        let y = sketchlab::export::read_output_at(&b.join(study).join(f));
+        assert_eq!(x.is_ok(), y.is_ok(), "{study}/{f}");
+        assert!(x.ok() == y.ok(), "{study}/{f} differs");
+    }
 }
 
 /// A YAML document's container: the command script, its environment, and the shared mount.
@@ -865,4 +873,433 @@ fn report_refuses_a_folder_that_mixes_runs() {
         "{err}"
     );
     assert_eq!(std::fs::read(out.join("claims.csv")).unwrap(), claims);
+}
+
+/// Whether `name` is a program on PATH.
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+}
+
+/// Under CI a missing peer fails the test; elsewhere it is skipped with a message.
+fn peers_or_skip(test: &str, programs: &[&str]) -> bool {
+    let missing: Vec<&str> = programs.iter().copied().filter(|p| !on_path(p)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{test}: {missing:?} not installed (.ci/run installs them)"
+    );
+    eprintln!("{test}: skipped, {missing:?} not installed (.ci/run installs them)");
+    false
+}
+
+/// A free TCP port on the loopback (bound, read, released).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A one-node Slurm cluster in a temporary folder: munged on its own socket
+/// and key, slurmctld and slurmd in the foreground on free local ports, with
+/// the settings a machine without systemd needs (the cgroup v1 plugin with
+/// IgnoreSystemd, process tracking by /proc, no task plugin). Its daemons
+/// are stopped when it is dropped.
+struct Cluster {
+    conf: PathBuf,
+    logs: PathBuf,
+    daemons: Vec<std::process::Child>,
+}
+
+impl Cluster {
+    fn start(dir: &Path) -> Cluster {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+        };
+        // munge wants its socket's folder open to all and its key private
+        std::fs::create_dir_all(dir).unwrap();
+        mode(dir, 0o755);
+        let run = dir.join("run");
+        let logs = dir.join("log");
+        for sub in [&run, &logs, &dir.join("state"), &dir.join("spool")] {
+            std::fs::create_dir_all(sub).unwrap();
+            mode(sub, 0o755);
+        }
+        let key = dir.join("munge.key");
+        let bytes: Vec<u8> = (0..1024u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        std::fs::write(&key, bytes).unwrap();
+        mode(&key, 0o400);
+        let socket = run.join("munge.socket");
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+        let host = host.trim().split('.').next().unwrap().to_string();
+        let user = String::from_utf8(
+            std::process::Command::new("id")
+                .arg("-un")
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap()
+        .trim()
+        .to_string();
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mem_mb = std::fs::read_to_string("/proc/meminfo")
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("MemTotal:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap()
+            / 1024
+            * 9
+            / 10;
+        let d = dir.display();
+        let conf = dir.join("slurm.conf");
+        std::fs::write(
+            &conf,
+            format!(
+                "ClusterName=sketchlab\n\
+                 SlurmctldHost={host}(127.0.0.1)\n\
+                 SlurmctldPort={}\n\
+                 SlurmdPort={}\n\
+                 SlurmUser={user}\n\
+                 SlurmdUser={user}\n\
+                 AuthType=auth/munge\n\
+                 CredType=cred/munge\n\
+                 AuthInfo=socket={}\n\
+                 StateSaveLocation={d}/state\n\
+                 SlurmdSpoolDir={d}/spool\n\
+                 SlurmctldPidFile={d}/run/slurmctld.pid\n\
+                 SlurmdPidFile={d}/run/slurmd.pid\n\
+                 SlurmctldLogFile={d}/log/slurmctld.log\n\
+                 SlurmdLogFile={d}/log/slurmd.log\n\
+                 ProctrackType=proctrack/linuxproc\n\
+                 TaskPlugin=task/none\n\
+                 JobAcctGatherType=jobacct_gather/none\n\
+                 AccountingStorageType=accounting_storage/none\n\
+                 SchedulerType=sched/backfill\n\
+                 SelectType=select/cons_tres\n\
+                 SelectTypeParameters=CR_Core_Memory\n\
+                 ReturnToService=2\n\
+                 MpiDefault=none\n\
+                 SwitchType=switch/none\n\
+                 NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={mem_mb} State=UNKNOWN\n\
+                 PartitionName=main Nodes={host} Default=YES MaxTime=INFINITE State=UP\n",
+                free_port(),
+                free_port(),
+                socket.display()
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("cgroup.conf"),
+            "CgroupPlugin=cgroup/v1\nIgnoreSystemd=yes\n",
+        )
+        .unwrap();
+        let spawn = |program: &str, args: Vec<String>| {
+            std::process::Command::new(program)
+                .args(args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("{program}: {e}"))
+        };
+        let mut cluster = Cluster {
+            conf: conf.clone(),
+            logs: logs.clone(),
+            daemons: Vec::new(),
+        };
+        cluster.daemons.push(spawn(
+            "munged",
+            vec![
+                "--foreground".into(),
+                format!("--socket={}", socket.display()),
+                format!("--key-file={}", key.display()),
+                format!("--log-file={}/munged.log", logs.display()),
+                format!("--pid-file={}/munged.pid", run.display()),
+                format!("--seed-file={d}/munged.seed"),
+            ],
+        ));
+        cluster.wait_for("munged's socket", || socket.exists());
+        let c = conf.display().to_string();
+        cluster.daemons.push(spawn(
+            "slurmctld",
+            vec!["-D".into(), "-f".into(), c.clone()],
+        ));
+        cluster.daemons.push(spawn(
+            "slurmd",
+            vec!["-D".into(), "-f".into(), c, "-N".into(), host],
+        ));
+        cluster.wait_for("the node to be idle", || {
+            cluster.client("sinfo", &["-h", "-o", "%T"]).trim() == "idle"
+        });
+        cluster
+    }
+
+    /// A Slurm client command's stdout ("" when it fails).
+    fn client(&self, program: &str, args: &[&str]) -> String {
+        std::process::Command::new(program)
+            .args(args)
+            .env("SLURM_CONF", &self.conf)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Polls `ready` every 200 ms for up to 60 s; past that the test fails
+    /// with the daemons' logs.
+    fn wait_for(&self, what: &str, ready: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !ready() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "waited 60 s for {what}; logs:\n{}",
+                self.log_tails()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    fn log_tails(&self) -> String {
+        let mut s = String::new();
+        for e in std::fs::read_dir(&self.logs)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+            let tail: Vec<&str> = text.lines().rev().take(15).collect();
+            s += &format!("== {}\n", e.path().display());
+            for l in tail.into_iter().rev() {
+                s += l;
+                s += "\n";
+            }
+        }
+        s
+    }
+}
+
+impl Drop for Cluster {
+    /// SIGTERM (the daemons save their state and leave), then SIGKILL for
+    /// any still running after 10 s.
+    fn drop(&mut self) {
+        for c in self.daemons.iter().rev() {
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", &c.id().to_string()])
+                .status();
+        }
+        let start = Instant::now();
+        for c in self.daemons.iter_mut().rev() {
+            while c.try_wait().ok().flatten().is_none() && start.elapsed() < Duration::from_secs(10)
+            {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// Every reproducible study's results and summary, and every claim of
+/// those studies, byte for byte between two runs of `exp`; studies whose
+/// manifest says their rows are not reproducible (timings, a peer's own
+/// randomness, a per-process random key) are left out, and returned.
+fn assert_same_reproducible(exp: &Path, a: &Path, b: &Path) -> Vec<String> {
+    let mut skipped_claims = std::collections::HashSet::new();
+    let mut skipped = Vec::new();
+    let specs = sketchlab::app::load_all(exp).unwrap();
+    for s in &specs {
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(a.join(&s.name).join("manifest.json")).unwrap())
+                .unwrap();
+        if m["reproducible"] == false || !m["process_random_key"].is_null() {
+            skipped_claims.extend(s.claims.iter().map(|c| c.id.clone()));
+            skipped.push(s.name.clone());
+            continue;
+        }
+        assert_same_rows(a, b, &s.name);
+    }
+    let claims = |dir: &Path| -> Vec<String> {
+        std::fs::read_to_string(dir.join("claims.csv"))
+            .unwrap()
+            .lines()
+            .filter(|l| !skipped_claims.contains(l.split(',').next().unwrap()))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(claims(a), claims(b));
+    skipped
+}
+
+/// `deploy/slurm` end to end on a real scheduler (#45): a one-node cluster
+/// (Debian's slurm-wlm and munge, which .ci/run installs) runs
+/// `submit.sh 3 --quick` over four small studies, one of them
+/// (bloom_twins) with a per-process random key; the three array tasks and
+/// the dependent merge job leave their logs under the shared folder, not in
+/// the folder submitted from, and the merged results and claims equal an
+/// unsharded run of the same studies byte for byte, but for the study whose
+/// manifest says it cannot be. Without Slurm (and not under CI) the sbatch
+/// files run as plain shell scripts with the variables Slurm would set.
+#[test]
+fn slurm_array_and_merge_on_a_real_scheduler_equal_the_unsharded_run() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = small_experiments(d.path());
+    std::fs::copy("experiments/bloom_twins.toml", exp.join("bloom_twins.toml")).unwrap();
+    let shared = d.path().join("shared");
+    let submit_dir = d.path().join("submit");
+    std::fs::create_dir_all(&submit_dir).unwrap();
+    let flags = format!("--quick --experiments {}", exp.display());
+    let root = std::env::current_dir().unwrap();
+    let slurm = peers_or_skip(
+        "slurm_array_and_merge_on_a_real_scheduler",
+        &["munged", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo"],
+    );
+    let started = Instant::now();
+    if slurm {
+        let cluster = Cluster::start(&d.path().join("cluster"));
+        let o = std::process::Command::new("bash")
+            .arg(root.join("deploy/slurm/submit.sh"))
+            .args(["3", "--quick", "--experiments"])
+            .arg(&exp)
+            .current_dir(&submit_dir)
+            .env("SLURM_CONF", &cluster.conf)
+            .env("SKETCHLAB", BIN)
+            .env("SKETCHLAB_SHARED", &shared)
+            // a small test: its jobs ask for 1 GB, not the 8 GB of a real shard
+            .env("SBATCH_MEM_PER_NODE", "1G")
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "submit.sh: {o:?}\n{}",
+            cluster.log_tails()
+        );
+        let deadline = Duration::from_secs(600);
+        // the merge job writes its files before it ends: an empty queue is a finished run
+        while !cluster.client("squeue", &["-h"]).trim().is_empty() {
+            assert!(
+                started.elapsed() < deadline,
+                "the jobs did not finish in {deadline:?}: {}\n{}",
+                cluster.client("squeue", &[]),
+                cluster.log_tails()
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        let logs: Vec<String> = std::fs::read_dir(shared.join("logs"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let job_log = |prefix: &str| logs.iter().filter(|n| n.starts_with(prefix)).count();
+        assert_eq!(
+            (job_log("sketchlab-shard-"), job_log("sketchlab-merge-")),
+            (3, 1),
+            "{logs:?}"
+        );
+        assert!(
+            shared.join("merged/claims.csv").is_file(),
+            "no merged claims; job logs:\n{}\n{}",
+            logs.iter()
+                .map(|n| std::fs::read_to_string(shared.join("logs").join(n)).unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            cluster.log_tails()
+        );
+        drop(cluster);
+    } else {
+        let script = |file: &str, env: &[(&str, String)]| {
+            let mut c = std::process::Command::new("bash");
+            c.arg(root.join("deploy/slurm").join(file))
+                .current_dir(&submit_dir)
+                .env("SKETCHLAB", BIN)
+                .env("SKETCHLAB_SHARED", &shared)
+                .env("SKETCHLAB_FLAGS", &flags)
+                .env("SLURM_SUBMIT_DIR", &submit_dir)
+                .env("SLURM_CPUS_PER_TASK", "1");
+            for (k, v) in env {
+                c.env(k, v);
+            }
+            let o = c.output().unwrap();
+            assert!(o.status.success(), "{file} {env:?}: {o:?}");
+        };
+        // an array whose first index is 1 (--array=1-3) gives shards 0/3..2/3 all the same
+        for task in 1..=3 {
+            script(
+                "sketchlab-array.sbatch",
+                &[
+                    ("SLURM_ARRAY_TASK_ID", task.to_string()),
+                    ("SLURM_ARRAY_TASK_MIN", "1".into()),
+                    ("SLURM_ARRAY_TASK_COUNT", "3".into()),
+                ],
+            );
+        }
+        script("sketchlab-merge.sbatch", &[]);
+    }
+    let sharded = started.elapsed();
+    // nothing was written where the jobs were submitted from
+    assert_eq!(std::fs::read_dir(&submit_dir).unwrap().count(), 0);
+    let whole = d.path().join("whole");
+    assert!(reproduce(&exp, &whole, &[]).status.success());
+    let skipped = assert_same_reproducible(&exp, &whole, &shared.join("merged"));
+    assert_eq!(skipped, ["bloom_twins"]);
+    eprintln!(
+        "{} in 3 shards and merged in {:.1} s; equal to the unsharded run but for {skipped:?}",
+        if slurm {
+            "slurm ran 4 studies"
+        } else {
+            "4 studies (sbatch files as shell)"
+        },
+        sharded.as_secs_f64()
+    );
+}
+
+/// The Kubernetes file against the Kubernetes schemas (the maintained
+/// `kubernetes-validate` package from PyPI, strict: an unknown field is an
+/// error), and a copy with one misspelled field refused, so the validator
+/// is known to look.
+#[test]
+fn kubernetes_files_validate_against_the_kubernetes_schemas() {
+    let installed = std::process::Command::new("python3")
+        .args(["-c", "import kubernetes_validate"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "python3's kubernetes_validate is not installed (.ci/run installs it)"
+        );
+        eprintln!(
+            "kubernetes_files_validate: skipped, python3's kubernetes_validate is not installed (.ci/run installs it)"
+        );
+        return;
+    }
+    let validate = |path: &Path| {
+        std::process::Command::new("python3")
+            .args(["-m", "kubernetes_validate", "--strict", "--quiet"])
+            .arg(path)
+            .output()
+            .unwrap()
+    };
+    let file = Path::new("deploy/k8s/sketchlab-indexed-job.yaml");
+    let o = validate(file);
+    assert!(o.status.success(), "{o:?}");
+    let d = tempfile::tempdir().unwrap();
+    let bad = d.path().join("bad.yaml");
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains("completionMode:"));
+    std::fs::write(&bad, text.replacen("completionMode:", "completionMod:", 1)).unwrap();
+    let o = validate(&bad);
+    assert!(!o.status.success(), "a misspelled field passed: {o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("completionMod")
+            || String::from_utf8_lossy(&o.stderr).contains("completionMod"),
+        "{o:?}"
+    );
 }

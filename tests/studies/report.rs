@@ -402,11 +402,12 @@ fn report_rebuilds_everything_from_disk_byte_identically() {
     }
 }
 
-/// The Slurm array as the scheduler runs it: the sbatch files executed with
+/// Every study sharded: the sbatch files executed as shell scripts with
 /// the variables Slurm sets, tasks 0, 1, 2 of 3, then the merge job; the
 /// merged results.csv and claims.csv equal the unsharded `reproduce --quick`
 /// for every study whose rows are reproducible (not timing, no unseedable peer,
-/// no per-process random key).
+/// no per-process random key). A real Slurm cluster runs the same files on a
+/// few studies in tests/long_runs.rs.
 #[test]
 fn slurm_array_shards_and_merge_equal_the_unsharded_quick_run() {
     let d = tempfile::tempdir().unwrap();
