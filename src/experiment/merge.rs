@@ -124,6 +124,19 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
                 ),
             ));
         }
+        if !c.damaged.is_empty() {
+            return Err(Error::file(
+                path,
+                format!(
+                    "line {} after the header is not a whole record (damaged storage or an interrupted write); rerun shard {i}/{count} with --resume, which keeps every whole record and runs the rest again",
+                    c.damaged
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
         if !c.complete {
             return Err(Error::Input(format!(
                 "{name}: {} is incomplete (its task is still running or was killed: rerun it with --resume)",
@@ -356,6 +369,7 @@ mod tests {
                 records,
                 good_len: 0,
                 torn: false,
+                damaged: vec![],
                 complete: true,
                 seconds: 0.0,
             },

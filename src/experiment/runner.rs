@@ -284,6 +284,13 @@ pub fn run_study(
     }
     let (writer, done) = if opts.resume && exists {
         let (contents, done) = resumed_records(&path, &want, &all, &mine)?;
+        if !contents.damaged.is_empty() {
+            eprintln!(
+                "note: {}: {} damaged line(s) skipped (every whole record is kept; their trials run again)",
+                path.display(),
+                contents.damaged.len()
+            );
+        }
         if contents.complete {
             progress.inc(count as u64);
             return Ok(finished(count, true, path));
