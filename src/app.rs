@@ -25,6 +25,7 @@ use std::time::Instant;
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
 pub fn run(cli: Cli) -> Result<()> {
+    crate::input::set_table_bound(cli.max_input_bytes);
     if let Some(url) = &cli.redis_url {
         crate::peer::redis::set_url(url).map_err(|e| Error::Input(format!("--redis-url: {e}")))?;
     }
@@ -180,6 +181,26 @@ pub fn run(cli: Cli) -> Result<()> {
                 [save_baseline, baseline].map(|n| n.as_deref().map(baseline_name).transpose());
             let [save, against] = names;
             let (save, against) = (save?, against?);
+            // a metric no kind measures is refused before the run, not after it
+            let metrics = crate::experiment::kinds::metric_names();
+            if let Some(f) = fail_on.iter().find(|f| !metrics.contains(f.as_str())) {
+                let some: Vec<&str> = metrics
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|m| m.starts_with("fpr") || m.starts_with("ns_"))
+                    .take(4)
+                    .collect();
+                return Err(Error::Input(format!(
+                    "--fail-on {f}: no study measures a metric of that name (of the {} that some do: {}, …)",
+                    metrics.len(),
+                    some.join(", ")
+                )));
+            }
+            if !fail_on.is_empty() && against.is_none() {
+                return Err(Error::Input(
+                    "--fail-on compares with a baseline: give --baseline NAME too".into(),
+                ));
+            }
             if let Some(b) = &against
                 && !opts.out.join("baselines").join(b).is_dir()
             {

@@ -41,6 +41,13 @@ pub struct Cli {
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub max_key_bytes: u64,
 
+    /// The largest table sketchlab reads (results, summaries, claims,
+    /// journals, key files), in bytes on disk and decompressed; a larger
+    /// one is refused naming its size, not read
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = crate::input::DEFAULT_TABLE_BOUND,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_input_bytes: u64,
+
     /// A redis-server for the redis_hll study (default: it starts its own when redis-server is installed)
     #[arg(long, global = true, value_name = "redis://HOST:PORT")]
     pub redis_url: Option<String>,

@@ -15,6 +15,7 @@ pub mod error;
 pub mod experiment;
 pub mod export;
 pub mod hashing;
+pub mod input;
 pub mod metrics;
 pub mod peer;
 pub mod plot;

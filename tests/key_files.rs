@@ -45,6 +45,50 @@ fn with_file(p: &Params, name: &str, file: &str) -> Params {
     )
 }
 
+/// The study's charts of one trial whose key type is a file under a
+/// nested path (target/tmp/key_files/…): every chart and heatmap renders
+/// (a chart faceted by the key type once took the path's `/` into its file
+/// name, #40), and every file it writes has a plain name.
+fn charts_of_a_file_trial_render(
+    spec: &Spec,
+    params: &Params,
+    t: &grid::Trial,
+    metrics: Vec<Vec<Value>>,
+) {
+    use sketchlab::table::{Table, Tables};
+    let rows = metrics
+        .into_iter()
+        .map(|m| {
+            let mut row: Vec<Value> = params.0.iter().map(|(_, v)| v.clone()).collect();
+            row.push(Value::Int(t.replicate as i64));
+            row.push(Value::Str(format!("{:016x}", t.id)));
+            row.push(Value::Str(format!("{:016x}", t.seed)));
+            row.extend(m);
+            row
+        })
+        .collect();
+    let tables = Tables {
+        results: Table {
+            columns: spec.kind.columns(),
+            rows,
+        },
+        summary: None,
+    };
+    let d = tempfile::tempdir().unwrap();
+    let charts = spec.charts(&tables);
+    sketchlab::plot::render_all(&charts, &spec.kind.heatmaps(&tables), d.path())
+        .unwrap_or_else(|e| panic!("{}: charts of a key-file trial: {e:#}", spec.name));
+    for f in std::fs::read_dir(d.path()).unwrap() {
+        let name = f.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            name.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)),
+            "{}: {name}",
+            spec.name
+        );
+    }
+}
+
 #[test]
 fn every_kind_with_a_key_type_runs_on_exactly_its_declared_keys() {
     let mut covered = Vec::new();
@@ -86,6 +130,7 @@ fn every_kind_with_a_key_type_runs_on_exactly_its_declared_keys() {
         spec.kind.validate(&exact).unwrap();
         let rows = spec.kind.run(&exact, Seeds(t.seed)).unwrap();
         assert!(!rows.is_empty(), "{}", spec.kind.name());
+        charts_of_a_file_trial_render(&spec, &exact, t, rows);
         let short = with_file(&t.params, name, &key_file(need - 1));
         // key_hashing hashes every key of a smaller file: its need follows the file
         if spec.kind.key_ids(&short) == Some(need) {

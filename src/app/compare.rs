@@ -20,8 +20,8 @@ pub(super) fn baseline_name(name: &str) -> Result<&str> {
     }
 }
 
-/// Copies a finished run's results (each study's results, summary and
-/// manifest, and claims.csv) to OUT/baselines/NAME, replacing an older one.
+/// Copies a finished run's results (each study's results, summary,
+/// manifest and spec, and claims.csv) to OUT/baselines/NAME, replacing an older one.
 pub(super) fn save_baseline_as(out: &Path, name: &str) -> Result<()> {
     let to = out.join("baselines").join(name);
     let fail = |e: std::io::Error| Error::file(&to, format!("saving the baseline: {e}"));
@@ -34,6 +34,7 @@ pub(super) fn save_baseline_as(out: &Path, name: &str) -> Result<()> {
         std::fs::create_dir_all(&dest).map_err(fail)?;
         for f in [
             "manifest.json",
+            "spec.toml",
             "results.csv",
             "results.csv.gz",
             "summary.csv",

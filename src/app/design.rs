@@ -70,7 +70,7 @@ fn common_args(d: &Design) -> &crate::cli::ReviewArgs {
 /// foreign file is bad input (exit 2), not a review with its table missing.
 fn check_reference(path: &Path) -> Result<()> {
     use crate::error::Error;
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_string(path, crate::input::table_bound())
         .map_err(|e| Error::file(path, format!("--reference: cannot read: {e}")))?;
     let header = crate::report::ledger::CSV_HEADER.join(",");
     if text.lines().next() != Some(header.as_str()) {

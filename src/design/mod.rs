@@ -84,7 +84,9 @@ fn open_unit(kind: &str, name: &str, v: f64) -> Result<()> {
 /// (read and parsed once), as sourced rows; those it lacks (or a missing
 /// file) are left out.
 fn sourced(reference: &Path, figures: &[Figure]) -> Vec<Sourced> {
-    let text = std::fs::read_to_string(reference).unwrap_or_default();
+    // check_reference refused a reference that cannot be read
+    let text =
+        crate::input::read_string(reference, crate::input::table_bound()).unwrap_or_default();
     let measured: std::collections::HashMap<String, String> =
         csv::Reader::from_reader(text.as_bytes())
             .records()

@@ -38,6 +38,25 @@ pub struct Side {
     _tmp: Option<tempfile::TempDir>,
 }
 
+impl Side {
+    /// A path inside this side as the user knows it: `git:REV:…/file` for a
+    /// revision's report (extracted into a temporary folder), else itself.
+    fn shown(&self, p: &Path) -> PathBuf {
+        match (&self._tmp, p.strip_prefix(&self.dir)) {
+            (Some(_), Ok(rel)) => PathBuf::from(format!("{}/{}", self.label, rel.display())),
+            _ => p.to_path_buf(),
+        }
+    }
+
+    /// A message with this side's temporary folder named as the user knows it.
+    fn shown_text(&self, msg: &str) -> String {
+        match &self._tmp {
+            Some(_) => msg.replace(&self.dir.display().to_string(), &self.label),
+            None => msg.to_string(),
+        }
+    }
+}
+
 /// `DIR`, or `git:REV` (the reference report `reports/` at REV) or
 /// `git:REV:PATH` (another committed output directory).
 pub fn open_side(arg: &str) -> Result<Side> {
@@ -55,6 +74,12 @@ pub fn open_side(arg: &str) -> Result<Side> {
         });
     };
     let (rev, path) = rest.split_once(':').unwrap_or((rest, "reports"));
+    // an argument beginning with '-' would reach git as an option
+    if rev.is_empty() || rev.starts_with('-') || path.starts_with('-') {
+        return Err(Error::Input(format!(
+            "{arg}: a revision and a path may not be empty or begin with '-'"
+        )));
+    }
     let git = |args: &[&str]| -> Result<Vec<u8>> {
         let out = std::process::Command::new("git")
             .args(args)
@@ -75,7 +100,12 @@ pub fn open_side(arg: &str) -> Result<Side> {
         let file = name.rsplit('/').next().unwrap_or("");
         matches!(
             file,
-            "manifest.json" | "results.csv" | "results.csv.gz" | "claims.csv"
+            "manifest.json"
+                | "results.csv"
+                | "results.csv.gz"
+                | "claims.csv"
+                | "spec.toml"
+                | "run.json"
         )
     };
     for name in String::from_utf8_lossy(&listing)
@@ -153,27 +183,70 @@ pub struct Comparison {
 /// The studies of an output directory: folder name → (kind, results, seed).
 type Studies = BTreeMap<String, (&'static dyn Kind, Table, u64)>;
 
-fn studies(dir: &Path) -> Result<Studies> {
+/// Every study of an output directory, verified before it is trusted
+/// ([`super::verify`]); anything that cannot be read is an error naming
+/// it (exit 2), never a study left out: a comparison fails closed.
+fn studies(side: &Side) -> Result<Studies> {
+    let dir = &side.dir;
+    let label = |p: &Path| side.shown(p);
     let mut out = BTreeMap::new();
+    let mut folders: BTreeMap<String, PathBuf> = BTreeMap::new();
     let entries =
         std::fs::read_dir(dir).map_err(|e| Error::file(dir, format!("cannot read: {e}")))?;
-    for e in entries.flatten() {
-        let d = e.path();
-        let Ok(bytes) = std::fs::read(d.join("manifest.json")) else {
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for d in entries {
+        let mpath = d.join("manifest.json");
+        // a folder without a manifest is not a study (baselines/, a chart folder)
+        if std::fs::symlink_metadata(&mpath).is_err() {
             continue;
-        };
+        }
+        let bytes = crate::input::read(&mpath, crate::input::SMALL)
+            .map_err(|e| Error::file(&label(&mpath), format!("cannot read: {e}")))?;
         let m = Manifest::from_bytes(&bytes)
-            .map_err(|e| Error::file(&d.join("manifest.json"), format!("{e:#}")))?;
-        // a kind this build does not know (a user's own) cannot be read
-        let Some(kind) = kinds::find(&m.kind) else {
-            continue;
-        };
-        let Ok(rows) = export::read_output(&d, "results.csv") else {
-            continue;
-        };
+            .map_err(|e| Error::file(&label(&mpath), format!("{e:#}")))?;
+        let kind = kinds::find(&m.kind).ok_or_else(|| {
+            Error::file(
+                &label(&mpath),
+                format!(
+                    "kind {:?} is not one this build knows (a user's own kind, or another version of sketchlab): it cannot be compared",
+                    m.kind
+                ),
+            )
+        })?;
+        let rows_path = export::output_path(&d, "results.csv").unwrap_or(d.join("results.csv"));
+        let rows = export::read_output(&d, "results.csv")
+            .map_err(|e| Error::file(&label(&rows_path), format!("cannot read: {e}")))?;
         let t = export::csv::parse(&rows, &kind.columns())
-            .map_err(|e| Error::file(&d.join("results.csv"), format!("{e:#}")))?;
+            .map_err(|e| Error::file(&label(&rows_path), format!("{e:#}")))?;
+        let spec_path = d.join("spec.toml");
+        let source = crate::input::read_string(&spec_path, crate::input::SMALL)
+            .map_err(|e| Error::file(&label(&spec_path), format!("cannot read: {e}")))?;
+        let spec = super::spec::Spec::parse(Path::new(&m.spec_path), &source)?;
+        super::verify::study(&d, &m, &spec, &t).map_err(|e| match e {
+            Error::Input(msg) => Error::Input(side.shown_text(&msg)),
+            e => e,
+        })?;
+        if let Some(other) = folders.insert(m.study.clone(), d.clone()) {
+            return Err(Error::Input(format!(
+                "{} and {} both hold study {} (a copied or renamed folder): compare cannot tell which is the run's",
+                label(&other).display(),
+                label(&d).display(),
+                m.study
+            )));
+        }
         out.insert(m.study.clone(), (kind, t, m.seed));
+    }
+    if out.is_empty() {
+        return Err(Error::Input(format!(
+            "{}: holds no study (no folder with a manifest.json): an output directory of `sketchlab run`, `reproduce` or `merge` is compared",
+            side.label
+        )));
+    }
+    // a folder `report` would refuse as mixed (another --seed, quick and full) is refused here too
+    if std::fs::symlink_metadata(dir.join("run.json")).is_ok() {
+        let run = super::disk::RunRecord::read(dir)?;
+        super::disk::check_one_run(dir, &run)?;
     }
     Ok(out)
 }
@@ -227,7 +300,7 @@ fn moved(
 
 /// Compares every study both directories hold.
 pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
-    let (a, b) = (studies(&old.dir)?, studies(&new.dir)?);
+    let (a, b) = (studies(old)?, studies(new)?);
     let mut c = Comparison {
         old: old.label.clone(),
         new: new.label.clone(),
@@ -235,7 +308,7 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
         only_new: b.keys().filter(|k| !a.contains_key(*k)).cloned().collect(),
         studies: vec![],
         metrics: vec![],
-        claims: claims(&old.dir, &new.dir),
+        claims: claims(old, new)?,
     };
     for (study, (kind, ta, _)) in &a {
         let Some((kind_b, tb, _)) = b.get(study) else {
@@ -378,28 +451,62 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
 }
 
 /// Claims whose verdict differs between the two directories' claims.csv.
-fn claims(old: &Path, new: &Path) -> Vec<ClaimChange> {
-    let read = |dir: &Path| -> BTreeMap<String, String> {
-        let Ok(bytes) = std::fs::read(dir.join("claims.csv")) else {
-            return BTreeMap::new();
-        };
+/// A claims.csv that cannot be read or parsed, or one side's missing while
+/// the other has one, is an error (a gate on verdicts must not pass on a
+/// deleted or broken ledger).
+fn claims(old: &Side, new: &Side) -> Result<Vec<ClaimChange>> {
+    let read = |side: &Side| -> Result<Option<BTreeMap<String, String>>> {
+        let path = side.dir.join("claims.csv");
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Ok(None);
+        }
+        let shown = side.shown(&path);
+        let bytes = crate::input::read(&path, crate::input::table_bound())
+            .map_err(|e| Error::file(&shown, format!("cannot read: {e}")))?;
         let mut r = csv::Reader::from_reader(&bytes[..]);
-        let Ok(h) = r.headers().cloned() else {
-            return BTreeMap::new();
-        };
+        let h = r
+            .headers()
+            .cloned()
+            .map_err(|e| Error::file(&shown, format!("not a claims ledger: {e}")))?;
         let (Some(id), Some(v)) = (
             h.iter().position(|c| c == "claim_id"),
             h.iter().position(|c| c == "verdict"),
         ) else {
-            return BTreeMap::new();
+            return Err(Error::file(
+                &shown,
+                "not a claims ledger (no claim_id and verdict columns)",
+            ));
         };
-        r.records()
-            .flatten()
-            .map(|rec| (rec[id].to_string(), rec[v].to_string()))
-            .collect()
+        let mut out = BTreeMap::new();
+        for (i, rec) in r.records().enumerate() {
+            let rec = rec.map_err(|e| Error::file(&shown, format!("record {}: {e}", i + 1)))?;
+            let (Some(cid), Some(verdict)) = (rec.get(id), rec.get(v)) else {
+                return Err(Error::file(
+                    &shown,
+                    format!("record {}: too few fields", i + 1),
+                ));
+            };
+            if out.insert(cid.to_string(), verdict.to_string()).is_some() {
+                return Err(Error::file(
+                    &shown,
+                    format!("claim {cid} is listed twice (an edited or concatenated ledger)"),
+                ));
+            }
+        }
+        Ok(Some(out))
     };
-    let (a, b) = (read(old), read(new));
-    a.iter()
+    let (a, b) = match (read(old)?, read(new)?) {
+        (Some(a), Some(b)) => (a, b),
+        (None, None) => return Ok(vec![]),
+        (a, _) => {
+            let (has, lacks) = if a.is_some() { (old, new) } else { (new, old) };
+            return Err(Error::Input(format!(
+                "{} has no claims.csv while {} has one: compare both ledgers or neither",
+                lacks.label, has.label
+            )));
+        }
+    };
+    Ok(a.iter()
         .filter_map(|(id, va)| {
             let vb = b.get(id)?;
             (va != vb).then(|| ClaimChange {
@@ -408,7 +515,7 @@ fn claims(old: &Path, new: &Path) -> Vec<ClaimChange> {
                 new: vb.clone(),
             })
         })
-        .collect()
+        .collect())
 }
 
 impl Comparison {

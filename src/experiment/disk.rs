@@ -34,7 +34,7 @@ pub struct RunRecord {
 impl RunRecord {
     pub fn read(out: &Path) -> Result<RunRecord> {
         let path = out.join("run.json");
-        let bytes = std::fs::read(&path).map_err(|e| {
+        let bytes = crate::input::read(&path, crate::input::SMALL).map_err(|e| {
             Error::file(
                 &path,
                 format!(
@@ -65,7 +65,8 @@ pub struct Study {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Error::file(path, format!("cannot read: {e}")))
+    crate::input::read(path, crate::input::table_bound())
+        .map_err(|e| Error::file(path, format!("cannot read: {e}")))
 }
 
 /// Reads `dir`'s manifest, spec and results, writes summary.csv (when the
@@ -92,6 +93,7 @@ pub fn render_study_for(dir: &Path, own: Option<&'static dyn Kind>) -> Result<St
         .map_err(|e| Error::file(&rows_path, format!("cannot read: {e}")))?;
     let results = export::csv::parse(&rows, &kind.columns())
         .map_err(|e| Error::file(&rows_path, format!("{e:#}")))?;
+    super::verify::study(dir, &manifest, &spec, &results)?;
     // rows written before outputs were packed (or by hand) take the form
     // `export::write_output` gives their size
     let packed = rows_path.extension().is_some_and(|e| e == "gz");
@@ -212,7 +214,7 @@ pub struct Rebuilt {
 /// different runs: another `--seed`, quick and full sizes mixed (a killed
 /// `reproduce --seed 5` over an older run leaves both), or a study with both
 /// `results.csv` and `results.csv.gz` (which is current cannot be told).
-fn check_one_run(out: &Path, run: &RunRecord) -> Result<()> {
+pub(crate) fn check_one_run(out: &Path, run: &RunRecord) -> Result<()> {
     let mut seen: Vec<(String, Option<u64>, bool)> = Vec::new();
     for name in &run.studies {
         let dir = out.join(name);

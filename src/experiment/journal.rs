@@ -177,7 +177,8 @@ fn complete_line(records: usize, seconds: f64) -> String {
 /// damage). Errors (the caller reports them as input errors) for a file that
 /// is not a journal.
 pub fn read(path: &Path) -> anyhow::Result<Contents> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = crate::input::read(path, crate::input::table_bound())
+        .with_context(|| format!("reading {}", path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let mut lines = text.split_inclusive('\n');
     let first = lines.next().unwrap_or("");

@@ -40,6 +40,15 @@ impl OutLock {
             std::fs::create_dir_all(out).map_err(|e| io(out, "cannot create", e))?;
         }
         let path = out.join(FILE);
+        // opening a FIFO for writing would block until a reader came
+        if let Ok(m) = std::fs::symlink_metadata(&path)
+            && !m.is_file()
+        {
+            return Err(Error::file(
+                &path,
+                "the lock is not a regular file (a FIFO, a link, a directory?): remove it",
+            ));
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -56,7 +65,7 @@ impl OutLock {
                 for _ in 0..100 {
                     holder.clear();
                     let _ = file.seek(SeekFrom::Start(0));
-                    let _ = file.read_to_string(&mut holder);
+                    let _ = (&file).take(4096).read_to_string(&mut holder);
                     if live(&holder) {
                         break;
                     }

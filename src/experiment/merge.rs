@@ -156,7 +156,7 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
         )));
     }
     let spec_file = first_path.with_file_name("spec.toml");
-    let source = std::fs::read_to_string(&spec_file)
+    let source = crate::input::read_string(&spec_file, crate::input::SMALL)
         .map_err(|e| Error::file(&spec_file, format!("cannot read: {e}")))?;
     let spec = Spec::parse(Path::new(&first.header.spec_path), &source)?;
     if spec.source_hash != first.header.spec_xxh3_64 {

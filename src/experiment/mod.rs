@@ -20,6 +20,7 @@ pub mod sequential;
 pub mod shard;
 pub mod spec;
 pub mod summary;
+pub mod verify;
 
 pub use params::{Def, PType, ParamDef, Params, Seeds, Value};
 pub use spec::{Claim, Spec};

@@ -206,7 +206,7 @@ fn resumed_records(
 /// A key file changed since that run is refused: its rows are not the rows
 /// this file would give, and rerunning silently would hide the change.
 fn already_complete(dir: &Path, want: &Header, kind: &dyn Kind) -> Result<bool> {
-    let Ok(bytes) = std::fs::read(dir.join("manifest.json")) else {
+    let Ok(bytes) = crate::input::read(&dir.join("manifest.json"), crate::input::SMALL) else {
         return Ok(false);
     };
     let Ok(m) = Manifest::from_bytes(&bytes) else {
@@ -266,6 +266,15 @@ pub fn run_study(
         Some(s) => s.file_name(),
         None => "journal".into(),
     });
+    // a FIFO or a device where the journal goes would block or never end
+    if let Ok(m) = std::fs::symlink_metadata(&path)
+        && !m.is_file()
+    {
+        return Err(Error::file(
+            &path,
+            "the journal is not a regular file (a FIFO, a link, a device?): remove it",
+        ));
+    }
     // an empty journal (a full disk before its header) is no journal
     let exists = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() > 0);
     export::remove_temporaries(&dir);

@@ -75,14 +75,7 @@ pub fn read_output(dir: &Path, name: &str) -> std::io::Result<Vec<u8>> {
             format!("neither {name} nor {name}.gz in {}", dir.display()),
         ));
     };
-    let bytes = std::fs::read(&path)?;
-    if path.extension().is_some_and(|e| e == "gz") {
-        let mut out = Vec::new();
-        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut out)?;
-        Ok(out)
-    } else {
-        Ok(bytes)
-    }
+    crate::input::read_maybe_gz(&path, crate::input::table_bound())
 }
 
 /// [`read_output`] by path: `dir/name` or `dir/name.gz`.

@@ -211,7 +211,7 @@ fn findings(rows: &[LedgerRow]) -> String {
 
 /// A chart file's SVG, ready to inline (its XML prolog dropped).
 pub fn inline_svg(path: &Path) -> std::io::Result<String> {
-    let text = std::fs::read_to_string(path)?;
+    let text = crate::input::read_string(path, crate::input::table_bound())?;
     let body = match text.find("<svg") {
         Some(i) => &text[i..],
         None => text.as_str(),
@@ -326,7 +326,8 @@ pub fn render(
                 // a heatmap has no SVG: its PNG goes in as a data URI (no request)
                 Some("png") if !p.with_extension("svg").exists() => {
                     use base64::Engine;
-                    let data = base64::engine::general_purpose::STANDARD.encode(std::fs::read(p)?);
+                    let data = base64::engine::general_purpose::STANDARD
+                        .encode(crate::input::read(p, crate::input::table_bound())?);
                     let alt = p
                         .file_stem()
                         .map(|x| x.to_string_lossy())

@@ -13,7 +13,7 @@ pub fn run_ledger(
     strict: bool,
 ) -> Result<String, String> {
     let path = out.join("claims.csv");
-    let bytes = std::fs::read(&path).map_err(|e| {
+    let bytes = crate::input::read(&path, crate::input::table_bound()).map_err(|e| {
         format!(
             "{}: {e} (run `sketchlab reproduce` first, or pass --out DIR)",
             path.display()

@@ -235,22 +235,12 @@ impl KeyFile {
 /// The largest key file read (on disk).
 pub const MAX_FILE_BYTES: u64 = 4 << 30;
 
-/// A regular file's bytes: a device, a FIFO or a directory is refused (a
-/// read of /dev/zero would never end), and so is a file over
-/// [`MAX_FILE_BYTES`].
+/// A regular file's bytes, through the reading layer ([`crate::input`]): a
+/// device, a FIFO or a directory is refused (a read of /dev/zero would
+/// never end), and so is a file over [`MAX_FILE_BYTES`].
 pub fn read_regular(path: &str) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("key file {path}: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("key file {path}: not a regular file"));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "key file {path}: {} bytes; the largest read is {} GiB",
-            meta.len(),
-            MAX_FILE_BYTES >> 30
-        ));
-    }
-    std::fs::read(path).map_err(|e| format!("key file {path}: {e}"))
+    crate::input::read(std::path::Path::new(path), MAX_FILE_BYTES)
+        .map_err(|e| format!("key file {path}: {e}"))
 }
 
 /// How a trial draws its keys from a file, in words (the manifest's `split`).

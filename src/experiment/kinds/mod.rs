@@ -407,6 +407,15 @@ pub fn names() -> Vec<&'static str> {
     KINDS.iter().map(|k| k.name()).collect()
 }
 
+/// Every metric name some kind measures (what `--fail-on` may name).
+pub fn metric_names() -> std::collections::BTreeSet<String> {
+    KINDS
+        .iter()
+        .flat_map(|k| k.fields())
+        .map(|f| f.name.to_string())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

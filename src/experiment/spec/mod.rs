@@ -162,7 +162,7 @@ impl Spec {
                 ),
             ));
         }
-        let text = std::fs::read_to_string(path)
+        let text = crate::input::read_string(path, MAX_SPEC_BYTES)
             .map_err(|e| Error::file(path, format!("cannot read: {e}")))?;
         Spec::parse(path, &text)
     }

@@ -142,6 +142,26 @@ fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(&str, Extra)]
     out + rest
 }
 
+/// A chart's file stem from its filled name: letters, digits, `_`, `.` and
+/// `-` pass; anything else (a `/` of a key file's path, a `:`, a space) is
+/// `_`, and a stem so changed gets 8 hex digits of its filled name's hash,
+/// so two facet values that differ only there stay two files (#40).
+pub(crate) fn file_stem(name: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    if !name.is_empty() && name.chars().all(safe) && !name.starts_with('.') && name.len() <= 120 {
+        return name.to_string();
+    }
+    let mut s: String = name
+        .chars()
+        .map(|c| if safe(c) { c } else { '_' })
+        .collect();
+    s = s.trim_start_matches('.').chars().take(100).collect();
+    format!(
+        "{s}_{:08x}",
+        xxhash_rust::xxh3::xxh3_64(name.as_bytes()) as u32
+    )
+}
+
 /// A template filled from one row (a heatmap's name and title).
 pub(super) fn fill_row(template: &str, t: &Table, row: &Vec<Value>) -> String {
     fill(template, t, &[row], &[])
@@ -215,7 +235,7 @@ fn draw_one<'a>(
     };
     let words = [("categories", Extra::Text(x.legend(t)))];
     let mut c = Chart::new(
-        &fill(&d.name, t, &rows, &[]),
+        &file_stem(&fill(&d.name, t, &rows, &[])),
         &fill(&d.title, t, &rows, &words),
         &fill(d.x_label.as_deref().unwrap_or(&d.x), t, &rows, &words),
         &fill(&y_label, t, &rows, &words),

@@ -45,7 +45,7 @@ impl HeatmapDecl {
                 let (rows, cols, values) = crate::plot::heatmap::decode(&t.str(r, &self.matrix))?;
                 let fill = |s: &str| super::draw::fill_row(s, t, r);
                 Some(Heatmap {
-                    stem: fill(&self.name),
+                    stem: super::draw::file_stem(&fill(&self.name)),
                     title: fill(&self.title),
                     x_label: fill(&self.x_label),
                     y_label: fill(&self.y_label),

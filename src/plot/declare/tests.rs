@@ -509,3 +509,26 @@ fn new_series_shapes_are_validated() {
         assert!(got.starts_with(want), "{text}: {got}");
     }
 }
+
+/// A facet value that is a key file's path (`file:lines:data/words.txt`)
+/// makes a file stem without `/` or `:`, which a changed stem marks with
+/// its hash so two values stay two files; a plain stem is kept as it is.
+#[test]
+fn a_facet_value_with_a_path_makes_a_safe_file_stem() {
+    use super::draw::file_stem;
+    assert_eq!(file_stem("filter_frontier_u64"), "filter_frontier_u64");
+    assert_eq!(file_stem("bloom_fpr_0.01_1e-05"), "bloom_fpr_0.01_1e-05");
+    let a = file_stem("filter_frontier_file:lines:data/words.txt");
+    let b = file_stem("filter_frontier_file:lines:data_words.txt");
+    assert!(
+        a.starts_with("filter_frontier_file_lines_data_words.txt_"),
+        "{a}"
+    );
+    assert!(
+        a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    );
+    assert_ne!(a, b);
+    assert!(!file_stem("../../etc/x").starts_with('.'));
+    assert!(file_stem(&"x/".repeat(200)).len() <= 109);
+}

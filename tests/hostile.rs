@@ -1,0 +1,319 @@
+//! Hostile inputs, round two (#40): every file sketchlab reads goes
+//! through one layer that refuses what is not a regular file at once (a
+//! FIFO would block a read forever) and bounds what it holds; `compare` and
+//! `report` verify what they read and fail closed. Each case is exit 2 with
+//! one line naming the file, within seconds, and nothing written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sketchlab");
+
+/// Runs sketchlab with `args`, killing it past 30 s (a blocked read).
+fn run(args: &[&str], dir: &Path) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("sketchlab {args:?} still running after 30 s (a blocking read?)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Exit 2, one line, naming `needle`.
+fn refused(o: &Output, needle: &str, what: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    assert!(
+        err.contains(needle) && err.trim_end().lines().count() == 1,
+        "{what}: {err}"
+    );
+}
+
+fn mkfifo(p: &Path) {
+    let _ = std::fs::remove_file(p);
+    assert!(
+        Command::new("mkfifo")
+            .arg(p)
+            .status()
+            .is_ok_and(|s| s.success())
+    );
+}
+
+/// Two small studies run into `out` by `reproduce --quick`.
+fn small_run(root: &Path, out: &str) -> PathBuf {
+    let exp = root.join("exp");
+    if !exp.exists() {
+        std::fs::create_dir_all(&exp).unwrap();
+        for s in ["bloom_overfill", "hll_registers"] {
+            std::fs::copy(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("experiments/{s}.toml")),
+                exp.join(format!("{s}.toml")),
+            )
+            .unwrap();
+        }
+    }
+    let o = run(
+        &[
+            "reproduce",
+            "--quick",
+            "--quiet",
+            "--experiments",
+            "exp",
+            "--out",
+            out,
+        ],
+        root,
+    );
+    assert!(o.status.success(), "{o:?}");
+    root.join(out)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// A FIFO where sketchlab reads a journal, a shard journal, a manifest, a
+/// run record, a claims ledger or a `--reference` is refused at once.
+#[test]
+fn a_fifo_in_place_of_any_file_sketchlab_reads_is_refused_at_once() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    let out = small_run(root, "out");
+    // the journal of a study being resumed
+    let a = root.join("a");
+    copy_dir(&out, &a);
+    mkfifo(&a.join("bloom_overfill/journal"));
+    let o = run(
+        &[
+            "run",
+            "exp/bloom_overfill.toml",
+            "--quick",
+            "--resume",
+            "--out",
+            "a",
+        ],
+        root,
+    );
+    refused(&o, "journal", "a FIFO journal");
+    // a shard journal given to merge
+    let s = root.join("s");
+    std::fs::create_dir_all(s.join("bloom_overfill")).unwrap();
+    mkfifo(&s.join("bloom_overfill/shard-0-of-1.journal"));
+    let o = run(&["merge", "s", "--out", "m"], root);
+    refused(&o, "a FIFO", "a FIFO shard journal");
+    assert!(!root.join("m").exists());
+    // a study's manifest, the run record, through report
+    for (file, what) in [
+        ("hll_registers/manifest.json", "a FIFO manifest"),
+        ("run.json", "a FIFO run.json"),
+    ] {
+        let b = root.join("b");
+        let _ = std::fs::remove_dir_all(&b);
+        copy_dir(&out, &b);
+        mkfifo(&b.join(file));
+        let o = run(&["report", "b", "--quiet"], root);
+        refused(&o, "a FIFO", what);
+    }
+    // claims.csv, through compare and claims
+    let c = root.join("c");
+    copy_dir(&out, &c);
+    mkfifo(&c.join("claims.csv"));
+    refused(
+        &run(&["compare", "out", "c"], root),
+        "a FIFO",
+        "a FIFO claims.csv (compare)",
+    );
+    refused(
+        &run(&["claims", "--out", "c"], root),
+        "a FIFO",
+        "a FIFO claims.csv (claims)",
+    );
+    // design's --reference
+    mkfifo(&root.join("ref.csv"));
+    let o = run(
+        &[
+            "design",
+            "filter",
+            "--n-expected",
+            "1000",
+            "--n-max",
+            "1000",
+            "--fpr",
+            "0.01",
+            "--hit-rate",
+            "0.1",
+            "--qps",
+            "10",
+            "--reference",
+            "ref.csv",
+            "--out",
+            "dz",
+        ],
+        root,
+    );
+    refused(&o, "a FIFO", "a FIFO --reference");
+    assert!(!root.join("dz").exists());
+}
+
+/// `compare` fails closed: a NEW side it cannot trust is exit 2 naming the
+/// file, not a study skipped ("Only in OLD") that lets `--fail-on` pass.
+#[test]
+fn compare_fails_closed_on_what_it_cannot_trust() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    let out = small_run(root, "out");
+    let rows = |dir: &Path| dir.join("bloom_overfill/results.csv");
+    let fresh = |name: &str| {
+        let p = root.join(name);
+        let _ = std::fs::remove_dir_all(&p);
+        copy_dir(&out, &p);
+        p
+    };
+    let edit = |dir: &Path, f: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(rows(dir)).unwrap();
+        std::fs::write(rows(dir), f(text)).unwrap();
+    };
+    let compare = |new: &str| run(&["compare", "out", new, "--fail-on", "fpr_measured"], root);
+    // the same run compares clean
+    assert!(compare("out").status.success());
+    // a truncated results file (its last row cut)
+    let n = fresh("n1");
+    edit(&n, &|t| {
+        let mut l: Vec<&str> = t.lines().collect();
+        l.pop();
+        l.join("\n") + "\n"
+    });
+    refused(&compare("n1"), "manifest says", "a truncated results.csv");
+    // a row repeated
+    let n = fresh("n2");
+    edit(&n, &|t| {
+        let mut l: Vec<&str> = t.lines().collect();
+        let last = l[l.len() - 1];
+        let i = l.len() - 2;
+        l[i] = last;
+        l.join("\n") + "\n"
+    });
+    refused(
+        &compare("n2"),
+        "has no row",
+        "a row replaced by a copy of another",
+    );
+    // a NaN metric
+    let n = fresh("n3");
+    edit(&n, &|t| {
+        let mut l: Vec<String> = t.lines().map(String::from).collect();
+        let mut cells: Vec<String> = l[1].split(',').map(String::from).collect();
+        let last = cells.len() - 1;
+        cells[last] = "NaN".into();
+        l[1] = cells.join(",");
+        l.join("\n") + "\n"
+    });
+    refused(&compare("n3"), "NaN", "a NaN metric");
+    // an impossible count: more false positives than queries
+    let n = fresh("n9");
+    edit(&n, &|t| {
+        let mut l: Vec<String> = t.lines().map(String::from).collect();
+        let head: Vec<&str> = l[0].split(',').collect();
+        let k = head.iter().position(|c| *c == "fpr_measured_k").unwrap();
+        let nn = head.iter().position(|c| *c == "fpr_measured_n").unwrap();
+        let mut cells: Vec<String> = l[1].split(',').map(String::from).collect();
+        cells[k] = (cells[nn].parse::<u64>().unwrap() + 1).to_string();
+        l[1] = cells.join(",");
+        l.join("\n") + "\n"
+    });
+    refused(&compare("n9"), "a count must lie in [0, n]", "k > n");
+    // a kind this build does not know
+    let n = fresh("n4");
+    let m = n.join("bloom_overfill/manifest.json");
+    let text = std::fs::read_to_string(&m).unwrap();
+    std::fs::write(
+        &m,
+        text.replace("\"kind\": \"bloom_overfill\"", "\"kind\": \"mystery\""),
+    )
+    .unwrap();
+    refused(&compare("n4"), "mystery", "an unknown kind");
+    // a malformed claims.csv, and a deleted one
+    let n = fresh("n5");
+    std::fs::write(n.join("claims.csv"), "claim,verdict?\nx\n").unwrap();
+    refused(&compare("n5"), "claims.csv", "a malformed claims.csv");
+    let n = fresh("n6");
+    std::fs::remove_file(n.join("claims.csv")).unwrap();
+    refused(&compare("n6"), "claims.csv", "a deleted claims.csv");
+    // two folders claiming one study
+    let n = fresh("n7");
+    copy_dir(&n.join("bloom_overfill"), &n.join("bloom_overfill_copy"));
+    refused(&compare("n7"), "both hold study", "two folders, one study");
+    // an empty side, a spec edited after the run, a git path that does not exist
+    std::fs::create_dir_all(root.join("empty")).unwrap();
+    refused(&compare("empty"), "holds no study", "an empty side");
+    let n = fresh("n8");
+    let spec = n.join("bloom_overfill/spec.toml");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    std::fs::write(&spec, text + "\n# edited\n").unwrap();
+    refused(&compare("n8"), "spec was edited", "an edited spec");
+    let here = env!("CARGO_MANIFEST_DIR");
+    let o = run(
+        &["compare", "git:HEAD:no/such/folder", "reports"],
+        Path::new(here),
+    );
+    refused(&o, "holds no study", "a git path that does not exist");
+    let o = run(
+        &["compare", "git:--output=/tmp/x", "reports"],
+        Path::new(here),
+    );
+    refused(&o, "begin with '-'", "an option smuggled to git");
+    // report fails closed on the same tampering
+    refused(
+        &run(&["report", "n2", "--quiet"], root),
+        "has no row",
+        "report: a replaced row",
+    );
+    refused(
+        &run(&["report", "n8", "--quiet"], root),
+        "spec was edited",
+        "report: an edited spec",
+    );
+}
+
+/// `reproduce --fail-on` with a metric no study measures is refused before
+/// the run, not after it (nothing is written).
+#[test]
+fn a_bogus_fail_on_metric_is_refused_before_the_run() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run(
+        &[
+            "reproduce",
+            "--quick",
+            "--baseline",
+            "b",
+            "--fail-on",
+            "bogus",
+            "--out",
+            "o",
+        ],
+        d.path(),
+    );
+    refused(&o, "--fail-on bogus", "a bogus metric");
+    assert!(!d.path().join("o").exists());
+}
