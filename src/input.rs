@@ -61,7 +61,7 @@ fn what(t: std::fs::FileType) -> &'static str {
     } else if t.is_socket() {
         "a socket"
     } else {
-        "not a regular file"
+        "another kind of file"
     }
 }
 
@@ -105,7 +105,7 @@ pub fn open(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         return Err(refused(format!(
-            "{} (only a regular file is read)",
+            "not a regular file ({}): only a regular file is read",
             what(meta.file_type())
         )));
     }
@@ -116,7 +116,7 @@ pub fn open(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
     let meta = f.metadata()?;
     if !meta.is_file() {
         return Err(refused(format!(
-            "{} (only a regular file is read)",
+            "not a regular file ({}): only a regular file is read",
             what(meta.file_type())
         )));
     }
@@ -141,7 +141,7 @@ pub fn read(path: &Path, bound: u64) -> std::io::Result<Vec<u8>> {
 /// A regular file as UTF-8 text, bounded as [`read`].
 pub fn read_string(path: &Path, bound: u64) -> std::io::Result<String> {
     String::from_utf8(read(path, bound)?)
-        .map_err(|e| refused(format!("not UTF-8 text ({})", e.utf8_error())))
+        .map_err(|e| refused(format!("not valid UTF-8 text ({})", e.utf8_error())))
 }
 
 /// A file's bytes, decompressed when its name ends in `.gz`, bounded (file

@@ -317,3 +317,114 @@ fn a_bogus_fail_on_metric_is_refused_before_the_run() {
     refused(&o, "--fail-on bogus", "a bogus metric");
     assert!(!d.path().join("o").exists());
 }
+
+/// Runs sketchlab under `ulimit -v` (KiB of address space), stdin from `input`.
+fn run_limited(kib: u64, args: &[&str], dir: &Path, input: Option<&Path>) -> Output {
+    let mut line = format!("ulimit -v {kib} && exec '{BIN}'");
+    for a in args {
+        line += &format!(" '{a}'");
+    }
+    let stdin = match input {
+        Some(p) => Stdio::from(std::fs::File::open(p).unwrap()),
+        None => Stdio::null(),
+    };
+    Command::new("sh")
+        .args(["-c", &line])
+        .current_dir(dir)
+        .stdin(stdin)
+        .output()
+        .unwrap()
+}
+
+/// Not killed by the allocator (exit 134, "memory allocation of … failed").
+fn bounded(o: &Output, what: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !err.contains("memory allocation") && o.status.code().is_some_and(|c| c == 0 || c == 2),
+        "{what}: {:?} {err}",
+        o.status
+    );
+}
+
+/// A bomb of each kind under `ulimit -v`, far below what buffering it would
+/// take: a gzip of one line repeated (300 MB inflated from ~300 KB), a
+/// sparse 8 GiB file, a generator line asking for 10^12 keys, and 30
+/// million keys on stdin. Each is streamed, deduplicated as it goes, or
+/// refused before allocating, naming its size: never an allocation failure.
+#[test]
+fn bombs_of_every_kind_stay_inside_their_memory_bound() {
+    use std::io::Write;
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    // gzip: one member of 1 MiB of a repeated line, concatenated 300 times
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(&b"the-same-key\n".repeat((1 << 20) / 13))
+        .unwrap();
+    let member = z.finish().unwrap();
+    let mut f = std::fs::File::create(root.join("bomb.gz")).unwrap();
+    for _ in 0..300 {
+        f.write_all(&member).unwrap();
+    }
+    drop(f);
+    let o = run_limited(1_500_000, &["keys", "check", "bomb.gz"], root, None);
+    bounded(&o, "a gzip of one line repeated");
+    let o = run_limited(
+        1_500_000,
+        &["keys", "check", "bomb.gz", "--max-input-bytes", "100000000"],
+        root,
+        None,
+    );
+    bounded(&o, "a gzip past --max-input-bytes");
+    refused(&o, "decompressed", "a gzip past --max-input-bytes");
+    // a sparse file far past the bound
+    let sparse = std::fs::File::create(root.join("sparse.bin")).unwrap();
+    sparse.set_len(8 << 30).unwrap();
+    let o = run_limited(
+        1_000_000,
+        &["keys", "check", "sparse.bin", "--format", "u64le"],
+        root,
+        None,
+    );
+    refused(&o, "8.0 GiB", "a sparse 8 GiB file");
+    // a generator line asking for 10^12 keys
+    let reference = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/hll_attack/keys.txt"),
+    )
+    .unwrap();
+    let line = reference
+        .lines()
+        .find(|l| l.starts_with("@generate") && l.contains("n = 500000"))
+        .unwrap()
+        .replace("keys=500000", "keys=1000000000000")
+        .replace("n = 500000", "n = 1000000000000");
+    std::fs::write(root.join("keys.txt"), line + "\n").unwrap();
+    let o = run_limited(1_000_000, &["keys", "expand", "keys.txt"], root, None);
+    refused(
+        &o,
+        "regenerating these keys",
+        "a generator line for 10^12 keys",
+    );
+    // 30 million distinct keys on stdin, about 400 MB: streamed into the sketch
+    let mut f = std::io::BufWriter::new(std::fs::File::create(root.join("stdin.txt")).unwrap());
+    for i in 0..30_000_000u64 {
+        writeln!(f, "key-{i}").unwrap();
+    }
+    drop(f);
+    let o = run_limited(
+        400_000,
+        &["estimate", "hll", "--p", "14"],
+        root,
+        Some(&root.join("stdin.txt")),
+    );
+    bounded(&o, "30 million keys on stdin");
+    assert!(o.status.success());
+    let est: f64 = String::from_utf8_lossy(&o.stdout)
+        .split('\t')
+        .nth(1)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // p = 14: RSE 1.04/128, about 0.8%; 5 sigma
+    assert!((est / 3e7 - 1.0).abs() < 0.05, "{est}");
+}

@@ -9,21 +9,29 @@ use crate::error::{Error, Result};
 /// in memory).
 pub const MAX_KEY_BYTES: usize = 1 << 20;
 
-/// Lines of stdin as bytes (a key is the bytes of its line, UTF-8 or not),
-/// without the line ending (`\n` or `\r\n`).
-pub(super) fn stdin_lines(max: usize) -> Result<Vec<Vec<u8>>> {
+/// Each line of stdin as a key, streamed: `f(line, key)` sees the line's
+/// bytes (a key is the bytes of its line, UTF-8 or not, without `\n` or
+/// `\r\n`) and the key (the same bytes, or hex-decoded with `--hex`). Only
+/// the current line is held, so a stream of any length costs O(max) bytes.
+pub(super) fn each_stdin_key(
+    hex: bool,
+    max: usize,
+    mut f: impl FnMut(&[u8], &[u8]) -> Result<()>,
+) -> Result<()> {
     use std::io::{BufRead, Read};
-    let mut out = Vec::new();
     let mut input = std::io::stdin().lock();
+    let mut line = Vec::new();
+    let mut number = 0usize;
     loop {
-        let mut line = Vec::new();
+        line.clear();
         let n = Read::by_ref(&mut input)
             .take(max as u64 + 2)
             .read_until(b'\n', &mut line)
             .map_err(|e| Error::Other(anyhow::anyhow!("reading keys from stdin: {e}")))?;
         if n == 0 {
-            return Ok(out);
+            return Ok(());
         }
+        number += 1;
         if line.last() == Some(&b'\n') {
             line.pop();
             if line.last() == Some(&b'\r') {
@@ -32,38 +40,22 @@ pub(super) fn stdin_lines(max: usize) -> Result<Vec<Vec<u8>>> {
         }
         if line.len() > max {
             return Err(Error::Input(format!(
-                "stdin line {}: a key longer than {max} bytes (--max-key-bytes)",
-                out.len() + 1
+                "stdin line {number}: a key longer than {max} bytes (--max-key-bytes)"
             )));
         }
-        out.push(line);
-    }
-}
-
-/// Keys from stdin, one per line; hex-decoded with `--hex`.
-pub(super) fn stdin_keys(hex: bool, max: usize) -> Result<Vec<Vec<u8>>> {
-    let lines = stdin_lines(max)?;
-    if !hex {
-        return Ok(lines);
-    }
-    stdin_keys_of(&lines)
-}
-
-/// Hex-decoded stdin lines, each error naming its line.
-fn stdin_keys_of(lines: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
-    lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let text = std::str::from_utf8(l).map_err(|_| {
+        if hex {
+            let text = std::str::from_utf8(&line).map_err(|_| {
                 Error::Input(format!(
-                    "stdin line {}: with --hex, a key is hex digits",
-                    i + 1
+                    "stdin line {number}: with --hex, a key is hex digits"
                 ))
             })?;
-            parse_hex(text).map_err(|e| Error::Input(format!("stdin line {}: {e}", i + 1)))
-        })
-        .collect()
+            let key = crate::workload::file::parse_hex(text.as_bytes())
+                .map_err(|e| Error::Input(format!("stdin line {number}: {e}")))?;
+            f(&line, &key)?;
+        } else {
+            f(&line, &line)?;
+        }
+    }
 }
 
 /// A write to stdout that failed: the reader went away (end quietly, as
@@ -97,12 +89,12 @@ pub(super) fn estimate_hll(
             ))
         })?],
     };
-    let keys = stdin_keys(hex, max_key)?;
     if redis {
         let mut h = RedisHll::new();
-        keys.iter().for_each(|k| {
+        each_stdin_key(hex, max_key, |_, k| {
             h.add(k);
-        });
+            Ok(())
+        })?;
         println!("redis\t{}", h.count());
         return Ok(());
     }
@@ -114,9 +106,10 @@ pub(super) fn estimate_hll(
     })?;
     let hasher = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
     let mut h = HyperLogLog::new(p, hasher).map_err(|e| Error::Input(format!("--p: {e}")))?;
-    keys.iter().for_each(|k| {
+    each_stdin_key(hex, max_key, |_, k| {
         h.insert(k);
-    });
+        Ok(())
+    })?;
     for e in chosen {
         let v = h.estimate_by(e).unwrap_or(f64::NAN);
         println!("{}\t{}", e.as_str(), crate::export::markdown::sig(v, 8));
@@ -142,29 +135,31 @@ pub(super) fn hash_command(
     })?;
     let h = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
     let digits = (kind.width() / 4) as usize;
-    // a key is the bytes of its argument or line; with --hex, those are hex digits
-    let (shown, keys): (Vec<Vec<u8>>, Vec<Vec<u8>>) = if keys.is_empty() {
-        let lines = stdin_lines(max_key)?;
-        let keys = if hex {
-            stdin_keys_of(&lines)?
-        } else {
-            lines.clone()
-        };
-        (lines, keys)
-    } else {
-        let shown: Vec<Vec<u8>> = keys.iter().map(|k| k.as_bytes().to_vec()).collect();
-        let keys = if hex {
-            keys.iter().map(|k| parse_hex(k)).collect::<Result<_>>()?
-        } else {
-            shown.clone()
-        };
-        (shown, keys)
-    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (text, bytes) in shown.iter().zip(&keys) {
+    let mut write = |text: &[u8], bytes: &[u8]| -> Result<()> {
         let v = h.native(bytes);
         out.write_all(text).map_err(stdout_failed)?;
-        writeln!(out, "\t{v:0digits$x}").map_err(stdout_failed)?;
+        writeln!(out, "\t{v:0digits$x}").map_err(stdout_failed)
+    };
+    // a key is the bytes of its argument or line; with --hex, those are hex
+    // digits; stdin is streamed, a line at a time
+    if keys.is_empty() {
+        each_stdin_key(hex, max_key, &mut write)?;
+    } else {
+        // arguments are checked before any line is printed
+        let decoded: Vec<Vec<u8>> = keys
+            .iter()
+            .map(|k| {
+                if hex {
+                    parse_hex(k)
+                } else {
+                    Ok(k.as_bytes().to_vec())
+                }
+            })
+            .collect::<Result<_>>()?;
+        for (k, bytes) in keys.iter().zip(&decoded) {
+            write(k.as_bytes(), bytes)?;
+        }
     }
     out.flush().map_err(stdout_failed)
 }

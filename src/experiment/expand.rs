@@ -73,8 +73,22 @@ pub fn expand_line(line: &str) -> Result<Vec<Vec<u8>>, String> {
             .map_err(|why| bad(&format!("{} {why}", d.name)))?;
         values.push((d.name, v));
     }
+    // what regenerating holds, bounded before anything is allocated: the
+    // trial's own peak estimate (`plan`'s), and the listed keys at 48 bytes
+    // each at least (a line may claim few keys with parameters for many)
+    let params = Params(values);
+    let peak = kind.footprint(&params).map_or(0.0, |f| f.peak_bytes);
+    let need = peak.max(count as f64 * 48.0);
+    let bound = crate::input::table_bound();
+    if need > bound as f64 {
+        return Err(bad(&format!(
+            "regenerating these keys would hold about {} (the trial's planned peak), over the bound of {} (raise it with --max-input-bytes)",
+            crate::input::size_words(need as u64),
+            crate::input::size_words(bound)
+        )));
+    }
     let keys = kind
-        .keys(&Params(values), Seeds(seed))
+        .keys(&params, Seeds(seed))
         .map_err(|e| bad(&format!("{e:#}")))?
         .ok_or_else(|| bad("the kind writes no keys"))?;
     if keys.len() != count || digest(&keys) != want {

@@ -16,16 +16,10 @@
 //! - `hex`: each line's hex digits decoded (an even number of 0-9a-fA-F);
 //! - `u64le`: the file is 8-byte records, each key those 8 bytes.
 
-use std::collections::HashSet;
-use std::io::Read;
 use std::sync::{Mutex, OnceLock};
 
 /// The longest key (one line) a key file may hold: 1 MiB.
 pub const MAX_KEY_BYTES: usize = 1 << 20;
-
-/// The most bytes a gzipped key file may inflate to (a decompression bomb is
-/// refused, not buffered).
-pub const MAX_INFLATED_BYTES: u64 = 8 << 30;
 
 /// How a key file's bytes split into keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,34 +79,29 @@ impl KeyFile {
         Self::from_bytes(path, format, &read_regular(path)?)
     }
 
-    /// Parses a key file's bytes as read from disk (gzip detected by magic).
+    /// Parses a key file's bytes as read from disk (gzip detected by magic),
+    /// keeping each distinct key once, in file order.
     pub fn from_bytes(path: &str, format: Format, raw: &[u8]) -> Result<KeyFile, String> {
-        let mut f = Self::records(path, format, raw)?;
-        f.dedup();
-        Ok(f)
+        Self::records(path, format, raw, true)
     }
 
     /// Every record of a key file, duplicates kept (`sketchlab hash --file`).
     pub fn load_records(path: &str, format: Format) -> Result<KeyFile, String> {
-        Self::records(path, format, &read_regular(path)?)
+        Self::records(path, format, &read_regular(path)?, false)
     }
 
-    fn records(path: &str, format: Format, raw: &[u8]) -> Result<KeyFile, String> {
+    /// The records of a key file. What it holds is bounded before it grows:
+    /// the file and its inflated text each by the table bound
+    /// (`--max-input-bytes`, 1 GiB by default), and, deduplicating, the
+    /// distinct keys' bytes, 8 bytes of offset and about 9 of hash table
+    /// each; a repeated key costs nothing (a gzip of one line repeated a
+    /// billion times holds one key).
+    fn records(path: &str, format: Format, raw: &[u8], dedup: bool) -> Result<KeyFile, String> {
         let gzipped = raw.starts_with(&[0x1f, 0x8b]);
         let inflated;
         let text: &[u8] = if gzipped {
-            let mut out = Vec::new();
-            flate2::read::MultiGzDecoder::new(raw)
-                .take(MAX_INFLATED_BYTES + 1)
-                .read_to_end(&mut out)
+            inflated = crate::input::gunzip(raw, crate::input::table_bound())
                 .map_err(|e| format!("key file {path}: not readable as gzip: {e}"))?;
-            if out.len() as u64 > MAX_INFLATED_BYTES {
-                return Err(format!(
-                    "key file {path}: inflates to more than {} GiB",
-                    MAX_INFLATED_BYTES >> 30
-                ));
-            }
-            inflated = out;
             &inflated
         } else {
             raw
@@ -126,13 +115,30 @@ impl KeyFile {
             gzipped,
             records: 0,
             duplicates: 0,
-            data: Vec::with_capacity(text.len()),
+            // listed in full, the records are the text's bytes; deduplicated,
+            // they grow with the distinct keys only
+            data: Vec::with_capacity(if dedup { 0 } else { text.len() }),
             ends: Vec::new(),
         };
-        let keep = |f: &mut KeyFile, key: &[u8]| {
+        // the distinct keys so far, by index, hashed by their bytes
+        let mut seen: hashbrown::HashTable<usize> = hashbrown::HashTable::new();
+        let hash = |k: &[u8]| xxhash_rust::xxh3::xxh3_64(k);
+        let mut keep = |f: &mut KeyFile, key: &[u8]| {
             f.records += 1;
-            f.data.extend_from_slice(key);
-            f.ends.push(f.data.len());
+            if dedup {
+                let h = hash(key);
+                if seen.find(h, |&i| f.key(i) == key).is_some() {
+                    f.duplicates += 1;
+                    return;
+                }
+                f.data.extend_from_slice(key);
+                f.ends.push(f.data.len());
+                let f = &*f;
+                seen.insert_unique(h, f.ends.len() - 1, |&i| hash(f.key(i)));
+            } else {
+                f.data.extend_from_slice(key);
+                f.ends.push(f.data.len());
+            }
         };
         match format {
             Format::U64le => {
@@ -174,26 +180,6 @@ impl KeyFile {
         Ok(f)
     }
 
-    /// Drops repeated keys, keeping each first occurrence in order.
-    fn dedup(&mut self) {
-        let mut seen: HashSet<&[u8]> = HashSet::with_capacity(self.ends.len());
-        let mut data = Vec::with_capacity(self.data.len());
-        let mut ends = Vec::with_capacity(self.ends.len());
-        let mut start = 0;
-        for &end in &self.ends {
-            let key = &self.data[start..end];
-            start = end;
-            if seen.insert(key) {
-                data.extend_from_slice(key);
-                ends.push(data.len());
-            }
-        }
-        self.duplicates = self.records - ends.len() as u64;
-        drop(seen);
-        self.data = data;
-        self.ends = ends;
-    }
-
     /// Distinct keys.
     pub fn len(&self) -> u64 {
         self.ends.len() as u64
@@ -232,14 +218,11 @@ impl KeyFile {
     }
 }
 
-/// The largest key file read (on disk).
-pub const MAX_FILE_BYTES: u64 = 4 << 30;
-
 /// A regular file's bytes, through the reading layer ([`crate::input`]): a
 /// device, a FIFO or a directory is refused (a read of /dev/zero would
-/// never end), and so is a file over [`MAX_FILE_BYTES`].
+/// never end), and so is a file over the table bound (`--max-input-bytes`).
 pub fn read_regular(path: &str) -> Result<Vec<u8>, String> {
-    crate::input::read(std::path::Path::new(path), MAX_FILE_BYTES)
+    crate::input::read(std::path::Path::new(path), crate::input::table_bound())
         .map_err(|e| format!("key file {path}: {e}"))
 }
 
