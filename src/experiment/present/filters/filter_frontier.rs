@@ -49,12 +49,21 @@ impl Present for FilterFrontier {
                 .collect();
             parts.push(format!("ε = {}: {}", pct(eps, 3), ranked.join(", ")));
         }
+        // the static filters of the menu, in its order
+        let statics: Vec<&str> = crate::structures::menu::Filter::ALL
+            .iter()
+            .filter(|f| f.is_static())
+            .map(|f| f.name())
+            .collect();
         let reading = listed(
             &format!(
                 "Bits per key at each target ε (n = {n_max}), smallest first, with the waste over log2(1/ε) at the measured rate: "
             ),
             &parts,
-            ". Only the dynamic structures take keys after build; xor and binary fuse must be rebuilt.",
+            &format!(
+                ". Only the dynamic structures take keys after build; the static ones ({}) must be rebuilt.",
+                statics.join(", ")
+            ),
         );
         Section {
             table: declared_table(Self::VIEW, t),
