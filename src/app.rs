@@ -21,11 +21,36 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// A progress or summary line of a long command (run, reproduce, merge,
+/// report, hllpp-bias): its product is the files it writes, so a closed or
+/// failing stdout (`| head -1`, `> /dev/full`) must not end it early. The
+/// first failure is said once on stderr; later lines are dropped.
+pub(crate) fn say(args: std::fmt::Arguments) {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static GONE: AtomicBool = AtomicBool::new(false);
+    if GONE.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+        GONE.store(true, Ordering::Relaxed);
+        eprintln!("note: stdout failed ({e}); the run goes on and writes its files");
+    }
+}
+
+macro_rules! say {
+    ($($t:tt)*) => {
+        say(format_args!($($t)*))
+    };
+}
+
 /// `--threads` may ask for up to this many workers per available core.
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
 pub fn run(cli: Cli) -> Result<()> {
     crate::input::set_table_bound(cli.max_input_bytes);
+    crate::experiment::journal::allow_other_build(cli.allow_other_build);
     if let Some(url) = &cli.redis_url {
         crate::peer::redis::set_url(url).map_err(|e| Error::Input(format!("--redis-url: {e}")))?;
     }
@@ -113,7 +138,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 summary(&spec, &run);
                 for c in &spec.claims {
                     let r = ledger::evaluate(c, &spec.name, &st.tables);
-                    println!(
+                    say!(
                         "  claim {:<28} {:<14} documented {} {}, measured {}",
                         r.claim_id,
                         r.verdict.as_str(),
@@ -162,7 +187,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Merge { dirs } => {
             let rebuilt = crate::experiment::merge::merge(dirs, &cli.out_dir(), threads)?;
             if !cli.quiet {
-                println!(
+                say!(
                     "merged {} studies from {} folders into {}",
                     rebuilt.run.studies.len(),
                     dirs.len(),
@@ -447,7 +472,7 @@ fn hllpp_bias(
     std::fs::write(file, hllpp::to_csv(&points, &provenance))
         .map_err(|e| Error::Input(format!("{}: {e}", file.display())))?;
     if !quiet {
-        println!(
+        say!(
             "wrote {} ({} points, {trials} sketches per p, {:.1} s)",
             file.display(),
             points.len(),
@@ -494,7 +519,7 @@ fn summary(spec: &Spec, run: &StudyRun) {
     } else {
         format!("run in {:.1} s", run.seconds)
     };
-    println!(
+    say!(
         "{}: {} trials ({how}) -> {}",
         spec.name,
         run.trials,
@@ -515,7 +540,7 @@ fn on_ctrl_c() {
 }
 
 fn print_counts(rows: &[ledger::LedgerRow], out: &Path, seconds: f64) {
-    println!(
+    say!(
         "{} -> {}, {} ({:.0} s)",
         crate::report::reading_counts(rows),
         out.join("claims.csv").display(),
@@ -538,7 +563,7 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
             .iter()
             .max_by(|a, b| a.peak_bytes.total_cmp(&b.peak_bytes))
     {
-        println!(
+        say!(
             "plan: {} studies, {} trials; peak memory {} ({}){}",
             specs.len(),
             plans.iter().map(|p| p.trials).sum::<usize>(),
@@ -575,7 +600,7 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
     .write(&opts.out)?;
     if let Some(s) = opts.shard {
         if !quiet {
-            println!(
+            say!(
                 "shard {}/{} of {} studies -> {} (assemble the shards with `sketchlab merge`)",
                 s.index,
                 s.count,

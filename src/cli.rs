@@ -48,6 +48,11 @@ pub struct Cli {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_input_bytes: u64,
 
+    /// Let `--resume` and `merge` take records another build wrote (a
+    /// journal records the crate version and git revision that wrote it)
+    #[arg(long, global = true)]
+    pub allow_other_build: bool,
+
     /// A redis-server for the redis_hll study (default: it starts its own when redis-server is installed)
     #[arg(long, global = true, value_name = "redis://HOST:PORT")]
     pub redis_url: Option<String>,

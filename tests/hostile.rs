@@ -428,3 +428,112 @@ fn bombs_of_every_kind_stay_inside_their_memory_bound() {
     // p = 14: RSE 1.04/128, about 0.8%; 5 sigma
     assert!((est / 3e7 - 1.0).abs() < 0.05, "{est}");
 }
+
+/// Rewrites the build recorded in a journal's header.
+fn set_build(journal: &Path, build: &str) {
+    let text = std::fs::read_to_string(journal).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let json = head.strip_prefix("sketchlab-journal 1 ").unwrap();
+    let mut h: serde_json::Value = serde_json::from_str(json).unwrap();
+    h["build"] = serde_json::Value::String(build.into());
+    std::fs::write(journal, format!("sketchlab-journal 1 {h}\n{rest}")).unwrap();
+}
+
+/// A journal records the build that wrote it: a resume or a merge of
+/// another build's records is refused naming both builds, unless
+/// `--allow-other-build`; the merged manifest names the shards' revision,
+/// not the merging binary's.
+#[test]
+fn records_from_another_build_are_refused_unless_allowed() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join("exp")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/bloom_overfill.toml"),
+        root.join("exp/bloom_overfill.toml"),
+    )
+    .unwrap();
+    let shard = |i: u32, extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            "exp/bloom_overfill.toml",
+            "--quick",
+            "--quiet",
+            "--out",
+        ];
+        let out = format!("s{i}");
+        let sh = format!("{i}/2");
+        a.extend([out.as_str(), "--shard", sh.as_str()]);
+        a.extend(extra);
+        run(&a, root)
+    };
+    for i in 0..2 {
+        assert!(shard(i, &[]).status.success());
+    }
+    let j = |i: u32| root.join(format!("s{i}/bloom_overfill/shard-{i}-of-2.journal"));
+    // a resume of another build's journal
+    set_build(&j(0), "0.0.1 deadbeef");
+    let o = shard(0, &["--resume"]);
+    refused(&o, "0.0.1 deadbeef", "a resume of another build's journal");
+    assert!(
+        shard(0, &["--resume", "--allow-other-build"])
+            .status
+            .success()
+    );
+    // shards of two builds, then both of another build than the merge's
+    let merge = |extra: &[&str]| {
+        let mut a = vec!["merge", "s0", "s1", "--quiet", "--out", "m"];
+        a.extend(extra);
+        run(&a, root)
+    };
+    refused(
+        &merge(&[]),
+        "come from different runs",
+        "shards of two builds",
+    );
+    assert!(!root.join("m").exists());
+    set_build(&j(1), "0.0.1 deadbeef");
+    refused(
+        &merge(&[]),
+        "this merge is build",
+        "shards of another build",
+    );
+    assert!(!root.join("m").exists());
+    assert!(merge(&["--allow-other-build"]).status.success());
+    let m: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(root.join("m/bloom_overfill/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(m["git_revision"], "deadbeef");
+    assert_eq!(m["crate_version"], "0.0.1");
+}
+
+/// A long run whose stdout closes (`| head -0`) goes on and writes every
+/// file: its product is the files, its lines a side channel.
+#[test]
+fn a_closed_stdout_does_not_end_a_run_early() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join("exp")).unwrap();
+    for s in ["bloom_overfill", "hll_registers"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("experiments/{s}.toml")),
+            root.join(format!("exp/{s}.toml")),
+        )
+        .unwrap();
+    }
+    let mut child = Command::new(BIN)
+        .args(["reproduce", "--quick", "--experiments", "exp", "--out", "o"])
+        .current_dir(root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("stdout failed"));
+    for f in ["claims.csv", "REPORT.md", "hll_registers/manifest.json"] {
+        assert!(root.join("o").join(f).is_file(), "{f}");
+    }
+}

@@ -55,6 +55,47 @@ pub struct Header {
     /// file changed since is refused on resume and merge.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub key_files: Vec<String>,
+    /// The build that wrote the records: `VERSION REVISION` ([`this_build`];
+    /// empty in a journal from before builds were recorded). A resume or a
+    /// merge refuses another build's records unless `--allow-other-build`.
+    #[serde(default)]
+    pub build: String,
+}
+
+/// This build: the crate version and the git revision of the checkout it
+/// runs in (`-dirty` with uncommitted changes), or `unknown` outside one.
+pub fn this_build() -> String {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD
+        .get_or_init(|| {
+            format!(
+                "{} {}",
+                env!("CARGO_PKG_VERSION"),
+                crate::export::git_revision().unwrap_or_else(|| "unknown".into())
+            )
+        })
+        .clone()
+}
+
+/// The git revision of a recorded build (`None` for `unknown` or none).
+pub fn build_revision(build: &str) -> Option<String> {
+    build
+        .split_once(' ')
+        .map(|(_, rev)| rev)
+        .filter(|r| *r != "unknown" && !r.is_empty())
+        .map(String::from)
+}
+
+static OTHER_BUILD_ALLOWED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// `--allow-other-build`: a resume or a merge takes records another build wrote.
+pub fn allow_other_build(yes: bool) {
+    OTHER_BUILD_ALLOWED.store(yes, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn other_build_allowed() -> bool {
+    OTHER_BUILD_ALLOWED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Header {
@@ -88,6 +129,20 @@ impl Header {
             self.key_files.join(", "),
             other.key_files.join(", "),
         );
+        if !other_build_allowed() {
+            let shown = |b: &str| {
+                if b.is_empty() {
+                    "(none recorded)".to_string()
+                } else {
+                    b.to_string()
+                }
+            };
+            check(
+                "build (--allow-other-build to take its records anyway)",
+                shown(&self.build),
+                shown(&other.build),
+            );
+        }
         d
     }
 }
@@ -345,6 +400,7 @@ mod tests {
             trials: 3,
             shard: None,
             key_files: vec![],
+            build: "0.1.0 abc".into(),
         }
     }
 

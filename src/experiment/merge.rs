@@ -24,6 +24,8 @@ struct Merged {
     wanted: Vec<bool>,
     /// The per-process random key the shards' trials used, if any.
     key: Option<String>,
+    /// The build that wrote the shards.
+    build: String,
 }
 
 /// The per-process random key the shards' `hash_seed = "random"` trials
@@ -144,6 +146,24 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
             )));
         }
     }
+    // the merge renders the shards' rows: it must be their build too
+    let here = journal::this_build();
+    let mut want = first.header.clone();
+    want.build = here.clone();
+    if want
+        .differences(&first.header)
+        .iter()
+        .any(|d| d.starts_with("build"))
+    {
+        return Err(Error::Input(format!(
+            "{name}: the shards were written by build {}, this merge is build {here}; merge with that build, or pass --allow-other-build",
+            if first.header.build.is_empty() {
+                "(none recorded)"
+            } else {
+                &first.header.build
+            }
+        )));
+    }
     let missing: Vec<String> = (0..count)
         .filter(|i| !by_index.contains_key(i))
         .map(|i| format!("{i}/{count}"))
@@ -244,6 +264,7 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
         seconds: shards.iter().map(|(_, c)| c.seconds).sum(),
         wanted,
         key,
+        build: first.header.build.clone(),
     })
 }
 
@@ -316,6 +337,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
             m.seconds,
             started,
         );
+        // the rows are the shards' build's, not the merging binary's
+        manifest.git_revision = journal::build_revision(&m.build);
+        if let Some((version, _)) = m.build.split_once(' ') {
+            manifest.crate_version = version.to_string();
+        }
         manifest.sequential = super::sequential::describe(&m.spec, m.opts.quick, &m.wanted);
         if m.key.is_some() {
             manifest.process_random_key = m.key.clone();
@@ -328,7 +354,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
         threads,
         seconds: merged.iter().map(|m| m.seconds).sum(),
         finished_utc: export::utc(std::time::SystemTime::now()),
-        git_revision: export::git_revision(),
+        git_revision: merged
+            .first()
+            .and_then(|m| journal::build_revision(&m.build)),
         studies: order,
         shard: None,
     }
@@ -365,6 +393,7 @@ mod tests {
                     trials: 4,
                     shard: Some([i, 2]),
                     key_files: vec![],
+                    build: "0.1.0 abc".into(),
                 },
                 records,
                 good_len: 0,

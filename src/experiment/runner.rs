@@ -73,6 +73,7 @@ pub fn header(spec: &Spec, opts: &RunOptions) -> Header {
         trials: spec.trials(opts.quick),
         shard: opts.shard.map(Shard::pair),
         key_files: spec.key_files.iter().map(|f| f.identity()).collect(),
+        build: journal::this_build(),
     }
 }
 
