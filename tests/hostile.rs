@@ -537,3 +537,21 @@ fn a_closed_stdout_does_not_end_a_run_early() {
         assert!(root.join("o").join(f).is_file(), "{f}");
     }
 }
+
+/// `plan` never runs the study it estimates: a study of one trial is not
+/// calibrated (it once ran a 329 s trial to say how long it takes).
+#[test]
+fn plan_does_not_run_a_one_trial_study_to_time_it() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/crc32_forgery.toml");
+    let start = Instant::now();
+    let o = run(&["plan", spec.to_str().unwrap()], d.path());
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("1 trials")
+            && text.contains("not run: the cheapest trial is 100% of the study's work"),
+        "{text}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(10));
+}

@@ -25,6 +25,9 @@ const CALIBRATION_SECONDS: f64 = 0.5;
 /// The most work (the footprint's operations) a calibration trial may do.
 const CALIBRATION_MAX_WORK: f64 = 5e8;
 
+/// The largest share of the study's work one calibration trial may be.
+const CALIBRATION_MAX_SHARE: f64 = 0.5;
+
 /// One study's plan.
 #[derive(Clone, Debug, Serialize)]
 pub struct Plan {
@@ -102,17 +105,28 @@ pub fn calibrate(spec: &Spec, opts: &RunOptions, plan: &mut Plan) -> Result<()> 
     // (at most 4 GB) and a bounded amount of work, else it is not run (plan
     // must never allocate what it is there to warn about)
     let budget = plan.available_bytes.map_or(2e9, |a| a / 4.0).min(4e9);
-    let fits = |f: &Footprint| f.peak_bytes <= budget && f.work <= CALIBRATION_MAX_WORK;
-    if let Some((_, f)) = cheap.iter().find(|(_, f)| !fits(f))
+    // nor may it be a good part of the study itself: a study of one trial
+    // (or a few large ones) is not run to estimate how long it runs (#40)
+    let max_work = CALIBRATION_MAX_WORK.min(plan.work * CALIBRATION_MAX_SHARE);
+    let fits = |f: &Footprint| f.peak_bytes <= budget && f.work <= max_work;
+    if let Some((_, f)) = cheap.first()
         && !cheap.iter().any(|(_, f)| fits(f))
     {
-        plan.calibration = Some(format!(
-            "not run: the cheapest trial needs {} and {} operations, over what a calibration may take ({} and {} operations)",
-            bytes(f.peak_bytes),
-            sig(f.work, 3),
-            bytes(budget),
-            sig(CALIBRATION_MAX_WORK, 3)
-        ));
+        plan.calibration = Some(if f.work > plan.work * CALIBRATION_MAX_SHARE {
+            format!(
+                "not run: the cheapest trial is {:.0}% of the study's work (a calibration trial may be at most {:.0}% of it: it must not run the study it estimates)",
+                100.0 * f.work / plan.work.max(1.0),
+                100.0 * CALIBRATION_MAX_SHARE
+            )
+        } else {
+            format!(
+                "not run: the cheapest trial needs {} and {} operations, over what a calibration may take ({} and {} operations)",
+                bytes(f.peak_bytes),
+                sig(f.work, 3),
+                bytes(budget),
+                sig(CALIBRATION_MAX_WORK, 3)
+            )
+        });
         return Ok(());
     }
     let clock = Instant::now();
