@@ -555,3 +555,58 @@ fn plan_does_not_run_a_one_trial_study_to_time_it() {
     );
     assert!(start.elapsed() < Duration::from_secs(10));
 }
+
+/// `merge` writes nothing when a later study's shard holds a record whose
+/// cell cannot be its column's type (a whole, checksummed record: the file
+/// was edited, not torn): it once left the earlier studies merged.
+#[test]
+fn merge_writes_nothing_when_a_later_shard_is_bad() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join("exp")).unwrap();
+    for s in ["bloom_overfill", "hll_registers"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("experiments/{s}.toml")),
+            root.join(format!("exp/{s}.toml")),
+        )
+        .unwrap();
+    }
+    let o = run(
+        &[
+            "reproduce",
+            "--quick",
+            "--quiet",
+            "--experiments",
+            "exp",
+            "--shard",
+            "0/1",
+            "--out",
+            "s",
+        ],
+        root,
+    );
+    assert!(o.status.success(), "{o:?}");
+    let j = root.join("s/hll_registers/shard-0-of-1.journal");
+    let text = std::fs::read_to_string(&j).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let (body, _) = lines[1].rsplit_once(' ').unwrap();
+    let parts: Vec<&str> = body.splitn(4, ' ').collect();
+    let mut rows: Vec<Vec<String>> = serde_json::from_str(parts[3]).unwrap();
+    let last = rows[0].len() - 1;
+    rows[0][last] = "abc".into();
+    let body = format!(
+        "{} {} {} {}",
+        parts[0],
+        parts[1],
+        parts[2],
+        serde_json::to_string(&rows).unwrap()
+    );
+    lines[1] = format!(
+        "{body} {:016x}",
+        xxhash_rust::xxh3::xxh3_64(body.as_bytes())
+    );
+    std::fs::write(&j, lines.join("\n") + "\n").unwrap();
+    let o = run(&["merge", "s", "--out", "m"], root);
+    refused(&o, "abc", "a bad cell in the later study's shard");
+    assert!(!root.join("m").exists(), "merge wrote part of its output");
+}

@@ -320,12 +320,17 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
         .map(|name| merge_study(name, &groups[name], threads))
         .collect::<Result<Vec<Merged>>>()?;
 
+    // every study's rows parsed before anything is written: a bad cell in
+    // a later shard leaves no earlier study merged
+    let tables = merged
+        .iter()
+        .map(|m| runner::to_table(&m.spec, &m.records))
+        .collect::<Result<Vec<_>>>()?;
     // all checked: take the output directory (the inputs are only read), then write
     let _lock = super::lock::OutLock::acquire(out, true)?;
-    for m in &merged {
+    for (m, table) in merged.iter().zip(tables) {
         let dir = out.join(&m.spec.name);
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let table = runner::to_table(&m.spec, &m.records)?;
         let rows = export::write_output(&dir, "results.csv", &export::csv::to_bytes(&table)?)?;
         export::write_atomic(&dir.join("spec.toml"), m.spec.source.as_bytes())?;
         let mut manifest = runner::manifest(
