@@ -467,10 +467,10 @@ fn hllpp_bias(
     ];
     if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
+            .map_err(|e| Error::Other(anyhow::anyhow!("creating {}: {e}", dir.display())))?;
     }
-    std::fs::write(file, hllpp::to_csv(&points, &provenance))
-        .map_err(|e| Error::Input(format!("{}: {e}", file.display())))?;
+    // written whole or not at all; a failed write (a full disk) is I/O, exit 1
+    export::write_atomic(file, hllpp::to_csv(&points, &provenance).as_bytes())?;
     if !quiet {
         say!(
             "wrote {} ({} points, {trials} sketches per p, {:.1} s)",

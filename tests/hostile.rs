@@ -610,3 +610,75 @@ fn merge_writes_nothing_when_a_later_shard_is_bad() {
     refused(&o, "abc", "a bad cell in the later study's shard");
     assert!(!root.join("m").exists(), "merge wrote part of its output");
 }
+
+/// A tmpfs of `size` mounted at `dir` with `opts` (needs root, as CI has);
+/// `None` elsewhere, and the test says it skipped. Unmounted on drop.
+struct Mount(PathBuf);
+
+impl Mount {
+    fn new(dir: &Path, opts: &str) -> Option<Mount> {
+        std::fs::create_dir_all(dir).unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
+            .arg(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("skipped: mounting a tmpfs needs root (CI runs this test as root)");
+        }
+        ok.then(|| Mount(dir.to_path_buf()))
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// An I/O failure is exit 1 naming the file, never exit 2 (bad input), and
+/// leaves nothing partial: `design` on a read-only file system, and
+/// `hllpp-bias` onto a full disk (it once left a partial CSV and exit 2).
+#[test]
+fn io_failures_are_exit_1_and_leave_nothing_partial() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    let Some(_ro) = Mount::new(&root.join("ro"), "ro,size=64k") else {
+        return;
+    };
+    let o = run(
+        &[
+            "design",
+            "filter",
+            "--n-expected",
+            "1000",
+            "--n-max",
+            "1000",
+            "--fpr",
+            "0.01",
+            "--hit-rate",
+            "0.1",
+            "--qps",
+            "10",
+            "--out",
+            "ro/review",
+        ],
+        root,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("Read-only file system") && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+    let Some(_full) = Mount::new(&root.join("full"), "size=16k") else {
+        return;
+    };
+    let o = run(&["hllpp-bias", "--trials", "20", "full/bias.csv"], root);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(root.join("full")).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -143,7 +143,9 @@ pub fn write<R: Review>(
     format: Format,
     out: &Path,
 ) -> Result<(PathBuf, Option<String>)> {
-    std::fs::create_dir_all(out).map_err(|e| Error::file(out, format!("cannot create: {e}")))?;
+    // one writer per folder, as for runs; a folder that cannot be created
+    // (a read-only file system) is an I/O failure, exit 1, not bad input
+    let _lock = crate::experiment::lock::OutLock::acquire(out, true)?;
     let files = crate::plot::render_all(&review.charts(), &[], out)?;
     let svgs: Vec<&PathBuf> = files
         .iter()
