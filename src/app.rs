@@ -109,7 +109,11 @@ pub fn run(cli: Cli) -> Result<()> {
             format,
             hashes,
             n,
-        }) => keys_check::keys_check(file, format, hashes, *n, cli.out.as_deref(), threads),
+        }) => {
+            // Ctrl-C stops it cleanly too (its temporary folder removed)
+            on_ctrl_c();
+            keys_check::keys_check(file, format, hashes, *n, cli.out.as_deref(), threads)
+        }
         Command::Keys(crate::cli::KeysWhat::Expand { file, trial }) => {
             keys_check::keys_expand(file, trial.as_deref())
         }

@@ -682,3 +682,43 @@ fn io_failures_are_exit_1_and_leave_nothing_partial() {
     let left: Vec<_> = std::fs::read_dir(root.join("full")).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// `keys check` without `--out` leaves no temporary folder: its own is
+/// removed when it ends, and those of earlier checks whose process is gone
+/// (SIGKILL, SIGTERM) are removed by the next; a live one's is kept.
+#[test]
+fn keys_check_leaves_no_temporary_folder_behind() {
+    let d = tempfile::tempdir().unwrap();
+    let tmp = d.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let dead = (4_000_000..4_100_000u32)
+        .find(|p| !Path::new(&format!("/proc/{p}")).exists())
+        .unwrap();
+    let stale = tmp.join(format!("sketchlab-keys-check-{dead}"));
+    let live = tmp.join(format!("sketchlab-keys-check-{}", std::process::id()));
+    for dir in [&stale, &live] {
+        std::fs::create_dir_all(dir.join("keys_check")).unwrap();
+    }
+    let o = Command::new(BIN)
+        .args([
+            "keys",
+            "check",
+            "tests/keys/urls.txt",
+            "--hashes",
+            "xxh3_64",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let left: Vec<String> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        left,
+        [live.file_name().unwrap().to_string_lossy()],
+        "{left:?}"
+    );
+}

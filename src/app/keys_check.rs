@@ -8,6 +8,32 @@ use crate::hashing::StrategyId;
 use crate::workload::file::Format;
 use std::path::{Path, PathBuf};
 
+/// The temporary folder of a `keys check` without `--out`: this prefix and
+/// its process id.
+const TEMP_PREFIX: &str = "sketchlab-keys-check-";
+
+/// Removes the temporary folders of earlier `keys check`s whose process is
+/// gone (killed by SIGKILL or SIGTERM, or stopped by a failed write before
+/// it could clean up): whatever ended them, the next one leaves none behind.
+fn remove_stale_temporaries() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(TEMP_PREFIX)
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let alive = Path::new(&format!("/proc/{pid}")).exists();
+        if !alive && e.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 /// The study text for one key file.
 pub(super) fn spec_text(file: &Path, format: Format, hashes: &[StrategyId], n: u64) -> String {
     let path = file.display().to_string();
@@ -54,10 +80,13 @@ pub(super) fn keys_check(
     let kf = spec.key_files[0];
     let (dir, temporary) = match out {
         Some(d) => (d.to_path_buf(), false),
-        None => (
-            std::env::temp_dir().join(format!("sketchlab-keys-check-{}", std::process::id())),
-            true,
-        ),
+        None => {
+            remove_stale_temporaries();
+            (
+                std::env::temp_dir().join(format!("{TEMP_PREFIX}{}", std::process::id())),
+                true,
+            )
+        }
     };
     let _lock = crate::experiment::lock::OutLock::acquire(&dir, true)?;
     let rendered =
