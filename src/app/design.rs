@@ -20,6 +20,10 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
     let out = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| "reports/design".into());
+    // one writer per folder, as for runs, taken once the review is made (bad
+    // input writes nothing); the lock creates the folder, and one that cannot
+    // be created is an I/O failure, exit 1
+    let lock = || crate::experiment::lock::OutLock::acquire(&out, true);
     let mut summary = String::new();
     let (path, json) = match d {
         Design::Filter(args) => {
@@ -31,6 +35,7 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
                     reference.display()
                 );
             }
+            let _lock = lock()?;
             review::write(r, args.common.format, &out)?
         }
         Design::Cardinality(args) => {
@@ -42,13 +47,14 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
                     reference.display()
                 );
             }
+            let _lock = lock()?;
             review::write(r, args.common.format, &out)?
         }
-        Design::Frequency(args) => review::write(
-            review::frequency::frequency(args, &reference)?,
-            args.common.format,
-            &out,
-        )?,
+        Design::Frequency(args) => {
+            let r = review::frequency::frequency(args, &reference)?;
+            let _lock = lock()?;
+            review::write(r, args.common.format, &out)?
+        }
     };
     match json {
         Some(j) => print!("{j}"),

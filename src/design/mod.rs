@@ -143,9 +143,10 @@ pub fn write<R: Review>(
     format: Format,
     out: &Path,
 ) -> Result<(PathBuf, Option<String>)> {
-    // one writer per folder, as for runs; a folder that cannot be created
-    // (a read-only file system) is an I/O failure, exit 1, not bad input
-    let _lock = crate::experiment::lock::OutLock::acquire(out, true)?;
+    // a folder that cannot be created (a read-only file system) is an I/O
+    // failure, exit 1, not bad input
+    std::fs::create_dir_all(out)
+        .map_err(|e| Error::Other(anyhow::anyhow!("{}: cannot create: {e}", out.display())))?;
     let files = crate::plot::render_all(&review.charts(), &[], out)?;
     let svgs: Vec<&PathBuf> = files
         .iter()

@@ -112,7 +112,8 @@ pub fn calibrate(spec: &Spec, opts: &RunOptions, plan: &mut Plan) -> Result<()> 
     if let Some((_, f)) = cheap.first()
         && !cheap.iter().any(|(_, f)| fits(f))
     {
-        plan.calibration = Some(if f.work > plan.work * CALIBRATION_MAX_SHARE {
+        let too_big = f.peak_bytes > budget || f.work > CALIBRATION_MAX_WORK;
+        plan.calibration = Some(if !too_big {
             format!(
                 "not run: the cheapest trial is {:.0}% of the study's work (a calibration trial may be at most {:.0}% of it: it must not run the study it estimates)",
                 100.0 * f.work / plan.work.max(1.0),
