@@ -64,7 +64,7 @@ fn colour(v: f64) -> RGBColor {
 }
 
 pub fn png(h: &Heatmap, path: &Path) -> anyhow::Result<()> {
-    let err = |e: &dyn std::fmt::Debug| anyhow!("plotting {}: {e:?}", h.stem);
+    let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", h.stem);
     let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (main, legend) = root.split_horizontally(800);

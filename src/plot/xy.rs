@@ -10,8 +10,8 @@ use std::path::Path;
 const W: u32 = 960;
 const H: u32 = 600;
 
-fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
-    anyhow!("plotting: {e:?}")
+fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow!("plotting: {e}")
 }
 
 pub fn svg(c: &Chart) -> anyhow::Result<String> {

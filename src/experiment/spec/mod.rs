@@ -466,7 +466,16 @@ pub(super) fn key_value(
             path,
             name,
             &item.to_string(),
-            &format!("must be a {ty:?} (a checkpoint of each trial)"),
+            &format!(
+                "must be {} (a checkpoint of each trial)",
+                match ty {
+                    ColType::Int => "an integer",
+                    ColType::Float => "a number",
+                    ColType::Str => "a string",
+                    ColType::Bool => "true or false",
+                    ColType::IntOrStr => "an integer or a word",
+                }
+            ),
         )),
     }
 }
