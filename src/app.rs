@@ -485,15 +485,16 @@ fn summary(spec: &Spec, run: &StudyRun) {
     );
 }
 
-/// Ctrl-C stops after the running trials (the journal keeps the finished
-/// ones); a second Ctrl-C quits at once.
+/// Ctrl-C, or SIGTERM (a scheduler preempting the job, `kill`), stops after
+/// the running trials (the journal keeps the finished ones, temporaries are
+/// removed); a second one quits at once.
 fn on_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if runner::interrupted() {
             std::process::exit(130);
         }
         runner::interrupt();
-        eprintln!("\nstopping after the running trials (Ctrl-C again to quit now)");
+        eprintln!("\nstopping after the running trials (Ctrl-C or SIGTERM again to quit now)");
     });
 }
 

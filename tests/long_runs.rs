@@ -252,12 +252,23 @@ fn sigkill_then_resume_is_byte_identical_serially() {
 
 #[test]
 fn ctrl_c_stops_cleanly_keeps_the_journal_and_prints_the_resume_command() {
+    stops_cleanly("-INT");
+}
+
+/// SIGTERM (a scheduler preempting a job, a plain `kill`) stops a run as
+/// Ctrl-C does: after the running trials, the journal whole, exit 130.
+#[test]
+fn sigterm_stops_cleanly_as_ctrl_c_does() {
+    stops_cleanly("-TERM");
+}
+
+fn stops_cleanly(signal: &str) {
     let d = tempfile::tempdir().unwrap();
     let spec = spec(d.path());
     let out = d.path().join("int");
     let child = start_and_wait(&spec, &out, "2", 3);
     let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
