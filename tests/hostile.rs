@@ -684,8 +684,9 @@ fn io_failures_are_exit_1_and_leave_nothing_partial() {
 }
 
 /// `keys check` without `--out` leaves no temporary folder: its own is
-/// removed when it ends, and those of earlier checks whose process is gone
-/// (SIGKILL, SIGTERM) are removed by the next; a live one's is kept.
+/// removed when it ends (Ctrl-C and SIGTERM stop it cleanly), and those of
+/// earlier checks whose process is gone (SIGKILL) are removed by the next; a
+/// live one's is kept.
 #[test]
 fn keys_check_leaves_no_temporary_folder_behind() {
     let d = tempfile::tempdir().unwrap();

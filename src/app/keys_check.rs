@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 const TEMP_PREFIX: &str = "sketchlab-keys-check-";
 
 /// Removes the temporary folders of earlier `keys check`s whose process is
-/// gone (killed by SIGKILL or SIGTERM, or stopped by a failed write before
-/// it could clean up): whatever ended them, the next one leaves none behind.
+/// gone (killed by SIGKILL, or crashed before it could clean up; Ctrl-C and
+/// SIGTERM stop it cleanly): whatever ended them, the next one leaves none
+/// behind.
 fn remove_stale_temporaries() {
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
         return;
