@@ -76,19 +76,16 @@ pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> R
                 ),
             ));
         }
-        match last {
-            Some((_, prev)) if prev == id => {}
-            Some((prev_index, _)) if index <= prev_index || !seen.insert(id) => {
-                return Err(bad(
-                    n,
-                    format!(
-                        "trial {text} is out of trial order or repeated (rows duplicated or interleaved)"
-                    ),
-                ));
-            }
-            _ => {
-                seen.insert(id);
-            }
+        // a trial's rows are together, and trials come in trial order
+        let starts_a_trial = last.is_none_or(|(_, prev)| prev != id);
+        let out_of_order = last.is_some_and(|(prev_index, _)| index <= prev_index);
+        if starts_a_trial && (out_of_order || !seen.insert(id)) {
+            return Err(bad(
+                n,
+                format!(
+                    "trial {text} is out of trial order or repeated (rows duplicated or interleaved)"
+                ),
+            ));
         }
         last = Some((index, id));
         for (c, v) in results.columns.iter().zip(r) {
