@@ -51,6 +51,8 @@ pub const MAX_THREADS_PER_CORE: usize = 4;
 
 pub fn run(cli: Cli) -> Result<()> {
     crate::input::set_table_bound(cli.max_input_bytes);
+    // the revision a run's manifests name is the tree it started from
+    let _ = export::git_revision();
     crate::experiment::journal::allow_other_build(cli.allow_other_build);
     if let Some(url) = &cli.redis_url {
         crate::peer::redis::set_url(url).map_err(|e| Error::Input(format!("--redis-url: {e}")))?;

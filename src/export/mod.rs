@@ -196,9 +196,16 @@ impl Manifest {
     }
 }
 
-/// The current git revision (with `-dirty` if the tree has changes), if git
-/// and a repository are available.
+/// The git revision of the checkout this process started in (with `-dirty`
+/// if the tree had changes), if git and a repository are available. Read
+/// once, at the first call (`app::run` makes it at start): a long run's
+/// manifests name the tree it started from, not one edited while it ran.
 pub fn git_revision() -> Option<String> {
+    static REV: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    REV.get_or_init(read_git_revision).clone()
+}
+
+fn read_git_revision() -> Option<String> {
     let out = std::process::Command::new("git")
         .args(["rev-parse", "HEAD"])
         .output()
