@@ -369,9 +369,14 @@ pub struct CardinalityArgs {
     /// Nodes whose sketches a coordinator merges (1: no merging)
     #[arg(long, value_name = "N", default_value_t = 1.0)]
     pub merge_nodes: f64,
-    /// Distinct items per group, when known (for the exact set beside the sketch)
+    /// Distinct items per group, when known: each sketch is measured there
+    /// (and the exact set beside the sketch is sized for it)
     #[arg(long, value_name = "D")]
     pub distinct: Option<f64>,
+    /// Seconds one sketch's measurement may take before it is replayed
+    /// (register sketches) or streamed at fewer distinct items
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    pub measure_seconds: f64,
     #[command(flatten)]
     #[serde(flatten)]
     pub common: ReviewArgs,

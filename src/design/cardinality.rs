@@ -51,8 +51,10 @@ pub fn check(i: &CardinalityArgs) -> Result<()> {
             ("--groups", i.groups),
             ("--merge-nodes", i.merge_nodes),
             ("--distinct", i.distinct.unwrap_or(1.0)),
+            ("--measure-seconds", i.measure_seconds),
         ],
     )?;
+    within(KIND, "--measure-seconds", i.measure_seconds, 0.01, 3600.0)?;
     open_unit(KIND, "--error", i.error)?;
     // 1.04/√m at p = 40 is 1e-6: below that no sketch is a sketch
     if i.error < 1e-6 {
@@ -235,7 +237,12 @@ pub fn cardinality(i: &CardinalityArgs, reference: &Path) -> Result<CardinalityR
         merge,
         accuracy,
         next_digit,
-        recommendation: super::measure_sketch::recommend(e, i.distinct, i.merge_nodes > 1.0),
+        recommendation: super::measure_sketch::recommend(
+            e,
+            i.distinct,
+            i.merge_nodes > 1.0,
+            i.measure_seconds,
+        ),
         seed: seed_advice(
             i.common.seed_policy,
             reference,
@@ -311,6 +318,7 @@ mod tests {
             groups: 1e5,
             merge_nodes: 200.0,
             distinct: None,
+            measure_seconds: 2.0,
             common: crate::design::tests_common(),
         }
     }
@@ -360,6 +368,8 @@ mod tests {
                 |i| i.merge_nodes = 0.5,
                 |i| i.distinct = Some(-3.0),
                 |i| i.distinct = Some(f64::NAN),
+                |i| i.measure_seconds = 0.0,
+                |i| i.measure_seconds = f64::INFINITY,
             ],
             check,
         );

@@ -1,12 +1,16 @@
 //! The measured recommendation for distinct counts: every sketch of the
 //! menu ([`Sketch`]) configured as its implementation sizes it (a power of
 //! two of registers, bins or entries: the smallest lg_k whose estimator's
-//! error reaches the target, the merged estimator's when nodes merge),
-//! built at the user's distinct count, filled and measured over replicates
-//! (its RSE with a chi-square interval, the bytes its serialized state
-//! actually takes there, sparse or compressed, and ns per insert), resized
-//! when the whole interval lies past the target's margin, then ranked by
-//! the bytes measured.
+//! error reaches the target, the merged estimator's when nodes merge, or a
+//! smaller one measured to reach it at a small distinct count), built at
+//! the user's distinct count, filled and measured over replicates (its RSE
+//! with a chi-square interval, the bytes its serialized state actually
+//! takes there, sparse or compressed, and ns per insert), resized when the
+//! whole interval lies past the target's margin, then ranked by the bytes
+//! measured. A count whose replicates do not fit the time budget is
+//! replayed at full size for the register sketches
+//! ([`crate::structures::menu::replay`]) and streamed at fewer items for
+//! the others.
 
 use super::measure::Left;
 use crate::export::markdown::{pct, sig};
@@ -16,19 +20,22 @@ use crate::structures::menu::Sketch;
 use serde::Serialize;
 use std::time::Instant;
 
-/// Inserts one candidate's replicates spend together (fewer replicates at
-/// larger n, never below [`MIN_REPLICATES`]).
-const INSERT_BUDGET: f64 = 1.6e7;
 const MIN_REPLICATES: u64 = 20;
 const MAX_REPLICATES: u64 = 200;
+/// Distinct items of the streamed pilot that prices an insert.
+const PILOT_DISTINCT: u64 = 200_000;
 /// The largest lg_k every crate of the menu accepts.
 const LG_K_MAX: u32 = 18;
+/// Powers of two below the asymptotic choice tried at a small distinct count.
+const BELOW_THEORY: u32 = 4;
 /// A measured RSE counts as above the target when its whole interval lies
 /// past target × this (the ledger's materiality margin, as for filters).
 const MARGIN: f64 = 1.1;
 /// Confidence of the RSE interval.
 const CONFIDENCE: f64 = 0.95;
 const SEED: u64 = 0x5eed_ca7d;
+/// What a replayed measurement is, in one sentence.
+pub const REPLAYED: &str = "replayed at your distinct count, not streamed (it does not fit --measure-seconds): each replicate is fed only the words of Poisson(n) ideal 64-bit hashes that can change its state, in stream order, so every estimator (HIP and the martingale too) sees what it would on the stream; its error is taken against that stream's own distinct count, and ns per insert comes from a streamed pilot";
 
 /// RSE of relative errors around 0, with its chi-square interval (as for a
 /// standard deviation, n degrees of freedom: `sd_interval` takes n + 1).
@@ -51,10 +58,20 @@ pub struct SketchMeasured {
     pub rse_theory: f64,
     /// Why lg_k is past the theory's choice ("" when it is not).
     pub resized: String,
-    /// Distinct items per sketch measured (the user's unless scaled).
+    /// Why lg_k is below the theory's choice ("" when it is not): measured
+    /// under the target at the user's distinct count, and what that means
+    /// for a sketch that later sees more.
+    pub below_theory: String,
+    /// Distinct items per sketch measured (the user's unless scaled; the
+    /// mean of a replayed stream's Poisson count).
     pub distinct: u64,
     /// Why the distinct count is not the user's ("" when it is).
     pub scaled: String,
+    /// "streamed" (keys inserted) or "replayed" (the state-changing words
+    /// of Poisson(distinct) ideal hashes, in stream order: [`replay`]).
+    ///
+    /// [`replay`]: crate::structures::menu::replay
+    pub method: &'static str,
     pub replicates: u64,
     /// Whether each replicate's estimate is of two node sketches merged.
     pub merged: bool,
@@ -65,7 +82,8 @@ pub struct SketchMeasured {
     pub bias: f64,
     /// The largest stored (serialized) bytes over the replicates.
     pub bytes: u64,
-    /// Median ns per insert over the replicates.
+    /// Median ns per insert over the streamed replicates (a replayed
+    /// sketch: over the streamed pilot of [`PILOT_DISTINCT`] items).
     pub insert_ns: f64,
 }
 
@@ -77,6 +95,8 @@ pub struct SketchAdvice {
     pub target_rse: f64,
     pub merges: bool,
     pub keys: String,
+    /// Seconds one measurement of one sketch may take.
+    pub measure_seconds: f64,
     pub measured: Vec<SketchMeasured>,
     pub left_out: Vec<Left>,
     /// Least measured bytes, then the next.
@@ -108,27 +128,28 @@ pub fn lg_k_for(s: Sketch, est: &str, target: f64) -> Option<u32> {
     (4..=LG_K_MAX).find(|&k| s.rse_theory(est, k).is_some_and(|e| e <= target))
 }
 
-/// Replicates and distinct items per replicate for `lg_k` at `distinct`:
-/// the user's count while [`MIN_REPLICATES`] of it fit the insert budget,
-/// else as many as fit, but never fewer than 10·2^lg_k (past which every
-/// estimator here is in its asymptotic regime).
-fn plan(distinct: u64, lg_k: u32) -> (u64, u64) {
-    let cap = ((INSERT_BUDGET / MIN_REPLICATES as f64) as u64).max(10 << lg_k);
-    let n = distinct.min(cap).max(1);
-    let reps = ((INSERT_BUDGET / n as f64) as u64).clamp(MIN_REPLICATES, MAX_REPLICATES);
-    (n, reps)
+/// What one measurement did and found.
+struct Measurement {
+    n: u64,
+    reps: u64,
+    method: &'static str,
+    rse: (f64, f64, f64),
+    bias: f64,
+    bytes: u64,
+    insert_ns: f64,
 }
 
-/// Builds `reps` sketches of `n` distinct keys (two node sketches of
-/// overlapping halves, merged, when `merged`) and measures them.
-fn measure_at(
+/// Streams `reps` sketches of `n` distinct keys (two node sketches of
+/// overlapping halves, merged, when `merged`): relative errors, the
+/// largest bytes, and ns per insert of each replicate.
+fn streamed(
     s: Sketch,
     lg_k: u32,
     n: u64,
     reps: u64,
     merged: bool,
     est: &str,
-) -> anyhow::Result<(f64, f64, f64, f64, u64, f64)> {
+) -> anyhow::Result<(Vec<f64>, u64, Vec<f64>)> {
     let hasher = || HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(SEED));
     let (mut rel, mut ns, mut bytes) = (Vec::new(), Vec::new(), 0u64);
     for t in 0..reps {
@@ -161,93 +182,223 @@ fn measure_at(
                 .ok_or_else(|| anyhow::anyhow!("{} has no estimator {est}", s.name()))?;
             (e, a.bytes(), n)
         };
-        ns.push(start.elapsed().as_nanos() as f64 / inserts as f64);
+        ns.push(start.elapsed().as_nanos() as f64 / inserts.max(1) as f64);
         rel.push(estimate / n as f64 - 1.0);
         bytes = bytes.max(b_bytes as u64);
     }
-    ns.sort_by(f64::total_cmp);
-    let (r, lo, hi) = rse(&rel, CONFIDENCE);
-    let bias = rel.iter().sum::<f64>() / rel.len() as f64;
-    Ok((r, lo, hi, bias, bytes, crate::stats::quantile(&ns, 0.5)))
+    Ok((rel, bytes, ns))
 }
 
-/// One sketch configured for `target` and measured at `distinct`, resized
-/// while its RSE interval lies wholly past the margin.
+/// `reps` sketches replayed at `n` ([`Sketch::replayed`]; merged: the
+/// union's state, which is what a merge of register sketches holds):
+/// relative errors against each stream's own count, and the largest bytes.
+fn replayed(s: Sketch, lg_k: u32, n: f64, reps: u64, est: &str) -> anyhow::Result<(Vec<f64>, u64)> {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(SEED ^ lg_k as u64);
+    let (mut rel, mut bytes) = (Vec::new(), 0u64);
+    for _ in 0..reps {
+        let (c, d) = s
+            .replayed(lg_k, n, &mut rng)
+            .ok_or_else(|| anyhow::anyhow!("{} hashes its keys itself", s.name()))??;
+        let e = c
+            .estimate(est)
+            .ok_or_else(|| anyhow::anyhow!("{} has no estimator {est}", s.name()))?;
+        rel.push(e / d - 1.0);
+        bytes = bytes.max(c.bytes() as u64);
+    }
+    Ok((rel, bytes))
+}
+
+/// `x` rounded down to two significant digits (a scaled count one can read).
+fn round_down(x: u64) -> u64 {
+    let unit = 10u64.pow((x.max(1).ilog10()).saturating_sub(1));
+    x / unit * unit
+}
+
+/// One sketch at `lg_k` measured at `distinct` within `seconds`: streamed
+/// at the user's count while [`MIN_REPLICATES`] of it fit (up to
+/// [`MAX_REPLICATES`]); past that replayed at the user's count when the
+/// sketch takes hash words, else streamed at as many items as fit (never
+/// fewer than 10·2^lg_k, past which every estimator here is in its
+/// asymptotic regime). A streamed pilot prices the insert.
+fn measure(
+    s: Sketch,
+    lg_k: u32,
+    distinct: u64,
+    merged: bool,
+    est: &str,
+    seconds: f64,
+) -> anyhow::Result<Measurement> {
+    let pilot = distinct.min(PILOT_DISTINCT);
+    let (_, _, pilot_ns) = streamed(s, lg_k, pilot, 1, merged, est)?;
+    let ns = pilot_ns[0].max(1.0);
+    let fit = |n: u64| seconds / (n as f64 * ns * 1e-9);
+    let summary = |n, reps, method, rel: Vec<f64>, bytes, insert_ns| Measurement {
+        n,
+        reps,
+        method,
+        rse: rse(&rel, CONFIDENCE),
+        bias: rel.iter().sum::<f64>() / rel.len() as f64,
+        bytes,
+        insert_ns,
+    };
+    let stream = |n: u64, reps: u64| -> anyhow::Result<Measurement> {
+        let (rel, bytes, mut ns) = streamed(s, lg_k, n, reps, merged, est)?;
+        ns.sort_by(f64::total_cmp);
+        Ok(summary(
+            n,
+            reps,
+            "streamed",
+            rel,
+            bytes,
+            crate::stats::quantile(&ns, 0.5),
+        ))
+    };
+    if fit(distinct) >= MIN_REPLICATES as f64 {
+        let reps = (fit(distinct) as u64).clamp(MIN_REPLICATES, MAX_REPLICATES);
+        return stream(distinct, reps);
+    }
+    if s.replays() {
+        // one replicate prices the rest
+        let t = Instant::now();
+        let (mut rel, mut bytes) = replayed(s, lg_k, distinct as f64, 1, est)?;
+        let per = t.elapsed().as_secs_f64().max(1e-6);
+        let reps = ((seconds / per) as u64).clamp(MIN_REPLICATES, MAX_REPLICATES);
+        let (more, b) = replayed(s, lg_k, distinct as f64, reps - 1, est)?;
+        rel.extend(more);
+        bytes = bytes.max(b);
+        return Ok(summary(distinct, reps, "replayed", rel, bytes, ns));
+    }
+    let n = round_down(fit(1) as u64 / MIN_REPLICATES)
+        .max(10 << lg_k)
+        .min(distinct);
+    stream(n, MIN_REPLICATES)
+}
+
+/// One sketch configured for `target` and measured at `distinct`. At a
+/// distinct count short of 10·2^lg_k (where sparse modes and linear
+/// counting still hold the error down), up to [`BELOW_THEORY`] smaller
+/// powers of two are measured first, and one whose whole measured interval
+/// lies under the target qualifies; so does the asymptotic choice unless
+/// its whole interval lies past the target's margin, and the qualifying
+/// one with the fewest measured bytes is taken. With none qualifying, the
+/// sketch is resized past the asymptotic choice until one does.
 pub fn candidate(
     s: Sketch,
     target: f64,
     distinct: u64,
     merges: bool,
+    seconds: f64,
 ) -> Result<SketchMeasured, Left> {
     let left = |why: String| Left {
         structure: s.name().into(),
         why,
     };
     let est = estimator(s, merges);
-    let Some(first) = lg_k_for(s, est, target) else {
+    let Some(theory) = lg_k_for(s, est, target) else {
         return Err(left(format!(
             "its {est} estimator needs lg_k > {LG_K_MAX} for {}",
             pct(target, 3)
         )));
     };
+    let first = if distinct < 10 << theory {
+        theory.saturating_sub(BELOW_THEORY).max(4)
+    } else {
+        theory
+    };
+    let interval = |m: &Measurement| {
+        format!(
+            "{} [{}, {}]",
+            pct(m.rse.0, 3),
+            pct(m.rse.1, 3),
+            pct(m.rse.2, 3)
+        )
+    };
     let mut resized = Vec::new();
+    // smaller powers of two whose whole interval lies under the target
+    let mut under = Vec::new();
     let mut lg_k = first;
     loop {
-        let (n, reps) = plan(distinct, lg_k);
-        let (r, lo, hi, bias, bytes, insert_ns) =
-            measure_at(s, lg_k, n, reps, merges, est).map_err(|e| left(e.to_string()))?;
-        let above = lo > MARGIN * target;
-        if above && lg_k < LG_K_MAX {
-            resized.push(format!(
-                "lg_k = {lg_k} measured RSE {} [{}, {}]",
-                pct(r, 3),
-                pct(lo, 3),
-                pct(hi, 3)
-            ));
+        let m =
+            measure(s, lg_k, distinct, merges, est, seconds).map_err(|e| left(e.to_string()))?;
+        if lg_k < theory {
+            if m.rse.2 <= target {
+                under.push((lg_k, m));
+            }
             lg_k += 1;
             continue;
         }
-        if above {
+        let above = m.rse.1 > MARGIN * target;
+        if above && under.is_empty() && lg_k < LG_K_MAX {
+            resized.push(format!("lg_k = {lg_k} measured RSE {}", interval(&m)));
+            lg_k += 1;
+            continue;
+        }
+        if above && under.is_empty() {
             return Err(left(format!(
-                "measured RSE {} [{}, {}] at lg_k = {LG_K_MAX}, above {}",
-                pct(r, 3),
-                pct(lo, 3),
-                pct(hi, 3),
+                "measured RSE {} at lg_k = {LG_K_MAX}, above {}",
+                interval(&m),
                 pct(target, 3)
             )));
         }
+        // the fewest measured bytes among those that qualify (a sparse
+        // image at a larger lg_k can be smaller than a dense one), the
+        // smaller lg_k on a tie
+        if !above {
+            under.push((lg_k, m));
+        }
+        let (lg_k, m) = under
+            .into_iter()
+            .min_by_key(|(k, m)| (m.bytes, *k))
+            .expect("one qualifies");
+        let (r, lo, hi) = m.rse;
+        let rse_theory = s.rse_theory(est, lg_k).unwrap_or(f64::NAN);
+        let count = |x: u64| crate::design::render::count(x as f64);
         return Ok(SketchMeasured {
             structure: s.name().into(),
             estimator: est.into(),
             lg_k,
-            rse_theory: s.rse_theory(est, lg_k).unwrap_or(f64::NAN),
+            rse_theory,
             resized: if resized.is_empty() {
                 String::new()
             } else {
                 format!(
-                    "resized from lg_k = {first}: {} (above {} × the target)",
+                    "resized from lg_k = {theory}: {} (above {} × the target)",
                     resized.join("; "),
                     MARGIN
                 )
             },
-            distinct: n,
-            scaled: if n < distinct {
+            below_theory: if lg_k < theory {
                 format!(
-                    "measured at {} distinct items, not {}: {reps} replicates fit the insert budget there, and past 10·2^lg_k the estimator's error no longer depends on n",
-                    crate::design::render::count(n as f64),
-                    crate::design::render::count(distinct as f64)
+                    "lg_k = {lg_k}, below the asymptotic lg_k = {theory}: at {} distinct items its whole interval {} lies under the target; its asymptotic RSE is {}, so a sketch that will see past about 10·2^lg_k = {} distinct items needs lg_k = {theory}",
+                    count(distinct),
+                    interval(&m),
+                    pct(rse_theory, 3),
+                    count(10 << lg_k)
                 )
             } else {
                 String::new()
             },
-            replicates: reps,
+            scaled: if m.n < distinct {
+                format!(
+                    "measured at {} distinct items, not {}: {} replicates fit --measure-seconds there, and past 10·2^lg_k the estimator's error no longer depends on n",
+                    count(m.n),
+                    count(distinct),
+                    m.reps,
+                )
+            } else {
+                String::new()
+            },
+            distinct: m.n,
+            method: m.method,
+            replicates: m.reps,
             merged: merges,
             rse: r,
             rse_lo: lo,
             rse_hi: hi,
-            bias,
-            bytes,
-            insert_ns,
+            bias: m.bias,
+            bytes: m.bytes,
+            insert_ns: m.insert_ns,
         });
     }
 }
@@ -306,9 +457,20 @@ impl SketchAdvice {
         for (note, names) in notes {
             s += &format!("  {}: {note}\n", names.join(", "));
         }
+        let replayed: Vec<&str> = self
+            .measured
+            .iter()
+            .filter(|m| m.method == "replayed")
+            .map(|m| m.structure.as_str())
+            .collect();
+        if !replayed.is_empty() {
+            s += &format!("  {}: {REPLAYED}\n", replayed.join(", "));
+        }
         for m in &self.measured {
-            if !m.resized.is_empty() {
-                s += &format!("  {}: {}\n", m.structure, m.resized);
+            for note in [&m.resized, &m.below_theory] {
+                if !note.is_empty() {
+                    s += &format!("  {}: {note}\n", m.structure);
+                }
             }
         }
         for l in &self.left_out {
@@ -320,7 +482,12 @@ impl SketchAdvice {
 
 /// Every menu sketch measured for `target` at `distinct` (None: at
 /// 10·2^lg_k, each in its asymptotic regime), ranked by measured bytes.
-pub fn recommend(target: f64, distinct: Option<f64>, merges: bool) -> SketchAdvice {
+pub fn recommend(
+    target: f64,
+    distinct: Option<f64>,
+    merges: bool,
+    measure_seconds: f64,
+) -> SketchAdvice {
     let t = Instant::now();
     let (mut measured, mut left_out) = (Vec::new(), Vec::new());
     for s in Sketch::ALL {
@@ -331,7 +498,7 @@ pub fn recommend(target: f64, distinct: Option<f64>, merges: bool) -> SketchAdvi
             },
             |d| d as u64,
         );
-        match candidate(s, target, n, merges) {
+        match candidate(s, target, n, merges, measure_seconds) {
             Ok(m) => measured.push(m),
             Err(l) => left_out.push(l),
         }
@@ -346,6 +513,7 @@ pub fn recommend(target: f64, distinct: Option<f64>, merges: bool) -> SketchAdvi
         distinct,
         target_rse: target,
         merges,
+        measure_seconds,
         keys: "synthetic distinct 8-byte ids (sketchlab's sketches through XXH3, fixed seed; DataSketches' through its own hash, seed 9001)".into(),
         smallest: by_bytes.first().map(|m| m.structure.clone()),
         runner_up: by_bytes.get(1).map(|m| m.structure.clone()),
@@ -377,7 +545,7 @@ mod tests {
     /// and DataSketches' HLL stores its sparse list, far below its dense size.
     #[test]
     fn sketches_are_measured_at_the_users_distinct_count() {
-        let a = recommend(0.02, Some(300.0), true);
+        let a = recommend(0.02, Some(300.0), true, 2.0);
         eprintln!("{}", a.summary());
         assert!(a.left_out.is_empty(), "{:?}", a.left_out);
         for m in &a.measured {
@@ -388,5 +556,72 @@ mod tests {
         let ds = a.get("datasketches_hll8").unwrap();
         assert!(ds.bytes < 1 << ds.lg_k, "{ds:?}");
         assert!(a.smallest.is_some() && a.summary().contains("recommended (smallest)"));
+    }
+
+    /// At 1,000 distinct items never merged, 1% needs lg_k = 13 by HIP's
+    /// asymptotic 0.833/√m, but lg_k = 12 holds it there (linear counting):
+    /// it is taken, its whole interval under 1%, and the note says what a
+    /// sketch seeing more items needs. Theta at 2^10 nominal entries keeps
+    /// all 1,000 hashes: exact.
+    #[test]
+    fn a_small_distinct_count_takes_a_smaller_power_of_two_only_when_measured() {
+        let a = recommend(0.01, Some(1000.0), false, 2.0);
+        let h = a.get("hll6").unwrap();
+        assert_eq!(
+            (h.lg_k, lg_k_for(Sketch::Hll6, "hip", 0.01)),
+            (12, Some(13))
+        );
+        assert!(
+            h.rse_hi <= 0.01 && h.below_theory.contains("needs lg_k = 13"),
+            "{h:?}"
+        );
+        let t = a.get("theta").unwrap();
+        assert_eq!((t.lg_k, t.rse), (10, 0.0), "{t:?}");
+        for m in &a.measured {
+            assert!(
+                m.lg_k
+                    >= lg_k_for(Sketch::from_name(&m.structure).unwrap(), &m.estimator, 0.01)
+                        .unwrap()
+                    || m.rse_hi <= 0.01,
+                "{m:?}"
+            );
+        }
+        // past 10·2^lg_k the asymptotic choice stands
+        let big = recommend(0.01, Some(1e6), false, 2.0);
+        assert!(
+            big.measured.iter().all(|m| m.below_theory.is_empty()),
+            "{big:?}"
+        );
+    }
+
+    /// 10^12 distinct items in a budget of 0.3 s: the register sketches are
+    /// replayed at that count (their RSE interval covering the theory's,
+    /// HIP and the martingale included), DataSketches' streamed at fewer
+    /// items, each saying so.
+    #[test]
+    fn past_the_budget_register_sketches_are_replayed_at_the_users_count() {
+        let a = recommend(0.05, Some(1e12), false, 0.3);
+        for m in &a.measured {
+            let s = Sketch::from_name(&m.structure).unwrap();
+            if s.replays() {
+                assert_eq!(
+                    (m.method, m.distinct),
+                    ("replayed", 1_000_000_000_000),
+                    "{m:?}"
+                );
+                assert!(m.scaled.is_empty());
+                let wide = crate::stats::sd_interval(m.rse, m.replicates as usize + 1, 0.999);
+                assert!(wide.lo <= m.rse_theory && m.rse_theory <= wide.hi, "{m:?}");
+            } else {
+                assert_eq!(m.method, "streamed");
+                assert!(
+                    m.distinct < 1_000_000_000_000 && m.scaled.contains("not 1,000,000,000,000"),
+                    "{m:?}"
+                );
+            }
+        }
+        assert!(a.summary().contains("replayed at your distinct count"));
+        assert_eq!(round_down(20_532_207), 20_000_000);
+        assert_eq!(round_down(7), 7);
     }
 }

@@ -227,22 +227,27 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
 /// The measured recommendation: one row per sketch, configured and measured.
 fn advice_markdown(a: &crate::design::measure_sketch::SketchAdvice) -> String {
     let mut s = format!(
-        "## Which sketch? (measured here at your size)\n\nEach sketch is configured as its implementation sizes it (a power of two of registers, bins or entries: the smallest lg_k whose {} estimator's error reaches {}), built at {}, filled with {} and measured over replicates: its RSE with a 95% chi-square interval, the bytes its stored state takes there (sparse or compressed where the implementation does so) and the median ns per insert. A sketch whose whole interval lies above 1.1 × the target is resized and measured again. This took {:.1} s.\n\n| sketch | lg_k | estimator | bytes (measured) | RSE (theory) | RSE measured [95%] | bias | ns per insert | distinct × replicates | notes |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "## Which sketch? (measured here at your size)\n\nEach sketch is configured as its implementation sizes it (a power of two of registers, bins or entries: the smallest lg_k whose {} estimator's error reaches {}), built at {}, filled with {} and measured over replicates: its RSE with a 95% chi-square interval, the bytes its stored state takes there (sparse or compressed where the implementation does so) and the median ns per insert. Below 10·2^lg_k distinct items, up to four smaller powers of two are tried first, and one is taken only when its whole measured interval lies under the target. A sketch whose whole interval lies above 1.1 × the target is resized and measured again. Each measurement may take {} s (`--measure-seconds`); past that, a register sketch is replayed at your count and any other is streamed at fewer items, as its row says. This took {:.1} s.\n\n| sketch | lg_k | estimator | bytes (measured) | RSE (theory) | RSE measured [95%] | bias | ns per insert | distinct × replicates | how | notes |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
         if a.merges { "merged" } else { "best unmerged" },
         pct(a.target_rse, 3),
         a.distinct
             .map(|d| format!("{} distinct items", count(d)))
             .unwrap_or_else(|| "10·2^lg_k distinct items (no --distinct given)".into()),
         a.keys,
+        sig(a.measure_seconds, 3),
         a.seconds,
     );
     for m in &a.measured {
-        let notes: Vec<&str> = [m.resized.as_str(), m.scaled.as_str()]
-            .into_iter()
-            .filter(|x| !x.is_empty())
-            .collect();
+        let notes: Vec<&str> = [
+            m.resized.as_str(),
+            m.below_theory.as_str(),
+            m.scaled.as_str(),
+        ]
+        .into_iter()
+        .filter(|x| !x.is_empty())
+        .collect();
         s += &format!(
-            "| {} | {} | {}{} | {} | {} | {} [{}, {}] | {} | {} | {} × {} | {} |\n",
+            "| {} | {} | {}{} | {} | {} | {} [{}, {}] | {} | {} | {} × {} | {} | {} |\n",
             m.structure,
             m.lg_k,
             m.estimator,
@@ -256,13 +261,20 @@ fn advice_markdown(a: &crate::design::measure_sketch::SketchAdvice) -> String {
             sig(m.insert_ns, 3),
             count(m.distinct as f64),
             m.replicates,
+            m.method,
             notes.join("; ")
         );
     }
     for l in &a.left_out {
         s += &format!(
-            "| {} | — | — | — | — | — | — | — | — | left out: {} |\n",
+            "| {} | — | — | — | — | — | — | — | — | — | left out: {} |\n",
             l.structure, l.why
+        );
+    }
+    if a.measured.iter().any(|m| m.method == "replayed") {
+        s += &format!(
+            "\n*replayed*: {}.\n",
+            crate::design::measure_sketch::REPLAYED
         );
     }
     let name = |x: &Option<String>| x.clone().unwrap_or_else(|| "none".into());

@@ -138,7 +138,15 @@ impl<H: KeyHasher> HyperLogLog<H> {
     /// Adds a key; returns whether a register changed.
     #[inline]
     pub fn insert(&mut self, key: &[u8]) -> bool {
-        let (i, rank) = index_and_rank(self.word(key), self.p);
+        self.insert_word(self.word(key))
+    }
+
+    /// Adds one 64-bit hash word as if a key had hashed to it (what a
+    /// simulation that draws words instead of keys feeds); returns whether
+    /// a register changed.
+    #[inline]
+    pub fn insert_word(&mut self, word: u64) -> bool {
+        let (i, rank) = index_and_rank(word, self.p);
         let old = self.registers.get(i);
         if rank <= old {
             return false;

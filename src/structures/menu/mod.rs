@@ -5,6 +5,7 @@
 
 mod cardinality;
 mod filters;
+pub mod replay;
 
 pub use cardinality::{Counter, Sketch, ultraloglog_after};
 pub use filters::{Built, Config, Filter, Shape};
