@@ -312,3 +312,23 @@ fn the_reference_ledger_corrects_every_claim_wrong_as_meant() {
     }
     assert!(wrong > 0);
 }
+
+/// README states the reference's counts as the reference's ledger states
+/// them: the count sentence opening `reports/LEDGER.md` appears in README
+/// word for word (a reference regenerated without README updated fails).
+#[test]
+fn readme_states_the_reference_ledgers_counts() {
+    let ledger = std::fs::read_to_string("reports/LEDGER.md").unwrap();
+    let line = ledger
+        .lines()
+        .find(|l| l.contains(" claims as meant: "))
+        .expect("LEDGER.md states its counts");
+    let counts = line.split(". The rule").next().unwrap();
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    // README wraps its lines: compare with whitespace collapsed
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat(&readme).contains(&flat(counts)),
+        "README.md does not state the reference's counts: {counts}"
+    );
+}

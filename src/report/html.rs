@@ -170,8 +170,28 @@ fn findings(rows: &[LedgerRow]) -> String {
             id = escape(&r.claim_id),
         );
     }
+    s += "</ul>\n";
+    if !f.cited.is_empty() {
+        s += &format!(
+            "<h3>Wrong by citation ({})</h3>\n<ul class=\"findings\">\n",
+            f.cited.len()
+        );
+        for r in &f.cited {
+            s += &format!(
+                "<li><a href=\"#claim-{id}\"><code>{id}</code></a> (doc {}, {}): “{}” — documented {} ({}). <strong>Use instead:</strong> {}</li>\n",
+                escape(&r.document),
+                escape(&r.section),
+                escape(&r.quote),
+                escape(&r.documented),
+                escape(&r.unit),
+                escape(&r.correction),
+                id = escape(&r.claim_id),
+            );
+        }
+        s += "</ul>\n";
+    }
     s += &format!(
-        "</ul>\n<h3>Caveats worth knowing ({})</h3>\n<ul class=\"findings\">\n",
+        "<h3>Caveats worth knowing ({})</h3>\n<ul class=\"findings\">\n",
         f.caveats.len()
     );
     for r in &f.caveats {

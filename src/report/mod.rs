@@ -66,19 +66,46 @@ fn num(x: Option<f64>) -> String {
     x.map(|v| sig(v, 4)).unwrap_or_else(|| "—".into())
 }
 
-/// "3 hold, 1 do not hold, …" for a set of ledger rows (zero counts left out).
+/// "3 hold, 1 do not hold, …" for a set of ledger rows (zero counts left
+/// out), the verdicts by citation (basis `reference`) counted apart: "…; by
+/// citation: 2 hold, 1 unverified".
 pub fn verdict_counts<'a>(rows: impl IntoIterator<Item = &'a LedgerRow>) -> String {
-    let mut n = [0usize; ledger::VERDICTS.len()];
+    let (mut n, mut cited) = (
+        [0usize; ledger::VERDICTS.len()],
+        [0usize; ledger::VERDICTS.len()],
+    );
     for r in rows {
-        n[verdict_rank(r.verdict)] += 1;
+        if r.basis == Basis::Reference {
+            cited[verdict_rank(r.verdict)] += 1;
+        } else {
+            n[verdict_rank(r.verdict)] += 1;
+        }
     }
-    let parts: Vec<String> = n
-        .iter()
-        .zip(ledger::VERDICTS)
-        .filter(|(k, _)| **k > 0)
-        .map(|(k, v)| format!("{k} {}", v.plural()))
-        .collect();
-    parts.join(", ")
+    let list = |n: &[usize], plural: fn(Verdict) -> &'static str| -> String {
+        let parts: Vec<String> = n
+            .iter()
+            .zip(ledger::VERDICTS)
+            .filter(|(k, _)| **k > 0)
+            .map(|(k, v)| format!("{k} {}", plural(v)))
+            .collect();
+        parts.join(", ")
+    };
+    let measured = list(&n, Verdict::plural);
+    let by_citation = list(&cited, cited_plural);
+    match (measured.is_empty(), by_citation.is_empty()) {
+        (_, true) => measured,
+        (true, false) => format!("by citation: {by_citation}"),
+        (false, false) => format!("{measured}; by citation: {by_citation}"),
+    }
+}
+
+/// A verdict by citation's plural: `not-measured` is "unverified" there
+/// (no reference decides the sentence).
+pub fn cited_plural(v: Verdict) -> &'static str {
+    match v {
+        Verdict::NotMeasured => "unverified",
+        v => v.plural(),
+    }
 }
 
 /// "intended: 150 hold, 9 do not hold, …; caveats: 30 (12 hold, 18 do not hold)".
@@ -225,8 +252,10 @@ fn ledger_by_section(ledger: &[LedgerRow]) -> String {
 
 /// The rows "Findings" shows, in the ledger's order.
 pub struct Findings<'a> {
-    /// Intended readings that do not hold: the documents' errors as meant.
+    /// Intended readings that do not hold, measured: the documents' errors as meant.
     pub wrong: Vec<&'a LedgerRow>,
+    /// Intended readings a cited reference contradicts.
+    pub cited: Vec<&'a LedgerRow>,
     /// Caveats that do not hold.
     pub caveats: Vec<&'a LedgerRow>,
     /// Intended readings still inconclusive.
@@ -241,8 +270,12 @@ impl<'a> Findings<'a> {
                 .filter(|r| r.reading == reading && r.verdict == v)
                 .collect()
         };
+        let (cited, wrong) = pick(Reading::Intended, Verdict::DoesNotHold)
+            .into_iter()
+            .partition(|r| r.basis == Basis::Reference);
         Findings {
-            wrong: pick(Reading::Intended, Verdict::DoesNotHold),
+            wrong,
+            cited,
             caveats: pick(Reading::Caveat, Verdict::DoesNotHold),
             open: pick(Reading::Intended, Verdict::Inconclusive),
         }
@@ -262,6 +295,7 @@ fn interval_text(r: &LedgerRow) -> String {
 pub fn findings(ledger: &[LedgerRow]) -> String {
     let Findings {
         wrong,
+        cited,
         caveats,
         open,
     } = Findings::of(ledger);
@@ -289,6 +323,18 @@ pub fn findings(ledger: &[LedgerRow]) -> String {
                 format!(" **Use instead:** {}", r.correction)
             }
         );
+    }
+    if !cited.is_empty() {
+        s += &format!(
+            "\n### Wrong by citation ({})\n\nDates, venues and deployments no harness measures, contradicted by the reference named in the ledger's note.\n\n",
+            cited.len()
+        );
+        for r in &cited {
+            s += &format!(
+                "- **{}** (doc {}, {}): “{}” — documented {} ({}). **Use instead:** {}\n",
+                r.claim_id, r.document, r.section, r.quote, r.documented, r.unit, r.correction
+            );
+        }
     }
     s += &format!(
         "\n### Caveats worth knowing ({})\n\nLiteral or edge readings that fail while the claim holds as meant: each is reported under the claim it qualifies.\n\n",

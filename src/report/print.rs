@@ -193,18 +193,37 @@ pub fn ledger_table(
     Ok(out)
 }
 
+/// "5 holds, 1 does-not-hold; by citation: 2 holds, 1 unverified" (the
+/// verdicts by citation, basis `reference`, counted apart).
 fn counts(rows: &[&Line]) -> String {
-    let parts: Vec<String> = Verdict::ALL
-        .iter()
-        .map(|v| v.as_str())
-        .map(|v| (v, rows.iter().filter(|l| l.verdict == v).count()))
-        .filter(|(_, n)| *n > 0)
-        .map(|(v, n)| format!("{n} {v}"))
-        .collect();
-    if parts.is_empty() {
-        "none".into()
-    } else {
-        parts.join(", ")
+    let list = |cited: bool| -> Vec<String> {
+        Verdict::ALL
+            .iter()
+            .map(|v| v.as_str())
+            .map(|v| {
+                let n = rows
+                    .iter()
+                    .filter(|l| l.verdict == v && (l.basis == "reference") == cited)
+                    .count();
+                (v, n)
+            })
+            .filter(|(_, n)| *n > 0)
+            .map(|(v, n)| {
+                let v = if cited && v == "not-measured" {
+                    "unverified"
+                } else {
+                    v
+                };
+                format!("{n} {v}")
+            })
+            .collect()
+    };
+    let (measured, cited) = (list(false), list(true));
+    match (measured.is_empty(), cited.is_empty()) {
+        (true, true) => "none".into(),
+        (false, true) => measured.join(", "),
+        (true, false) => format!("by citation: {}", cited.join(", ")),
+        (false, false) => format!("{}; by citation: {}", measured.join(", "), cited.join(", ")),
     }
 }
 

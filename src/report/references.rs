@@ -1,8 +1,11 @@
 //! Claims that need no study: dates, venues, theorems and deployments that no
 //! harness can measure. They live in `data/claims_without_study.toml`
-//! (compiled in, so every rebuilt ledger carries them) and enter the ledger as
-//! `not-measured`, each with the reference a reader checks it against and,
-//! for a theorem, the study that demonstrates it where one can.
+//! (compiled in, so every rebuilt ledger carries them) and enter the ledger
+//! with basis `reference` and a verdict by citation, counted apart from the
+//! measured ones: `holds` or `does-not-hold` (with its correction) when the
+//! named reference decides the sentence, `not-measured` (printed
+//! "unverified") when none can; each with the reference a reader checks it
+//! against and, for a theorem, the study that demonstrates it.
 
 use super::ledger::{Basis, LedgerRow, Reading, Verdict};
 use serde::Deserialize;
@@ -25,6 +28,11 @@ struct Raw {
     /// What the sentence states (a year, a count, a name), as text.
     documented: String,
     unit: String,
+    /// The verdict the reference gives.
+    cited: Cited,
+    /// For `does-not-hold`: the statement the reference supports.
+    #[serde(default)]
+    correction: Option<String>,
     /// Where a reader checks it: authors, title, venue, year (or the
     /// maintainer's documentation for a deployment).
     reference: String,
@@ -36,6 +44,15 @@ struct Raw {
     /// the sentence is read.
     #[serde(default)]
     note: Option<String>,
+}
+
+/// A verdict by citation.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+enum Cited {
+    Holds,
+    DoesNotHold,
+    Unverified,
 }
 
 /// The ledger rows of the claims without a study (study = "references").
@@ -61,6 +78,12 @@ fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
                 c.id
             ));
         }
+        if (c.cited == Cited::DoesNotHold) != c.correction.is_some() {
+            return Err(format!(
+                "{}: a correction goes with cited = \"does-not-hold\", and only with it",
+                c.id
+            ));
+        }
         let mut note = c.note.unwrap_or_default();
         for (label, text) in [
             ("Demonstration", c.demonstration.as_deref()),
@@ -82,7 +105,11 @@ fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
                 theory: None,
                 measured: None,
                 unit: c.unit,
-                verdict: Verdict::NotMeasured,
+                verdict: match c.cited {
+                    Cited::Holds => Verdict::Holds,
+                    Cited::DoesNotHold => Verdict::DoesNotHold,
+                    Cited::Unverified => Verdict::NotMeasured,
+                },
                 basis: Basis::Reference,
                 study: "references".into(),
                 interval: None,
@@ -93,7 +120,7 @@ fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
                 caveat_of: None,
                 ty: String::new(),
                 margin: String::new(),
-                correction: String::new(),
+                correction: c.correction.unwrap_or_default(),
             }
             .placed(),
         );
@@ -112,13 +139,33 @@ mod tests {
         for r in &rows {
             assert!(!r.section.is_empty(), "{}: quote not found", r.claim_id);
             assert!(r.note.contains("Reference: "), "{}", r.claim_id);
-            assert_eq!(r.verdict, Verdict::NotMeasured);
+            assert_eq!(
+                r.verdict == Verdict::DoesNotHold,
+                !r.correction.is_empty(),
+                "{}",
+                r.claim_id
+            );
         }
+        // the contradictions the references name are verdicts, not notes
+        let verdict = |id: &str| rows.iter().find(|r| r.claim_id == id).unwrap().verdict;
+        for id in [
+            "bloom_paper_two_pages",
+            "minhash_google_dedup",
+            "bloom_web_caching",
+            "tdigest_deployments",
+            "every_production_implementation_double_hashes",
+        ] {
+            assert_eq!(verdict(id), Verdict::DoesNotHold, "{id}");
+        }
+        assert_eq!(
+            verdict("hll_essentially_every_system"),
+            Verdict::NotMeasured
+        );
     }
 
     #[test]
     fn a_claim_without_its_reference_or_with_an_unknown_field_is_refused() {
-        let base = "[[claim]]\nid = \"a\"\ndocument = \"000\"\nquote = \"q\"\ndocumented = \"1970\"\nunit = \"year\"\n";
+        let base = "[[claim]]\nid = \"a\"\ndocument = \"000\"\nquote = \"q\"\ndocumented = \"1970\"\nunit = \"year\"\ncited = \"holds\"\n";
         assert!(rows_from(&format!("{base}reference = \" \"\n")).is_err());
         assert!(rows_from(&format!("{base}reference = \"r\"\nverdict = \"holds\"\n")).is_err());
         assert!(
@@ -128,5 +175,11 @@ mod tests {
             .is_err()
         );
         assert!(rows_from(&format!("{base}reference = \"r\"\n")).is_ok());
+        // a does-not-hold without its correction, a holds with one
+        let dnh = base.replace("holds", "does-not-hold");
+        assert!(rows_from(&format!("{dnh}reference = \"r\"\n")).is_err());
+        assert!(rows_from(&format!("{base}reference = \"r\"\ncorrection = \"c\"\n")).is_err());
+        assert!(rows_from(&format!("{dnh}reference = \"r\"\ncorrection = \"c\"\n")).is_ok());
+        assert!(rows_from(&base.replace("holds", "maybe")).is_err());
     }
 }
