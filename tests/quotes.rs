@@ -337,3 +337,31 @@ fn readme_states_the_reference_ledgers_counts() {
         "README.md does not state the reference's counts: {counts}"
     );
 }
+
+/// Every claim `data/findings.toml` groups is a claim of the reference
+/// ledger, wrong as meant: a group never hides a row that holds.
+#[test]
+fn findings_group_only_claims_wrong_as_meant() {
+    let text = std::fs::read_to_string("reports/claims.csv").unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let verdicts: std::collections::HashMap<String, (String, String)> = r
+        .records()
+        .map(|x| {
+            let x = x.unwrap();
+            (x[0].to_string(), (x[7].to_string(), x[11].to_string()))
+        })
+        .collect();
+    for g in sketchlab::report::findings::groups().unwrap() {
+        for c in &g.claims {
+            let (v, reading) = verdicts
+                .get(c)
+                .unwrap_or_else(|| panic!("{}: {c} is not in the ledger", g.id));
+            assert_eq!(
+                (v.as_str(), reading.as_str()),
+                ("does-not-hold", "intended"),
+                "{}: {c}",
+                g.id
+            );
+        }
+    }
+}

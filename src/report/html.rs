@@ -146,14 +146,18 @@ fn ledger_tables(rows: &[LedgerRow]) -> String {
 /// "Findings" as HTML: the same rows as REPORT.md's.
 fn findings(rows: &[LedgerRow]) -> String {
     let f = Findings::of(rows);
+    let groups = super::findings::groups().unwrap_or_default();
+    let distinct = super::findings::distinct(&f.wrong, &groups);
     let mut s = format!(
-        "<h2 id=\"findings\">Findings</h2>\n<p>{}.</p>\n<h3>Wrong as meant ({})</h3>\n<ul class=\"findings\">\n",
+        "<h2 id=\"findings\">Findings</h2>\n<p>{}.</p>\n<h3>Wrong as meant ({} distinct errors in {} claims)</h3>\n<ul class=\"findings\">\n",
         escape(&reading_counts(rows)),
+        distinct.len(),
         f.wrong.len()
     );
-    for r in &f.wrong {
+    for (r, group, rest) in &distinct {
         s += &format!(
-            "<li><a href=\"#claim-{id}\"><code>{id}</code></a> (doc {}, {}): “{}” — documented {} {}; {} <strong>{}</strong>{}.{}</li>\n",
+            "<li>{}<a href=\"#claim-{id}\"><code>{id}</code></a> (doc {}, {}): “{}” — documented {} {}; {} <strong>{}</strong>{}.{}{}</li>\n",
+            group.map_or(String::new(), |g| format!("<em>{}</em>: ", escape(&g.what))),
             escape(&r.document),
             escape(&r.section),
             escape(&r.quote),
@@ -167,6 +171,7 @@ fn findings(rows: &[LedgerRow]) -> String {
             } else {
                 format!(" <strong>Use instead:</strong> {}", escape(&r.correction))
             },
+            escape(&super::findings::shared_text(rest)),
             id = escape(&r.claim_id),
         );
     }

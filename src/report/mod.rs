@@ -2,6 +2,7 @@
 //! each study's page, all computed from result tables.
 
 pub mod documents;
+pub mod findings;
 pub mod html;
 pub mod ledger;
 pub mod margin;
@@ -301,13 +302,17 @@ pub fn findings(ledger: &[LedgerRow]) -> String {
     } = Findings::of(ledger);
     let mut s = String::from("## Findings\n\n");
     s += &format!("{}.\n\n", reading_counts(ledger));
+    let groups = findings::groups().unwrap_or_default();
+    let distinct = findings::distinct(&wrong, &groups);
     s += &format!(
-        "### Wrong as meant ({})\n\nEach claim read as its author meant it, in the regime the document speaks of; the margin is the smallest difference that matters for its use (see the rule below the findings).\n\n",
+        "### Wrong as meant ({} distinct errors in {} claims)\n\nEach claim read as its author meant it, in the regime the document speaks of; the margin is the smallest difference that matters for its use (see the rule below the findings). Claims that rest on one mistake are listed once, under the first.\n\n",
+        distinct.len(),
         wrong.len()
     );
-    for r in &wrong {
+    for (r, group, rest) in &distinct {
         s += &format!(
-            "- **{}** (doc {}, {}): “{}” — documented {} {}; {} **{}**{}.{}\n",
+            "- {}**{}** (doc {}, {}): “{}” — documented {} {}; {} **{}**{}.{}{}\n",
+            group.map_or(String::new(), |g| format!("*{}*: ", g.what)),
             r.claim_id,
             r.document,
             r.section,
@@ -321,7 +326,8 @@ pub fn findings(ledger: &[LedgerRow]) -> String {
                 String::new()
             } else {
                 format!(" **Use instead:** {}", r.correction)
-            }
+            },
+            findings::shared_text(rest)
         );
     }
     if !cited.is_empty() {
