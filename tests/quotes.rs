@@ -365,3 +365,46 @@ fn findings_group_only_claims_wrong_as_meant() {
         }
     }
 }
+
+/// A claim's note states the margin its spec applies: every "±N%" in the
+/// note of a claim judged on a relative margin is that margin, unless it
+/// speaks of an interval ("interval" in the 40 characters before it).
+/// Exact claims (whose ± figures are the printed precision) are left out.
+#[test]
+fn notes_state_the_margin_their_spec_applies() {
+    use sketchlab::report::ledger::Scale;
+    let mut wrong = Vec::new();
+    for path in &spec_paths() {
+        let spec = sketchlab::experiment::Spec::load(path).unwrap();
+        for c in &spec.claims {
+            let (m, scale, _) = c.margin();
+            let Some(note) = &c.note else { continue };
+            if scale != Scale::Relative || m == 0.0 || c.quantity.name() == "exact" {
+                continue;
+            }
+            let want = m * 100.0;
+            for (at, _) in note.match_indices('±') {
+                let rest = note[at + '±'.len_utf8()..].trim_start();
+                let digits: String = rest
+                    .chars()
+                    .take_while(|ch| ch.is_ascii_digit() || *ch == '.')
+                    .collect();
+                if !rest[digits.len()..].starts_with('%') {
+                    continue;
+                }
+                let before: String = note[..at].chars().rev().take(40).collect();
+                if before.contains(&"interval".chars().rev().collect::<String>()) {
+                    continue;
+                }
+                let stated: f64 = digits.parse().unwrap_or(f64::NAN);
+                if (stated - want).abs() > 1e-9 {
+                    wrong.push(format!(
+                        "{}: note says ±{stated}%, spec applies ±{want}%",
+                        c.id
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}

@@ -30,10 +30,42 @@ pub enum Quantity {
     /// Counts, sizes and results of arithmetic, a theorem's value: exact, at
     /// the precision the document prints (the claim's `resolution`).
     Exact,
+    /// An order-of-magnitude intuition ("about 2^12 flips", "about log2 N"):
+    /// judged in decades of the count it stands for (the claim's `order_of`
+    /// says whether its value is that count or its log2), never as a share
+    /// of a logarithm.
+    Order,
+}
+
+/// What a claim of quantity [`Quantity::Order`] states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderOf {
+    /// A count (flips, keys): judged as log10 of it.
+    Count,
+    /// The log2 of a count (a run length, bits): judged as its log10.
+    Log2,
+}
+
+impl OrderOf {
+    pub fn parse(s: &str) -> Option<OrderOf> {
+        match s {
+            "count" => Some(OrderOf::Count),
+            "log2" => Some(OrderOf::Log2),
+            _ => None,
+        }
+    }
+
+    /// The value in decades of the count it stands for.
+    pub fn decades(self, x: f64) -> f64 {
+        match self {
+            OrderOf::Count => x.log10(),
+            OrderOf::Log2 => x * std::f64::consts::LOG10_2,
+        }
+    }
 }
 
 /// Every quantity, in the order README lists them.
-pub const ALL: [Quantity; 8] = [
+pub const ALL: [Quantity; 9] = [
     Quantity::Rate,
     Quantity::Memory,
     Quantity::Cost,
@@ -42,6 +74,7 @@ pub const ALL: [Quantity; 8] = [
     Quantity::About,
     Quantity::ExactProbability,
     Quantity::Exact,
+    Quantity::Order,
 ];
 
 /// How a margin applies to the documented value.
@@ -64,6 +97,7 @@ impl Quantity {
             Quantity::About => "about",
             Quantity::ExactProbability => "exact_probability",
             Quantity::Exact => "exact",
+            Quantity::Order => "order",
         }
     }
 
@@ -78,6 +112,7 @@ impl Quantity {
             Quantity::Cost | Quantity::About => Some((0.25, Scale::Relative)),
             Quantity::Bias => Some((0.01, Scale::Absolute)),
             Quantity::ExactProbability => Some((0.02, Scale::Relative)),
+            Quantity::Order => Some((0.5, Scale::Absolute)),
             Quantity::Exact => None,
         }
     }
@@ -109,11 +144,17 @@ impl Quantity {
             Quantity::Exact => {
                 "exact, at the precision the document prints (the claim's resolution: half a unit of its last digit); a count of events (false negatives) is exact at 0"
             }
+            Quantity::Order => {
+                "±0.5 decade of the count, on a log scale: an order-of-magnitude intuition (\"about 2^12 flips\", \"about log2 N\") is right when the count rounds to the same power of ten, a factor of √10 either way (±1.66 bits of a logarithm); a relative margin on a logarithm would be a range of many factors"
+            }
         }
     }
 
     /// "±10%", "±0.01", "exact": the margin as README and the ledger print it.
     pub fn label(self) -> String {
+        if self == Quantity::Order {
+            return "±0.5 decade".into();
+        }
         match self.margin() {
             Some((m, Scale::Relative)) => format!("±{}%", m * 100.0),
             Some((m, Scale::Absolute)) => format!("±{m}"),

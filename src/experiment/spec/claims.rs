@@ -7,6 +7,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::experiment::params::Value;
+use crate::report::margin::OrderOf;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -40,6 +41,9 @@ pub(super) struct RawClaim {
     /// An exact claim's printed precision (relative).
     #[serde(default)]
     resolution: Option<f64>,
+    /// For quantity = "order": "count" or "log2" (what the values are).
+    #[serde(default)]
+    order_of: Option<String>,
     /// A margin of the claim's own (relative; `margin_scale = "absolute"` for
     /// the claim's unit), with the reason it overrides the table's.
     #[serde(default)]
@@ -302,6 +306,39 @@ pub(super) fn validate(
                 "needs theory_metric and documented = 1 (the measured value is a ratio to the formula)",
             ));
         }
+        let order_of = match (&c.order_of, quantity == Quantity::Order) {
+            (None, false) => None,
+            (Some(o), true) if check == Check::Value => {
+                Some(OrderOf::parse(o).ok_or_else(|| {
+                    fe(
+                        &at("order_of"),
+                        &format!("{o:?}"),
+                        "must be one of count, log2",
+                    )
+                })?)
+            }
+            (Some(o), true) => {
+                return Err(fe(
+                    &at("check"),
+                    &format!("{:?} with order_of = {o:?}", c.check),
+                    "an order-of-magnitude claim is judged on one value (check = \"value\")",
+                ));
+            }
+            (None, true) => {
+                return Err(fe(
+                    &at("order_of"),
+                    "missing",
+                    "quantity = \"order\" says what its values are: order_of = \"count\" or \"log2\"",
+                ));
+            }
+            (Some(o), false) => {
+                return Err(fe(
+                    &at("order_of"),
+                    &format!("{o:?}"),
+                    "goes only with quantity = \"order\"",
+                ));
+            }
+        };
         let select = selector(path, kind, &at("select"), &c.select)?;
         let baseline = match &c.baseline {
             Some(b) => Some(selector(path, kind, &at("baseline"), b)?),
@@ -327,6 +364,7 @@ pub(super) fn validate(
             caveat_of: c.caveat_of,
             quantity,
             resolution,
+            order_of,
             margin_override,
             regime: c.regime,
             correction: c.correction,

@@ -152,6 +152,7 @@ pub(super) fn check(
             || claim.per_theory
             || claim.baseline.is_some()
             || claim.undecidable_at.is_some()
+            || claim.order_of.is_some()
         {
             continue;
         }

@@ -5,12 +5,12 @@
 //! bound), and its intended reading alone decides; caveats (literal or edge
 //! readings) are reported under the claim they qualify.
 
-pub use super::margin::{Quantity, Scale};
+pub use super::margin::{OrderOf, Quantity, Scale};
 pub use super::verdict::{
     ClaimType, Reading, Test, VERDICT_CONFIDENCE, VERDICTS, Verdict, verdict,
 };
 use crate::export::markdown::sig;
-use crate::table::{Tables, Value};
+use crate::table::{Interval, Tables, Value};
 
 mod measure;
 use measure::measure;
@@ -100,6 +100,9 @@ pub struct Claim {
     pub quantity: Quantity,
     /// The printed precision of an exact claim (relative; absolute at 0).
     pub resolution: f64,
+    /// For an [`Quantity::Order`] claim: whether its values are counts or
+    /// their log2 (both judged in decades).
+    pub order_of: Option<OrderOf>,
     /// A margin of the claim's own, overriding the quantity's, with its reason.
     pub margin_override: Option<(f64, Scale, String)>,
     /// For an asymptotic claim: the regime its rows cover, and why.
@@ -147,14 +150,20 @@ impl Claim {
         }
     }
 
+    /// A value on the scale the claim is judged on: decades for an
+    /// order-of-magnitude claim, else itself.
+    pub fn judged(&self, x: f64) -> f64 {
+        self.order_of.map_or(x, |o| o.decades(x))
+    }
+
     /// The test this claim's measurement faces.
     pub fn test(&self) -> Test {
         let (m, scale, _) = self.margin();
         Test::new(
             self.ty,
             (
-                self.documented,
-                self.documented_high.unwrap_or(self.documented),
+                self.judged(self.documented),
+                self.judged(self.documented_high.unwrap_or(self.documented)),
             ),
             m,
             scale,
@@ -256,7 +265,12 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
             if m.interval.lo != m.interval.hi || claim.basis == Basis::Measured {
                 row.interval = Some((m.interval.lo, m.interval.hi));
             }
-            row.verdict = m.verdict.unwrap_or_else(|| verdict(&test, m.interval));
+            let judged = Interval::new(
+                claim.judged(m.interval.value),
+                claim.judged(m.interval.lo),
+                claim.judged(m.interval.hi),
+            );
+            row.verdict = m.verdict.unwrap_or_else(|| verdict(&test, judged));
             if m.rescaled {
                 append(
                     &mut row.note,

@@ -50,6 +50,7 @@ fn claim(setting: &str, check: Check, quantity: Quantity) -> Claim {
         caveat_of: None,
         quantity,
         resolution: 0.0,
+        order_of: None,
         margin_override: None,
         regime: None,
         correction: None,
@@ -311,4 +312,27 @@ fn pooled_per_theory_is_the_pooled_rate_over_the_mean_formula() {
 
 fn sketchlab_cp(k: u64, n: u64) -> (f64, f64) {
     crate::stats::clopper_pearson(k, n, super::VERDICT_CONFIDENCE)
+}
+
+/// An order-of-magnitude claim is judged in decades: a rate of 1% stated
+/// as 0.4% (0.4 decade off) holds, as 0.2% (0.7 decade) does not, and the
+/// same 1% stated as its log2 (−6.64 bits against −9) holds, though a
+/// relative margin would fail it; the row keeps the measured value as
+/// measured.
+#[test]
+fn an_order_of_magnitude_claim_is_judged_in_decades() {
+    let t = table(&[("a", 1_000_000, 100_000_000)]);
+    let mut c = claim("a", Check::Value, Quantity::Order);
+    c.order_of = Some(OrderOf::Count);
+    c.documented = 0.004;
+    let r = evaluate(&c, "x", &t);
+    assert_eq!(
+        (r.verdict, r.margin.as_str()),
+        (Verdict::Holds, "order ±0.5 decade")
+    );
+    assert!((r.measured.unwrap() - 0.01).abs() < 1e-12);
+    c.documented = 0.002;
+    assert_eq!(evaluate(&c, "x", &t).verdict, Verdict::DoesNotHold);
+    assert!((OrderOf::Log2.decades(-9.0) - (-9.0 * 2f64.log10())).abs() < 1e-12);
+    assert!((OrderOf::Count.decades(8190.0) - OrderOf::Log2.decades(8190f64.log2())).abs() < 1e-12);
 }
