@@ -79,6 +79,7 @@ fn reproduce_quick_gives_every_claim_a_verdict() {
     assert_eq!(
         report.matches("\n### ").count()
             - report.matches("\n### Wrong as meant").count()
+            - report.matches("\n### Wrong by citation").count()
             - report.matches("\n### Caveats worth knowing").count()
             - report.matches("\n### Undecided").count(),
         specs.len()
