@@ -57,6 +57,16 @@ pub fn run(cli: Cli) -> Result<()> {
     if let Some(url) = &cli.redis_url {
         crate::peer::redis::set_url(url).map_err(|e| Error::Input(format!("--redis-url: {e}")))?;
     }
+    // an output folder that is a file is bad input, refused before anything runs
+    if let Some(out) = &cli.out
+        && out.exists()
+        && !out.is_dir()
+    {
+        return Err(Error::Input(format!(
+            "--out {}: exists and is not a folder",
+            out.display()
+        )));
+    }
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -333,14 +343,24 @@ fn resolve(dir: &Path, target: &str) -> Result<PathBuf> {
         .filter_map(|f| f.file_stem())
         .map(|s| s.to_string_lossy().into_owned())
         .collect();
+    // the nearest names, when one is near: a typo gets "did you mean"
+    let mut near: Vec<(usize, &String)> = names
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(target, n), n))
+        .filter(|(d, n)| *d <= 2.max(n.len() / 5))
+        .collect();
+    near.sort();
+    let hint = match near.first() {
+        Some((_, best)) => format!(
+            "did you mean {best}? (`sketchlab list` shows all {})",
+            names.len()
+        ),
+        None if names.is_empty() => "it holds no studies".into(),
+        None => format!("known: {}", names.join(", ")),
+    };
     Err(Error::Input(format!(
-        "{target}: no such spec file, and no study of that name in {} (known: {})",
+        "{target}: no such spec file, and no study of that name in {}; {hint}",
         dir.display(),
-        if names.is_empty() {
-            "none".into()
-        } else {
-            names.join(", ")
-        }
     )))
 }
 

@@ -318,19 +318,19 @@ pub enum Design {
 #[derive(clap::Args, Clone, Debug, serde::Serialize)]
 pub struct FilterArgs {
     /// Keys the filter is sized for
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = number, value_name = "N")]
     pub n_expected: f64,
     /// The most keys it will ever hold
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = number, value_name = "N")]
     pub n_max: f64,
     /// Target false-positive rate, in (0, 1)
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_parser = number, value_name = "P")]
     pub fpr: f64,
     /// Share of lookups whose key is present, in [0, 1]
-    #[arg(long, value_name = "H")]
+    #[arg(long, value_parser = number, value_name = "H")]
     pub hit_rate: f64,
     /// Lookups per second
-    #[arg(long, value_name = "Q")]
+    #[arg(long, value_parser = number, value_name = "Q")]
     pub qps: f64,
     /// Bytes per key (for the exact hash set beside the filters)
     #[arg(long, value_name = "B", default_value_t = 100)]
@@ -341,7 +341,7 @@ pub struct FilterArgs {
     pub needs: Vec<String>,
     /// Seconds each candidate's build and queries may take before a scaled
     /// instance (the same load and fingerprint) is measured instead
-    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    #[arg(long, value_parser = number, value_name = "S", default_value_t = 30.0)]
     pub measure_seconds: f64,
     /// Your own keys for the measurement (gzip read transparently): its
     /// first n-max distinct keys are the members, the rest absent queries;
@@ -361,21 +361,21 @@ pub struct FilterArgs {
 #[derive(clap::Args, Clone, Debug, serde::Serialize)]
 pub struct CardinalityArgs {
     /// Target relative standard error, in (0, 1)
-    #[arg(long, value_name = "E")]
+    #[arg(long, value_parser = number, value_name = "E")]
     pub error: f64,
     /// Sketches kept side by side (one per day, country, campaign, ...)
-    #[arg(long, value_name = "G", default_value_t = 1.0)]
+    #[arg(long, value_parser = number, value_name = "G", default_value_t = 1.0)]
     pub groups: f64,
     /// Nodes whose sketches a coordinator merges (1: no merging)
-    #[arg(long, value_name = "N", default_value_t = 1.0)]
+    #[arg(long, value_parser = number, value_name = "N", default_value_t = 1.0)]
     pub merge_nodes: f64,
     /// Distinct items per group, when known: each sketch is measured there
     /// (and the exact set beside the sketch is sized for it)
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_parser = number, value_name = "D")]
     pub distinct: Option<f64>,
     /// Seconds one sketch's measurement may take before it is replayed
     /// (register sketches) or streamed at fewer distinct items
-    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    #[arg(long, value_parser = number, value_name = "S", default_value_t = 10.0)]
     pub measure_seconds: f64,
     #[command(flatten)]
     #[serde(flatten)]
@@ -387,19 +387,19 @@ pub struct CardinalityArgs {
 #[derive(clap::Args, Clone, Debug, serde::Serialize)]
 pub struct FrequencyArgs {
     /// Additive error as a share of the stream's total, in [1e-9, 1) (w = ⌈e/ε⌉ counters per row must fit in memory)
-    #[arg(long, value_name = "EPS")]
+    #[arg(long, value_parser = number, value_name = "EPS")]
     pub epsilon: f64,
     /// Chance a query exceeds εN, in (0, 1)
-    #[arg(long, value_name = "DELTA")]
+    #[arg(long, value_parser = number, value_name = "DELTA")]
     pub delta: f64,
     /// Total updates the sketch will count (N)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = number, value_name = "N")]
     pub stream_length: f64,
     /// Nodes whose sketches a coordinator sums (1: no merging)
-    #[arg(long, value_name = "N", default_value_t = 1.0)]
+    #[arg(long, value_parser = number, value_name = "N", default_value_t = 1.0)]
     pub merge_nodes: f64,
     /// Zipf exponent of the stream simulated to measure the overshoot
-    #[arg(long, value_name = "S", default_value_t = 1.1)]
+    #[arg(long, value_parser = number, value_name = "S", default_value_t = 1.1)]
     pub zipf_s: f64,
     #[command(flatten)]
     #[serde(flatten)]
@@ -422,4 +422,47 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "FILE")]
     #[serde(skip)]
     pub reference: Option<PathBuf>,
+}
+
+/// A number as a person writes it in a design question: `1e6`, `5,000,000`,
+/// `5_000_000` (separators between digits) or `1%` (a hundredth).
+pub fn number(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let (body, scale) = match t.strip_suffix('%') {
+        Some(b) => (b.trim_end(), 0.01),
+        None => (t, 1.0),
+    };
+    let chars: Vec<char> = body.chars().collect();
+    let mut plain = String::with_capacity(body.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let between_digits = i > 0
+            && i + 1 < chars.len()
+            && chars[i - 1].is_ascii_digit()
+            && chars[i + 1].is_ascii_digit();
+        match c {
+            ',' | '_' if between_digits => {}
+            ',' | '_' => return Err(format!("{s:?}: a separator belongs between digits")),
+            c => plain.push(c),
+        }
+    }
+    plain
+        .parse::<f64>()
+        .map(|v| v * scale)
+        .map_err(|_| format!("{s:?} is not a number (write 1e6, 5,000,000 or 1%)"))
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::number;
+
+    #[test]
+    fn design_numbers_take_separators_and_percentages() {
+        assert_eq!(number("5,000,000"), Ok(5e6));
+        assert_eq!(number("5_000_000"), Ok(5e6));
+        assert_eq!(number("1e6"), Ok(1e6));
+        assert_eq!(number("1%"), Ok(0.01));
+        assert_eq!(number("0.5 %"), Ok(0.005));
+        assert!(number(",5").is_err() && number("5,").is_err() && number("1%%").is_err());
+        assert!(number("five").unwrap_err().contains("not a number"));
+    }
 }

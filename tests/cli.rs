@@ -211,6 +211,13 @@ fn unknown_study_name_is_bad_input() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no_such_study"));
+    // a typo gets the nearest name, not the list of every study
+    sketchlab()
+        .args(["run", "bloom_fpt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean bloom_fpr?"))
+        .stderr(predicate::str::contains("birthday_bound").not());
 }
 
 #[test]
@@ -220,6 +227,15 @@ fn bad_arguments_exit_2() {
         .assert()
         .code(2);
     sketchlab().args(["frobnicate"]).assert().code(2);
+    // an existing file as the output folder: exit 2, before the plan line
+    let f = tempfile::NamedTempFile::new().unwrap();
+    sketchlab()
+        .args(["run", "bloom_fpr", "--quick", "--out"])
+        .arg(f.path())
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("plan").not())
+        .stderr(predicate::str::contains("exists and is not a folder"));
 }
 
 /// Replaces `from` in the valid spec (which must contain it) with `to`.
@@ -1583,4 +1599,59 @@ fn extreme_targets_finish_and_a_kept_run_says_none_ran() {
             assert!(!text.contains(" in 0.0 s"), "{text}");
         }
     }
+}
+
+/// Design numbers as people write them: "10,000" and "1%" are the review
+/// of 1e4 and 0.01 (the JSON's inputs equal), and a stray separator is exit 2.
+#[test]
+fn design_takes_digit_separators_and_percentages() {
+    let d = tempfile::tempdir().unwrap();
+    let inputs = |out: &str, n: &str, fpr: &str| -> serde_json::Value {
+        sketchlab()
+            .args([
+                "design",
+                "filter",
+                "--n-expected",
+                n,
+                "--n-max",
+                n,
+                "--fpr",
+                fpr,
+                "--hit-rate",
+                "2%",
+                "--qps",
+                "1_000",
+                "--measure-seconds",
+                "0.5",
+                "--format",
+                "json",
+                "--out",
+            ])
+            .arg(d.path().join(out))
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(d.path().join(out).join("filter.json")).unwrap();
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()["inputs"].clone()
+    };
+    let (a, b) = (inputs("a", "10,000", "1%"), inputs("b", "1e4", "0.01"));
+    assert_eq!(a, b);
+    assert_eq!(a["fpr"], 0.01);
+    sketchlab()
+        .args([
+            "design",
+            "filter",
+            "--n-expected",
+            "10,",
+            "--n-max",
+            "1e4",
+            "--fpr",
+            "0.01",
+            "--hit-rate",
+            "0.02",
+            "--qps",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("separator"));
 }
