@@ -37,13 +37,19 @@ fn main() {
         // help and --version print in full; a bad argument is one line, exit 2
         Err(e) if !e.use_stderr() => e.exit(),
         Err(e) => {
-            // clap's message, up to its usage and tips, on one line
+            // clap's message up to its usage, and its tips ("a similar
+            // argument exists: '--threads'"), on one line
             let text = e.to_string();
-            let line: Vec<&str> = text
+            let mut line: Vec<&str> = text
                 .lines()
                 .map(str::trim)
                 .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
                 .collect();
+            line.extend(
+                text.lines()
+                    .map(str::trim)
+                    .filter(|l| l.starts_with("tip:")),
+            );
             eprintln!("{}", line.join(" "));
             std::process::exit(2);
         }

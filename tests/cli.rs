@@ -227,6 +227,15 @@ fn bad_arguments_exit_2() {
         .assert()
         .code(2);
     sketchlab().args(["frobnicate"]).assert().code(2);
+    // a misspelt flag keeps clap's suggestion, on the one line
+    sketchlab()
+        .args(["run", "bloom_fpr", "--thread", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'--threads'"))
+        .stderr(predicate::function(|e: &str| {
+            e.trim_end().lines().count() == 1
+        }));
     // an existing file as the output folder: exit 2, before the plan line
     let f = tempfile::NamedTempFile::new().unwrap();
     sketchlab()
