@@ -192,11 +192,19 @@ fn streamed(
 /// `reps` sketches replayed at `n` ([`Sketch::replayed`]; merged: the
 /// union's state, which is what a merge of register sketches holds):
 /// relative errors against each stream's own count, and the largest bytes.
-fn replayed(s: Sketch, lg_k: u32, n: f64, reps: u64, est: &str) -> anyhow::Result<(Vec<f64>, u64)> {
+fn replayed(
+    s: Sketch,
+    lg_k: u32,
+    n: f64,
+    replicates: std::ops::Range<u64>,
+    est: &str,
+) -> anyhow::Result<(Vec<f64>, u64)> {
     use rand::SeedableRng;
-    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(SEED ^ lg_k as u64);
     let (mut rel, mut bytes) = (Vec::new(), 0u64);
-    for _ in 0..reps {
+    for t in replicates {
+        // replicate t's own stream, whichever call replays it
+        let mut rng =
+            rand::rngs::Xoshiro256PlusPlus::seed_from_u64(SEED ^ (u64::from(lg_k) << 32) ^ t);
         let (c, d) = s
             .replayed(lg_k, n, &mut rng)
             .ok_or_else(|| anyhow::anyhow!("{} hashes its keys itself", s.name()))??;
@@ -261,10 +269,10 @@ fn measure(
     if s.replays() {
         // one replicate prices the rest
         let t = Instant::now();
-        let (mut rel, mut bytes) = replayed(s, lg_k, distinct as f64, 1, est)?;
+        let (mut rel, mut bytes) = replayed(s, lg_k, distinct as f64, 0..1, est)?;
         let per = t.elapsed().as_secs_f64().max(1e-6);
         let reps = ((seconds / per) as u64).clamp(MIN_REPLICATES, MAX_REPLICATES);
-        let (more, b) = replayed(s, lg_k, distinct as f64, reps - 1, est)?;
+        let (more, b) = replayed(s, lg_k, distinct as f64, 1..reps, est)?;
         rel.extend(more);
         bytes = bytes.max(b);
         return Ok(summary(distinct, reps, "replayed", rel, bytes, ns));
