@@ -408,3 +408,95 @@ fn notes_state_the_margin_their_spec_applies() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// A "holds" that cannot fail is not a verdict. Every claim of the reference
+/// run decided by measurement or count (basis `measured` or `counted`) that
+/// holds is judged again with its documented figure moved (÷1000 … ×1000,
+/// and far past the measured value either way): some move must change the
+/// verdict, or the check passes whatever
+/// the document says (a claim that "it can happen" for any probability). A
+/// measured value equal to its documented figure to the last bit, a
+/// non-integer, is the documented figure computed again, not a measurement.
+/// Each such row names the column it rests on.
+#[test]
+fn no_measured_holds_cannot_fail() {
+    use sketchlab::report::ledger::{Basis, Check, Verdict, evaluate};
+    // the committed reference; another run's folder with SKETCHLAB_REFERENCE
+    let root = std::env::var("SKETCHLAB_REFERENCE").unwrap_or_else(|_| "reports".into());
+    let root = std::path::Path::new(&root);
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("run.json")).unwrap()).unwrap();
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for name in run["studies"].as_array().unwrap() {
+        let name = name.as_str().unwrap();
+        let dir = root.join(name);
+        let (spec, tables) = sketchlab::experiment::disk::read_study(&dir).unwrap();
+        for claim in &spec.claims {
+            if !matches!(claim.basis, Basis::Measured | Basis::Counted)
+                || claim.check == Check::Report
+            {
+                continue;
+            }
+            let row = evaluate(claim, name, &tables);
+            if row.verdict != Verdict::Holds {
+                continue;
+            }
+            checked += 1;
+            assert!(
+                row.rests_on.contains(&claim.metric),
+                "{}: {}",
+                claim.id,
+                row.rests_on
+            );
+            if let Some(v) = row.measured
+                && v == claim.documented
+                && v.fract() != 0.0
+            {
+                bad.push(format!(
+                    "{}: measured {v} is the documented figure to the bit",
+                    claim.id
+                ));
+            }
+            // the documented figure moved by factors, and far past the
+            // measured value either way
+            let mut moved: Vec<f64> = if claim.documented == 0.0 {
+                vec![-100.0, -10.0, -1.0, 1.0, 10.0, 100.0]
+            } else {
+                [1e-3, 1.0 / 32.0, 0.25, 0.5, 2.0, 4.0, 32.0, 1e3]
+                    .iter()
+                    .map(|f| claim.documented * f)
+                    .collect()
+            };
+            match row.measured {
+                Some(m) if m != 0.0 => moved.extend([m * 1e-3, m * 1e3, -m]),
+                _ => moved.extend([-1.0, 1.0]),
+            }
+            let can_fail = moved.iter().any(|&d| {
+                let mut c = claim.clone();
+                let scale = if claim.documented == 0.0 {
+                    1.0
+                } else {
+                    d / claim.documented
+                };
+                c.documented = d;
+                c.documented_high = claim.documented_high.map(|h| {
+                    if claim.documented == 0.0 {
+                        h + d
+                    } else {
+                        h * scale
+                    }
+                });
+                evaluate(&c, name, &tables).verdict != Verdict::Holds
+            });
+            if !can_fail {
+                bad.push(format!(
+                    "{} ({name}, {}): holds whatever the documented figure",
+                    claim.id, row.rests_on
+                ));
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} measured holds");
+    assert!(bad.is_empty(), "{} rows:\n{}", bad.len(), bad.join("\n"));
+}

@@ -69,6 +69,34 @@ fn read(path: &Path) -> Result<Vec<u8>> {
         .map_err(|e| Error::file(path, format!("cannot read: {e}")))
 }
 
+/// A study folder's spec and tables as written (results and, when present,
+/// summary), read without writing anything: for re-judging a committed
+/// run's claims (tests/ledger.rs).
+pub fn read_study(dir: &Path) -> Result<(Spec, Tables)> {
+    let manifest = Manifest::from_bytes(&read(&dir.join("manifest.json"))?)
+        .map_err(|e| Error::file(&dir.join("manifest.json"), format!("{e:#}")))?;
+    let source = String::from_utf8(read(&dir.join("spec.toml"))?)
+        .map_err(|_| Error::file(&dir.join("spec.toml"), "not UTF-8"))?;
+    let spec = Spec::parse(Path::new(&manifest.spec_path), &source)?;
+    let kind = spec.kind;
+    let parse =
+        |name: &str, columns: Vec<crate::table::Column>| -> Result<Option<crate::table::Table>> {
+            let Some(path) = export::output_path(dir, name) else {
+                return Ok(None);
+            };
+            let bytes = export::read_output(dir, name)
+                .map_err(|e| Error::file(&path, format!("cannot read: {e}")))?;
+            Ok(Some(
+                export::csv::parse(&bytes, &columns)
+                    .map_err(|e| Error::file(&path, format!("{e:#}")))?,
+            ))
+        };
+    let results = parse("results.csv", kind.columns())?
+        .ok_or_else(|| Error::file(&dir.join("results.csv"), "missing"))?;
+    let summary = parse("summary.csv", kind.summary_columns())?;
+    Ok((spec, Tables { results, summary }))
+}
+
 /// Reads `dir`'s manifest, spec and results, writes summary.csv (when the
 /// study has replicates) and the plots, and brings the manifest's file list up to date.
 pub fn render_study(dir: &Path) -> Result<Study> {

@@ -95,7 +95,11 @@ fn ledger_row(r: &LedgerRow) -> String {
         if r.study.is_empty() {
             String::new()
         } else {
-            format!("<a href=\"#study-{0}\">{0}</a>", escape(&r.study))
+            format!(
+                "<a href=\"#study-{0}\">{0}</a>: <code>{1}</code>",
+                escape(&r.study),
+                escape(&r.rests_on)
+            )
         },
         escape(&r.note),
         id = escape(&r.claim_id),

@@ -67,46 +67,93 @@ fn num(x: Option<f64>) -> String {
     x.map(|v| sig(v, 4)).unwrap_or_else(|| "—".into())
 }
 
-/// "3 hold, 1 do not hold, …" for a set of ledger rows (zero counts left
-/// out), the verdicts by citation (basis `reference`) counted apart: "…; by
-/// citation: 2 hold, 1 unverified".
-pub fn verdict_counts<'a>(rows: impl IntoIterator<Item = &'a LedgerRow>) -> String {
-    let (mut n, mut cited) = (
-        [0usize; ledger::VERDICTS.len()],
-        [0usize; ledger::VERDICTS.len()],
-    );
-    for r in rows {
-        if r.basis == Basis::Reference {
-            cited[verdict_rank(r.verdict)] += 1;
-        } else {
-            n[verdict_rank(r.verdict)] += 1;
+/// How a row's verdict was reached, the three counted apart: measured or
+/// counted by a run, by arithmetic (basis `computed`: a formula, a
+/// document's own numbers, a construction), by citation (basis `reference`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Ground {
+    Run,
+    Arithmetic,
+    Citation,
+}
+
+impl Ground {
+    pub const ALL: [Ground; 3] = [Ground::Run, Ground::Arithmetic, Ground::Citation];
+
+    pub fn of(basis: Basis) -> Ground {
+        match basis {
+            Basis::Measured | Basis::Counted => Ground::Run,
+            Basis::Computed => Ground::Arithmetic,
+            Basis::Reference => Ground::Citation,
         }
     }
-    let list = |n: &[usize], plural: fn(Verdict) -> &'static str| -> String {
-        let parts: Vec<String> = n
-            .iter()
-            .zip(ledger::VERDICTS)
-            .filter(|(k, _)| **k > 0)
-            .map(|(k, v)| format!("{k} {}", plural(v)))
-            .collect();
-        parts.join(", ")
-    };
-    let measured = list(&n, Verdict::plural);
-    let by_citation = list(&cited, cited_plural);
-    match (measured.is_empty(), by_citation.is_empty()) {
-        (_, true) => measured,
-        (true, false) => format!("by citation: {by_citation}"),
-        (false, false) => format!("{measured}; by citation: {by_citation}"),
+
+    /// The label before a group's counts ("" for a run's).
+    pub fn label(self) -> &'static str {
+        match self {
+            Ground::Run => "",
+            Ground::Arithmetic => "by arithmetic",
+            Ground::Citation => "by citation",
+        }
     }
+
+    /// A verdict's plural in this group: `not-measured` is "unverified" by
+    /// citation (no reference decides the sentence).
+    pub fn plural(self, v: Verdict) -> &'static str {
+        match (self, v) {
+            (Ground::Citation, Verdict::NotMeasured) => "unverified",
+            (_, v) => v.plural(),
+        }
+    }
+}
+
+/// Joins groups of counts: "3 hold, 1 do not hold; by arithmetic: 2 hold;
+/// by citation: 1 unverified" (empty groups left out).
+pub fn join_grounds(groups: &[(Ground, Vec<String>)]) -> String {
+    let parts: Vec<String> = groups
+        .iter()
+        .filter(|(_, g)| !g.is_empty())
+        .map(|(ground, g)| match ground.label() {
+            "" => g.join(", "),
+            label => format!("{label}: {}", g.join(", ")),
+        })
+        .collect();
+    parts.join("; ")
+}
+
+/// "3 hold, 1 do not hold, …" for a set of ledger rows (zero counts left
+/// out), the verdicts by arithmetic (basis `computed`) and by citation (basis
+/// `reference`) counted apart: "…; by arithmetic: 4 hold; by citation: 2
+/// hold, 1 unverified".
+pub fn verdict_counts<'a>(rows: impl IntoIterator<Item = &'a LedgerRow>) -> String {
+    let mut n = [[0usize; ledger::VERDICTS.len()]; 3];
+    for r in rows {
+        let g = Ground::ALL
+            .iter()
+            .position(|g| *g == Ground::of(r.basis))
+            .expect("every ground is listed");
+        n[g][verdict_rank(r.verdict)] += 1;
+    }
+    let groups: Vec<(Ground, Vec<String>)> = Ground::ALL
+        .iter()
+        .zip(n)
+        .map(|(g, n)| {
+            let list = n
+                .iter()
+                .zip(ledger::VERDICTS)
+                .filter(|(k, _)| **k > 0)
+                .map(|(k, v)| format!("{k} {}", g.plural(v)))
+                .collect();
+            (*g, list)
+        })
+        .collect();
+    join_grounds(&groups)
 }
 
 /// A verdict by citation's plural: `not-measured` is "unverified" there
 /// (no reference decides the sentence).
 pub fn cited_plural(v: Verdict) -> &'static str {
-    match v {
-        Verdict::NotMeasured => "unverified",
-        v => v.plural(),
-    }
+    Ground::Citation.plural(v)
 }
 
 /// "intended: 150 hold, 9 do not hold, …; caveats: 30 (12 hold, 18 do not hold)".
@@ -242,7 +289,11 @@ fn ledger_by_section(ledger: &[LedgerRow]) -> String {
                     } else {
                         format!("**{}**", r.verdict.as_str())
                     },
-                    r.study
+                    if r.rests_on.is_empty() {
+                        r.study.clone()
+                    } else {
+                        format!("{}: `{}`", r.study, r.rests_on)
+                    }
                 );
             }
             s += "\n";

@@ -2,6 +2,7 @@
 //! document section in the documents' order, optionally filtered.
 
 use super::documents;
+use super::{Ground, join_grounds};
 use crate::vocab::{Document, Verdict};
 
 /// The table of `OUT/claims.csv` (what `sketchlab claims` prints); `Err`
@@ -193,37 +194,43 @@ pub fn ledger_table(
     Ok(out)
 }
 
-/// "5 holds, 1 does-not-hold; by citation: 2 holds, 1 unverified" (the
-/// verdicts by citation, basis `reference`, counted apart).
+/// "5 holds, 1 does-not-hold; by arithmetic: 2 holds; by citation: 2
+/// holds, 1 unverified" (verdicts by arithmetic, basis `computed`, and by
+/// citation, basis `reference`, counted apart).
 fn counts(rows: &[&Line]) -> String {
-    let list = |cited: bool| -> Vec<String> {
-        Verdict::ALL
-            .iter()
-            .map(|v| v.as_str())
-            .map(|v| {
-                let n = rows
-                    .iter()
-                    .filter(|l| l.verdict == v && (l.basis == "reference") == cited)
-                    .count();
-                (v, n)
-            })
-            .filter(|(_, n)| *n > 0)
-            .map(|(v, n)| {
-                let v = if cited && v == "not-measured" {
-                    "unverified"
-                } else {
-                    v
-                };
-                format!("{n} {v}")
-            })
-            .collect()
+    let ground = |basis: &str| match basis {
+        "computed" => Ground::Arithmetic,
+        "reference" => Ground::Citation,
+        _ => Ground::Run,
     };
-    let (measured, cited) = (list(false), list(true));
-    match (measured.is_empty(), cited.is_empty()) {
-        (true, true) => "none".into(),
-        (false, true) => measured.join(", "),
-        (true, false) => format!("by citation: {}", cited.join(", ")),
-        (false, false) => format!("{}; by citation: {}", measured.join(", "), cited.join(", ")),
+    let groups: Vec<(Ground, Vec<String>)> = Ground::ALL
+        .iter()
+        .map(|&g| {
+            let list = Verdict::ALL
+                .iter()
+                .map(|v| {
+                    let n = rows
+                        .iter()
+                        .filter(|l| l.verdict == v.as_str() && ground(&l.basis) == g)
+                        .count();
+                    (v, n)
+                })
+                .filter(|(_, n)| *n > 0)
+                .map(|(v, n)| {
+                    let v = if g == Ground::Citation && *v == Verdict::NotMeasured {
+                        "unverified"
+                    } else {
+                        v.as_str()
+                    };
+                    format!("{n} {v}")
+                })
+                .collect();
+            (g, list)
+        })
+        .collect();
+    match join_grounds(&groups) {
+        s if s.is_empty() => "none".into(),
+        s => s,
     }
 }
 
@@ -247,26 +254,26 @@ d,002,\"Traffic to the database: 298 instead of 10,000.\",298,,301,lookups,does-
         );
         // 000 first; in 002 the opening (c) comes before the economics (a)
         assert!(b < c && c < a, "{t}");
-        assert!(t.contains("002 · The economics, which is where these get misapplied (1 holds)"));
+        assert!(t.contains("002 · The economics, which is where these get misapplied (by arithmetic: 1 holds)"), "{t}");
         assert!(t.contains("[0.3, 0.36]") && t.contains("[rate ±10%]"));
         // the caveat follows its claim, and is counted apart
         let d = t.find("    ↳ caveat does-not-hold  d").unwrap();
         assert!(d > a, "{t}");
         assert!(
-            t.ends_with("3 of 3 claims (2 holds, 1 does-not-hold)\n1 caveats, counted apart (1 does-not-hold); --strict counts them as verdicts\n"),
+            t.ends_with("3 of 3 claims (1 does-not-hold; by arithmetic: 2 holds)\n1 caveats, counted apart (1 does-not-hold); --strict counts them as verdicts\n"),
             "{t}"
         );
         // --strict: the caveat is a verdict of its own
         let s = ledger_table(CSV.as_bytes(), None, None, true).unwrap();
         assert!(s.contains("  does-not-hold  d"), "{s}");
         assert!(
-            s.ends_with("4 of 4 rows, caveats counted as verdicts (2 holds, 2 does-not-hold)\n"),
+            s.ends_with("4 of 4 rows, caveats counted as verdicts (2 does-not-hold; by arithmetic: 2 holds)\n"),
             "{s}"
         );
         let only = ledger_table(CSV.as_bytes(), Some(Verdict::DoesNotHold), None, false).unwrap();
         assert!(only.contains(" c ") && !only.contains(" a ") && !only.contains(" b "));
         let doc = ledger_table(CSV.as_bytes(), None, Some(Document::Chapter), false).unwrap();
-        assert!(doc.contains("1 of 3 claims (1 holds)\n"), "{doc}");
+        assert!(doc.contains("1 of 3 claims (by arithmetic: 1 holds)\n"), "{doc}");
         assert!(ledger_table(b"id,x\n1,2\n", None, None, false).is_err());
     }
 }

@@ -121,6 +121,7 @@ fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
                 ty: String::new(),
                 margin: String::new(),
                 correction: c.correction.unwrap_or_default(),
+                rests_on: String::new(),
             }
             .placed(),
         );

@@ -138,13 +138,29 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             Basis::Computed | Basis::Counted | Basis::Reference => {
                 Ok((Interval::exact(value(r)?), false))
             }
-            Basis::Measured => verdict_interval(t, r, &claim.metric, confidence, proportion)
-                .ok_or_else(|| {
+            Basis::Measured => {
+                let (i, rescaled) = verdict_interval(t, r, &claim.metric, confidence, proportion)
+                    .ok_or_else(|| {
                     format!(
                         "{} has no interval: mark the claim computed, or measure it with one",
                         claim.metric
                     )
-                }),
+                })?;
+                // a rare rate averaged over replicates: pool their counts
+                if claim.source == Source::Summary && proportion {
+                    let raw = verdict_interval(t, r, &claim.metric, confidence, false);
+                    if let Some(p) =
+                        pooled_replicates(t, r, &tables.results, &claim.metric, confidence, &i)
+                            .filter(|p| {
+                                p.1 < RARE_EVENTS
+                                    || raw.is_some_and(|(raw, _)| raw.lo < 0.0 || raw.hi > 1.0)
+                            })
+                    {
+                        return Ok((p.0, false));
+                    }
+                }
+                Ok((i, rescaled))
+            }
         }
     };
     let c = VERDICT_CONFIDENCE;
@@ -157,18 +173,7 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
                 ));
             };
             let Some(base) = &claim.baseline else {
-                let (mut i, rescaled) = interval(r, c)?;
-                // a rare rate averaged over replicates: its t-interval leaves
-                // [0, 1]; pool the replicates' counts instead (exact interval)
-                if claim.source == Source::Summary
-                    && proportion
-                    && claim.basis == Basis::Measured
-                    && verdict_interval(t, r, &claim.metric, c, false)
-                        .is_some_and(|(raw, _)| raw.lo < 0.0 || raw.hi > 1.0)
-                    && let Some(p) = pooled_replicates(claim, tables, c, &i)
-                {
-                    i = p;
-                }
+                let (i, rescaled) = interval(r, c)?;
                 if claim.per_theory {
                     // a ratio to the row's own formula value
                     let th = theory(r).filter(|t| *t > 0.0).ok_or_else(|| {
@@ -225,7 +230,10 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             let ratio = if claim.basis != Basis::Measured {
                 Interval::exact(hi.0.value / lo.0.value)
             } else {
-                stats::ratio_interval(hi.0, lo.0, c)
+                // the largest over the smallest is at least 1 whatever the
+                // noise: the interval is cut there (its coverage is kept)
+                let r = stats::ratio_interval(hi.0, lo.0, c);
+                Interval::new(r.value, r.lo.max(1.0), r.hi.max(1.0))
             };
             Ok(Measured::of(
                 ratio,
@@ -382,19 +390,40 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
     }
 }
 
-/// For a summary mean of a proportion whose t-interval leaves [0, 1] (a rare
-/// rate: the normal approximation fails; the caller checks), the replicates'
-/// counts pooled from the results (the same selector picks the setting's
-/// replicates) with their exact interval around the mean `i`; `None` when the
-/// counts are missing.
-fn pooled_replicates(claim: &Claim, tables: &Tables, c: f64, i: &Interval) -> Option<Interval> {
-    let t = &tables.results;
-    let (kc, nc) = (format!("{}_k", claim.metric), format!("{}_n", claim.metric));
+/// Below this many events pooled over a setting's replicates a rate is rare:
+/// a Student-t interval over a few replicate means (t = 12.9 at 99.9% with
+/// four) says little there, and is cut at 0; the exact interval of the
+/// pooled counts is used instead.
+const RARE_EVENTS: u64 = 100;
+
+/// For a summary row's mean of a proportion, the counts of its setting's
+/// replicates pooled from the results (the rows whose parameters, the
+/// summary's columns before `replicates`, equal the summary row's), with the
+/// exact interval at `c` around the mean `i`, and the pooled event count;
+/// `None` when the counts are missing.
+fn pooled_replicates(
+    summary: &Table,
+    row: &[Value],
+    results: &Table,
+    metric: &str,
+    c: f64,
+    i: &Interval,
+) -> Option<(Interval, u64)> {
+    let (kc, nc) = (format!("{metric}_k"), format!("{metric}_n"));
+    let params: Vec<(usize, usize)> = summary
+        .columns
+        .iter()
+        .enumerate()
+        .take_while(|(_, col)| col.name != "replicates")
+        .map(|(s, col)| Some((s, results.try_col(&col.name)?)))
+        .collect::<Option<_>>()?;
     let (mut k, mut n) = (0u64, 0u64);
-    for r in t.select(&claim.select) {
-        k += t.f64(r, &kc)? as u64;
-        n += t.f64(r, &nc)? as u64;
+    for r in &results.rows {
+        if params.iter().all(|&(s, x)| row[s] == r[x]) {
+            k += results.f64(r, &kc)? as u64;
+            n += results.f64(r, &nc)? as u64;
+        }
     }
     let (lo, hi) = stats::clopper_pearson(k, n, c);
-    (n > 0).then(|| Interval::new(i.value, lo.min(i.value), hi.max(i.value)))
+    (n > 0).then(|| (Interval::new(i.value, lo.min(i.value), hi.max(i.value)), k))
 }

@@ -200,6 +200,9 @@ pub struct LedgerRow {
     pub margin: String,
     /// The corrected statement (filled in by [`link`]).
     pub correction: String,
+    /// The column the verdict rests on: "summary.over_eps_n (every row)"
+    /// ("" for a verdict by citation).
+    pub rests_on: String,
 }
 
 impl LedgerRow {
@@ -220,6 +223,30 @@ impl LedgerRow {
 /// of the quote (claims on one sentence keep their spec order).
 pub fn sort(rows: &mut [LedgerRow]) {
     rows.sort_by(|a, b| (&a.document, a.place).cmp(&(&b.document, b.place)));
+}
+
+/// "results.fpr_measured", "summary.over_eps_n (every row)", "results.m
+/// ÷ baseline": the table and column a claim's value is read from.
+pub fn rests_on(claim: &Claim) -> String {
+    let table = match claim.source {
+        Source::Results => "results",
+        Source::Summary => "summary",
+    };
+    let how = match claim.check {
+        Check::Value if claim.baseline.is_some() => " ÷ its baseline row",
+        Check::Value => "",
+        Check::EqualAcross => " (largest ÷ smallest)",
+        Check::Max => " (largest)",
+        Check::Pooled => " (counts pooled)",
+        Check::Every => " (every row)",
+        Check::Report => " (shown)",
+    };
+    let per = if claim.per_theory {
+        format!(" ÷ {}", claim.theory_metric.as_deref().unwrap_or("theory"))
+    } else {
+        String::new()
+    };
+    format!("{table}.{}{per}{how}", claim.metric)
 }
 
 /// Evaluates one claim against its study's tables.
@@ -245,6 +272,7 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
         ty: claim.ty.as_str().to_string(),
         margin,
         correction: claim.correction.clone().unwrap_or_default(),
+        rests_on: rests_on(claim),
     }
     .placed();
     if let Some(r) = &claim.regime {
@@ -472,7 +500,7 @@ pub fn link(rows: &mut [LedgerRow]) -> Result<(), String> {
 }
 
 /// claims.csv's header: the verdict's columns, then the reading's.
-pub const CSV_HEADER: [&str; 16] = [
+pub const CSV_HEADER: [&str; 17] = [
     "claim_id",
     "document",
     "quote",
@@ -489,6 +517,7 @@ pub const CSV_HEADER: [&str; 16] = [
     "type",
     "margin",
     "correction",
+    "rests_on",
 ];
 
 /// claims.csv: one line per claim, columns [`CSV_HEADER`].
@@ -514,6 +543,7 @@ pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
             &r.ty,
             &r.margin,
             &r.correction,
+            &r.rests_on,
         ])?;
     }
     Ok(w.into_inner()?)

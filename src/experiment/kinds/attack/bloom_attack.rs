@@ -2,6 +2,10 @@
 //! filter (mmh3, seed 0: a public hash with a constant seed), and the same
 //! attacker against a filter keyed with SipHash-1-3 (a key it never sees).
 //! The attacker models the filter with the chapter's algorithm either way.
+//! And the essay's "usual fix" (target `xxh3`): a filter hashed with XXH3
+//! under `hash_seed`, the constant 0 (in a config file the attacker reads)
+//! or drawn per process (`random`, which it never sees); the attacker
+//! models XXH3 with seed 0 either way.
 //!
 //! - pollution: it inserts n keys, each chosen offline so that its k probes
 //!   are bits no earlier key set; the honest false-positive rate becomes
@@ -26,7 +30,8 @@ pub struct BloomAttack;
 crate::params! {
     pub struct P {
         attack: String = common::choice(&["pollution", "forgery"], Def::Required, "pollution: chosen insertions; forgery: crafted non-member queries"),
-        target: String = common::choice(&["chapter", "sip13"], Def::Required, "chapter: the chapter's filter (mmh3, seed 0); sip13: keyed with a key the attacker never sees"),
+        target: String = common::choice(&["chapter", "sip13", "xxh3"], Def::Required, "chapter: the chapter's filter (mmh3, seed 0); sip13: keyed with a key the attacker never sees; xxh3: XXH3 under hash_seed, modelled by the attacker with seed 0"),
+        hash_seed: HashSeed = common::HASH_SEED,
         n: u64 = common::count(Def::Int(100_000), "keys inserted (the filter's capacity)"),
         p: f64 = common::rate(Def::Float(0.01), "design false-positive rate"),
         queries: u64 = common::count(Def::Int(1_000_000), "honest random non-members queried"),
@@ -82,21 +87,46 @@ impl Filter {
     }
 }
 
-/// The attacker's search and the filter it ran against.
-fn attack(p: &P, seeds: Seeds) -> anyhow::Result<(ChapterBloom, Filter, Found, u64)> {
-    let chapter = ChapterBloom::new(p.n, p.p)?;
+/// The attacker's search and the filter it ran against: the filter's m and
+/// k, the filter, the search, and how many crafted keys it reports present.
+fn attack(p: &P, seeds: Seeds) -> anyhow::Result<(u64, u32, Filter, Found, u64)> {
+    let xxh3 = |seed: HashSeed| -> anyhow::Result<Filter> {
+        Ok(Filter::Keyed(BloomFilter::with_rate(
+            p.n,
+            p.p,
+            seed.hasher(StrategyId::Xxh3, seeds),
+        )?))
+    };
     let mut filter = match p.target.as_str() {
         "chapter" => Filter::Chapter(ChapterBloom::new(p.n, p.p)?),
+        "xxh3" => xxh3(p.hash_seed)?,
         _ => Filter::Keyed(BloomFilter::with_rate(
             p.n,
             p.p,
             HashSeed::Trial.hasher(StrategyId::Sip13, seeds),
         )?),
     };
-    let model_of = ChapterBloom::new(p.n, p.p)?;
-    let mut model = Model::new(chapter.m(), move |key: &[u8]| {
-        model_of.positions(key).collect()
-    });
+    let (m, k) = match &filter {
+        Filter::Chapter(f) => (f.m(), f.k()),
+        Filter::Keyed(f) => (f.m(), f.k()),
+    };
+    // the attacker's model: the chapter's algorithm, or XXH3 with seed 0
+    type Positions = Box<dyn Fn(&[u8]) -> Vec<u64>>;
+    let (model_m, positions): (u64, Positions) = if p.target == "xxh3" {
+        let model_of =
+            BloomFilter::with_rate(p.n, p.p, HashSeed::Fixed(0).hasher(StrategyId::Xxh3, seeds))?;
+        (
+            model_of.m(),
+            Box::new(move |key: &[u8]| model_of.positions(key)),
+        )
+    } else {
+        let model_of = ChapterBloom::new(p.n, p.p)?;
+        (
+            model_of.m(),
+            Box::new(move |key: &[u8]| model_of.positions(key).collect()),
+        )
+    };
+    let mut model = Model::new(model_m, positions);
     let mut rng = seeds.rng("candidates");
     let candidate = move || rng.random::<[u8; 16]>().to_vec();
     let found = if p.attack == "pollution" {
@@ -115,7 +145,7 @@ fn attack(p: &P, seeds: Seeds) -> anyhow::Result<(ChapterBloom, Filter, Found, u
         bloom::forge(&model, p.forged as usize, candidate, p.max_tries)
     };
     let positives = found.keys.iter().filter(|k| filter.contains(k)).count() as u64;
-    Ok((chapter, filter, found, positives))
+    Ok((m, k, filter, found, positives))
 }
 
 impl Study for BloomAttack {
@@ -125,8 +155,7 @@ impl Study for BloomAttack {
     const ABOUT: &'static str = "Bloom pollution and forgery with a known constant seed (the chapter's mmh3, seed 0) vs a keyed filter";
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
-        let (chapter, filter, found, positives) = attack(p, seeds)?;
-        let (m, k) = (chapter.m(), chapter.k());
+        let (m, k, filter, found, positives) = attack(p, seeds)?;
         let mut q = seeds.rng("queries");
         let honest = (0..p.queries)
             .filter(|_| filter.contains(&q.random::<[u8; 16]>()))
@@ -150,7 +179,7 @@ impl Study for BloomAttack {
     }
 
     fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
-        Ok(Some(attack(p, seeds)?.2.keys))
+        Ok(Some(attack(p, seeds)?.3.keys))
     }
 
     fn footprint(&self, p: &P) -> Option<Footprint> {

@@ -49,6 +49,13 @@ crate::row! {
         false_negatives: u64 [Max],
         fpr_measured: Proportion,
         fpr_theory: f64 [Same],
+        /// The space the built filter spends per bit of precision it
+        /// measured: bits per key ÷ log2(1/FPR measured) (the sizing rule's
+        /// constant, 1/(ln 2)² · ln 2 = 1.4427 at the real-valued optimum),
+        /// with the FPR's intervals mapped through (Wilson 95%, exact 99.9%).
+        space_per_log2_fpr: stats::Estimate,
+        /// The same at the formula's FPR for the filter's integer k.
+        space_per_log2_fpr_theory: f64 [Same],
     }
 }
 
@@ -105,6 +112,11 @@ impl Study for BloomSizing {
             ),
             members_checked: fq.members_checked,
             false_negatives: fq.false_negatives,
+            space_per_log2_fpr: stats::Estimate::proportion(fq.fpr.successes, fq.fpr.trials)
+                .map(|f| m as f64 / nf / (1.0 / f).log2()),
+            space_per_log2_fpr_theory: m as f64
+                / nf
+                / (1.0 / theory::fpr(nf, m as f64, k as f64)).log2(),
             fpr_measured: fq.fpr,
             fpr_theory: theory::fpr(nf, m as f64, k as f64),
         })

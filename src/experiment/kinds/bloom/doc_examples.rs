@@ -58,6 +58,9 @@ crate::row! {
         book_code_bits_set: Option<u64> [Same],
         book_code_false_positive: Option<bool> [Same],
         bits_set_mean: f64,
+        /// The share of the m bits set after the inserts, pooled over the
+        /// simulated filters (the worked examples).
+        fill_after_inserts: Option<Proportion>,
         /// Expected bits set with k independent uniform probes.
         bits_set_theory: f64 [Same],
         /// The same under double hashing (h1, h2 mod m uniform), by exact enumeration.
@@ -249,6 +252,7 @@ fn run_small(d: &Documented, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         book_code_bits_set: Some(book.count_ones()),
         book_code_false_positive: d.queries.first().map(|q| book.contains(q.0)),
         bits_set_mean: bits_total as f64 / trials as f64,
+        fill_after_inserts: Some(Proportion::new(bits_total, trials * d.m)),
         bits_set_theory: mf * theory::expected_fill_exact(nf, mf, kf),
         bits_set_theory_double: double.map(|c| c.mean_bits),
         prob_all_set: Some(Proportion::new(all_set, trials)),

@@ -5,14 +5,19 @@
 //! * `essay_api_users`: 4 rows × 2,718 counters × 4 bytes, the four cells read
 //!   (806, 812, 1,190, 806): bytes, numbers read, the minimum, and whether the
 //!   cells are consistent with a never-underestimating sketch.
-//! * `essay_80kb`: ε = 0.1% of the total (w = ⌈e/ε⌉), u32 counters: the
-//!   deepest d under 80 KB and the δ = e^−d it gives.
+//! * `essay_80kb`: ε = 0.1% of the total (w = ⌈e/ε⌉) and the essay's four
+//!   rows, built: Apache DataSketches' sketch (64-bit counters, which hold a
+//!   stream of any length) serialized, beside sketchlab's u64 and u32
+//!   layouts (u32 wraps past 2^32 − 1 in total); and the deepest d of u32
+//!   counters under 80 KB with the δ = e^−d it gives.
 
 use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
 use crate::experiment::params::{Def, Seeds};
-use crate::structures::count_min::theory;
+use crate::structures::count_min::{CountMin, theory};
+use datasketches::countmin::CountMinSketch;
+use datasketches::hash::value::raw_bytes;
 
 pub struct CountMinExamples;
 
@@ -33,8 +38,16 @@ crate::row! {
         reads: u64 [Same],
         estimate: Option<u64> [Same],
         consistent: Option<bool> [Same],
-        /// essay_80kb: δ = e^−d at the deepest d that fits.
+        /// essay_80kb: δ = e^−d at the deepest d of u32 counters that fits.
         delta: Option<f64> [Same],
+        /// essay_80kb: the deepest d of u32 counters under 80,000 bytes.
+        d_u32_within: Option<u64> [Same],
+        /// essay_80kb: Apache DataSketches' Count-Min at the w its
+        /// `suggest_num_buckets(ε)` picks and d rows, serialized after one
+        /// update (64-bit counters).
+        bytes_datasketches: Option<u64> [Same],
+        /// essay_80kb: sketchlab's Count-Min with u32 counters at w, d.
+        bytes_u32: Option<u64> [Same],
         detail: String [Same],
     }
 }
@@ -49,7 +62,7 @@ impl Study for CountMinExamples {
     const ABOUT: &'static str =
         "The documents' Count-Min examples: apple/banana, /api/v2/users, 80 KB";
 
-    fn run(&self, p: &P, _seeds: Seeds) -> anyhow::Result<R> {
+    fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         Ok(match p.example.as_str() {
             "chapter_apple_banana" => {
                 let mut rows = [[0u64; 6]; 3];
@@ -72,6 +85,9 @@ impl Study for CountMinExamples {
                     estimate: Some(apple),
                     consistent: Some(rows == CHAPTER_AFTER && apple == 3),
                     delta: None,
+                    d_u32_within: None,
+                    bytes_datasketches: None,
+                    bytes_u32: None,
                     detail: format!("rows after: {rows:?}; estimate(apple) = {apple}"),
                 }
             }
@@ -88,6 +104,9 @@ impl Study for CountMinExamples {
                     estimate: Some(min),
                     consistent: Some(cells.iter().all(|&c| c >= min)),
                     delta: Some(theory::delta_of_depth(4)),
+                    d_u32_within: None,
+                    bytes_datasketches: None,
+                    bytes_u32: None,
                     detail: format!(
                         "cells {cells:?}, min {min}; w = 2,718 is floor(e/0.001) (ceil gives {})",
                         theory::width(0.001)
@@ -95,20 +114,34 @@ impl Study for CountMinExamples {
                 }
             }
             _ => {
-                let w = theory::width(0.001);
-                let d = theory::depth_within(80_000, w, 4);
+                // the essay's shape: w = e/ε at ε = 0.1%, four rows
+                let (eps, d) = (0.001, 4u64);
+                let w = u64::from(CountMinSketch::<u64>::suggest_num_buckets(eps)?);
+                let mut ds =
+                    CountMinSketch::<u64>::with_seed(d as u8, w as u32, seeds.derive("peer"))?;
+                ds.update(raw_bytes::from_slice(b"/api/v2/users"));
+                let hasher = crate::experiment::params::HashSeed::Trial
+                    .hasher(crate::hashing::StrategyId::Xxh3, seeds);
+                let wide = CountMin::<u64, _>::new(w, d, hasher.clone())?;
+                let narrow = CountMin::<u32, _>::new(w, d, hasher)?;
+                let within = theory::depth_within(80_000, w, 4);
                 R {
                     w,
                     d,
-                    bytes: theory::bytes(w, d, 4),
+                    bytes: wide.bytes(),
                     reads: d,
                     estimate: None,
                     consistent: None,
-                    delta: Some(theory::delta_of_depth(d)),
+                    delta: Some(theory::delta_of_depth(within)),
+                    d_u32_within: Some(within),
+                    bytes_datasketches: Some(ds.serialize().len() as u64),
+                    bytes_u32: Some(narrow.bytes()),
                     detail: format!(
-                        "d = {d} rows of {w} u32 counters fit in 80,000 bytes; d = {} would take {}",
-                        d + 1,
-                        theory::bytes(w, d + 1, 4)
+                        "w = {w}, d = {d}: u64 counters {} bytes (DataSketches serialized: {}), u32 {}; the deepest u32 sketch under 80,000 bytes has d = {within} ({} bytes)",
+                        wide.bytes(),
+                        ds.serialize().len(),
+                        narrow.bytes(),
+                        theory::bytes(w, within, 4)
                     ),
                 }
             }
