@@ -254,7 +254,12 @@ d,002,\"Traffic to the database: 298 instead of 10,000.\",298,,301,lookups,does-
         );
         // 000 first; in 002 the opening (c) comes before the economics (a)
         assert!(b < c && c < a, "{t}");
-        assert!(t.contains("002 · The economics, which is where these get misapplied (by arithmetic: 1 holds)"), "{t}");
+        assert!(
+            t.contains(
+                "002 · The economics, which is where these get misapplied (by arithmetic: 1 holds)"
+            ),
+            "{t}"
+        );
         assert!(t.contains("[0.3, 0.36]") && t.contains("[rate ±10%]"));
         // the caveat follows its claim, and is counted apart
         let d = t.find("    ↳ caveat does-not-hold  d").unwrap();
@@ -273,7 +278,10 @@ d,002,\"Traffic to the database: 298 instead of 10,000.\",298,,301,lookups,does-
         let only = ledger_table(CSV.as_bytes(), Some(Verdict::DoesNotHold), None, false).unwrap();
         assert!(only.contains(" c ") && !only.contains(" a ") && !only.contains(" b "));
         let doc = ledger_table(CSV.as_bytes(), None, Some(Document::Chapter), false).unwrap();
-        assert!(doc.contains("1 of 3 claims (by arithmetic: 1 holds)\n"), "{doc}");
+        assert!(
+            doc.contains("1 of 3 claims (by arithmetic: 1 holds)\n"),
+            "{doc}"
+        );
         assert!(ledger_table(b"id,x\n1,2\n", None, None, false).is_err());
     }
 }

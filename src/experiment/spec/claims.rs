@@ -68,6 +68,10 @@ pub(super) struct RawClaim {
     per_theory: bool,
     #[serde(default)]
     check: Option<String>,
+    /// check = "argmin": the column whose value at the smallest metric is
+    /// the measured value (the k that minimises the FPR).
+    #[serde(default)]
+    by: Option<String>,
     #[serde(default)]
     baseline: Option<toml::Table>,
     #[serde(default)]
@@ -279,14 +283,40 @@ pub(super) fn validate(
             Some("pooled") => Check::Pooled,
             Some("every") => Check::Every,
             Some("report") => Check::Report,
+            Some("argmin") => Check::ArgMin,
             Some(other) => {
                 return Err(fe(
                     &at("check"),
                     &format!("{other:?}"),
-                    "must be one of value, equal_across, max, pooled, every, report",
+                    "must be one of value, equal_across, max, pooled, every, report, argmin",
                 ));
             }
         };
+        match (&c.by, check == Check::ArgMin) {
+            (Some(by), true) if kind.columns().iter().any(|col| col.name == *by) => {}
+            (Some(by), true) => {
+                return Err(fe(
+                    &at("by"),
+                    &format!("{by:?}"),
+                    "must be a column of the kind",
+                ));
+            }
+            (None, true) => {
+                return Err(fe(
+                    &at("by"),
+                    "missing",
+                    "check = \"argmin\" names the column it reports (by = \"k\")",
+                ));
+            }
+            (Some(by), false) => {
+                return Err(fe(
+                    &at("by"),
+                    &format!("{by:?}"),
+                    "goes only with check = \"argmin\"",
+                ));
+            }
+            (None, false) => {}
+        }
         let basis = match c.basis.as_str() {
             "measured" => Basis::Measured,
             "counted" => Basis::Counted,
@@ -355,6 +385,7 @@ pub(super) fn validate(
             metric: c.metric,
             theory_metric: c.theory_metric,
             check,
+            by: c.by,
             baseline,
             note: c.note,
             source,

@@ -372,6 +372,61 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
                 holm,
             })
         }
+        Check::ArgMin => {
+            let by = claim.by.as_deref().ok_or("argmin without `by`")?;
+            // one value per `by`: a proportion's counts pooled over its rows
+            // (settings that measure the same rate), else its single row
+            let (kc, nc) = (format!("{}_k", claim.metric), format!("{}_n", claim.metric));
+            let counts = t.has(&kc) && t.has(&nc);
+            let mut groups: Vec<(f64, Vec<&Vec<Value>>)> = Vec::new();
+            for r in &selected {
+                let at = t
+                    .f64(r, by)
+                    .ok_or_else(|| format!("{by} is empty in a selected row"))?;
+                match groups.iter_mut().find(|g| g.0 == at) {
+                    Some(g) => g.1.push(r),
+                    None => groups.push((at, vec![r])),
+                }
+            }
+            let mut rows = Vec::new();
+            for (at, rs) in &groups {
+                let i = if counts {
+                    let (mut k, mut n) = (0u64, 0u64);
+                    for r in rs {
+                        k += t.f64(r, &kc).ok_or("empty count")? as u64;
+                        n += t.f64(r, &nc).ok_or("empty count")? as u64;
+                    }
+                    let (lo, hi) = stats::clopper_pearson(k, n, c);
+                    Interval::new(k as f64 / n.max(1) as f64, lo, hi)
+                } else {
+                    let [r] = rs[..] else {
+                        return Err(format!(
+                            "{} rows at {by} = {at}: without counts to pool, argmin takes one row per value",
+                            rs.len()
+                        ));
+                    };
+                    interval(r, c)?.0
+                };
+                rows.push((i, *at));
+            }
+            let (best, at) = *rows
+                .iter()
+                .min_by(|a, b| a.0.value.total_cmp(&b.0.value))
+                .ok_or("selector matched no rows")?;
+            // every value the data cannot tell from the minimum
+            let tied = rows.iter().filter(|(i, _)| i.lo <= best.hi).map(|r| r.1);
+            let (lo, hi) = tied.fold((at, at), |(lo, hi), x| (lo.min(x), hi.max(x)));
+            Ok(Measured::of(Interval::new(at, lo, hi), None, false))
+        }
+        Check::Report if claim.baseline.is_some() => {
+            // a ratio to the baseline row, shown as `value` would judge it
+            let value_check = Claim {
+                check: Check::Value,
+                ..claim.clone()
+            };
+            let m = measure(&value_check, tables, test)?;
+            Ok(Measured::of(m.interval, m.theory, m.rescaled))
+        }
         Check::Report => {
             let [r] = selected[..] else {
                 return Err(format!(

@@ -35,6 +35,12 @@ pub enum Check {
     /// first step, 1 − (1 − c)/k), holds when every row holds at c,
     /// inconclusive otherwise; the deciding row is shown.
     Every,
+    /// The value of the claim's `by` column where the metric is smallest (the
+    /// k that minimises the FPR), a proportion's counts pooled over the
+    /// selected rows sharing a `by` value; its interval spans the `by`
+    /// values whose interval reaches the smallest's (those the data cannot
+    /// tell from the minimum).
+    ArgMin,
     /// The value is shown but no verdict is given (e.g. what a lost table row
     /// must be for a sentence to hold): `not-measured`, with the value.
     Report,
@@ -87,6 +93,8 @@ pub struct Claim {
     pub metric: String,
     pub theory_metric: Option<String>,
     pub check: Check,
+    /// check = "argmin": the column reported at the minimum.
+    pub by: Option<String>,
     pub baseline: Option<Vec<(String, Vec<Value>)>>,
     pub note: Option<String>,
     pub source: Source,
@@ -239,14 +247,19 @@ pub fn rests_on(claim: &Claim) -> String {
         Check::Max => " (largest)",
         Check::Pooled => " (counts pooled)",
         Check::Every => " (every row)",
+        Check::Report if claim.baseline.is_some() => " ÷ its baseline row (shown)",
         Check::Report => " (shown)",
+        Check::ArgMin => " (its smallest row)",
     };
     let per = if claim.per_theory {
         format!(" ÷ {}", claim.theory_metric.as_deref().unwrap_or("theory"))
     } else {
         String::new()
     };
-    format!("{table}.{}{per}{how}", claim.metric)
+    match &claim.by {
+        Some(by) => format!("{table}.{by} where {}{per}{how}", claim.metric),
+        None => format!("{table}.{}{per}{how}", claim.metric),
+    }
 }
 
 /// Evaluates one claim against its study's tables.

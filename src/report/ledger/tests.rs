@@ -56,6 +56,7 @@ fn claim(setting: &str, check: Check, quantity: Quantity) -> Claim {
         correction: None,
         undecidable_at: None,
         per_theory: false,
+        by: None,
         sequential: None,
     }
 }

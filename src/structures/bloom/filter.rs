@@ -251,6 +251,23 @@ impl<H: KeyHasher> BloomFilter<H> {
         n
     }
 
+    /// The distinct 64-byte lines of a line-aligned bit array a query of
+    /// `key` reads: every probe's line up to the first zero bit (all k for
+    /// a member).
+    pub fn lines_read(&self, key: &[u8]) -> u32 {
+        let mut lines: Vec<u64> = Vec::with_capacity(self.k as usize);
+        for pos in self.positions(key) {
+            let line = pos / 512;
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+            if !self.bits.get(pos) {
+                break;
+            }
+        }
+        lines.len() as u32
+    }
+
     /// The probe positions of a key (for worked examples and debugging).
     pub fn positions(&self, key: &[u8]) -> Vec<u64> {
         let (h1, h2) = self.hasher.hash128(key);

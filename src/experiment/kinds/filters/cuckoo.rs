@@ -9,7 +9,9 @@
 //!   reported present (against the FPR at the load left).
 //!
 //! Every row also counts what a query reads: two buckets, and the 64-byte
-//! lines they span in a packed table.
+//! lines they span in a packed table; `fpr` rows beside them the lines a
+//! standard Bloom filter at the same measured FPR reads for the same keys
+//! (k probes for a member, up to the first zero bit for an absent key).
 
 use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Study;
@@ -17,6 +19,7 @@ use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
 use crate::stats::{self, Proportion};
+use crate::structures::bloom::BloomFilter;
 use crate::structures::bloom::theory as bloom_theory;
 use crate::structures::cuckoo::{CuckooFilter, theory};
 use crate::workload::{KeyGen, KeyType};
@@ -67,6 +70,14 @@ crate::row! {
         fingerprint_bits_for_1pct: u32 [Same],
         buckets_per_query: u32 [Same],
         cache_lines_per_query: crate::stats::Estimate,
+        /// `fpr`: per key, the lines a Bloom filter at the same measured FPR
+        /// (sized by the chapter's formulas, same n) reads ÷ the lines this
+        /// filter reads, mean over 20,000 members and over 20,000 absent keys.
+        bloom_over_cuckoo_lines_member: Option<crate::stats::Estimate>,
+        bloom_over_cuckoo_lines_absent: Option<crate::stats::Estimate>,
+        /// `fpr`: that Bloom filter's k and its mean lines per member query.
+        bloom_k_same_fpr: Option<u32>,
+        bloom_lines_member: Option<f64>,
         /// Members denied after the deletes (`bogus_deletes`: of all;
         /// `deletes`: of those kept).
         lost_members: Option<Proportion>,
@@ -89,6 +100,7 @@ impl Study for CuckooStudy {
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let hasher = p.hash_seed.hasher(p.hash, seeds);
+        let bloom_hasher = hasher.clone();
         let (b, f) = (p.bucket_size, p.fingerprint_bits);
         let mut c = CuckooFilter::new(
             1 << p.buckets_log2,
@@ -151,6 +163,30 @@ impl Study for CuckooStudy {
                         Some(theory::bits_per_item_formula(prop.rate, extra, alpha));
                     r.bloom_bits_same_fpr = Some(bloom);
                     r.space_ratio = Some(r.bits_per_item / bloom);
+                    // the same keys through a Bloom filter at that FPR
+                    let mut bf = BloomFilter::with_rate(n.max(1), prop.rate, bloom_hasher)?;
+                    for id in 0..n {
+                        bf.insert(keys.key(id));
+                    }
+                    let mut ratios = |ids: std::ops::Range<u64>| -> Vec<f64> {
+                        ids.map(|id| {
+                            let k = keys.key(id);
+                            bf.lines_read(k) as f64 / c.cache_lines(k) as f64
+                        })
+                        .collect()
+                    };
+                    let members = ratios(0..n.min(20_000));
+                    let absent = ratios(n..n + 20_000);
+                    r.bloom_over_cuckoo_lines_member = Some(stats::Estimate::mean(&members));
+                    r.bloom_over_cuckoo_lines_absent = Some(stats::Estimate::mean(&absent));
+                    r.bloom_k_same_fpr = Some(bf.k());
+                    let m = n.min(20_000);
+                    r.bloom_lines_member = Some(
+                        (0..m)
+                            .map(|id| bf.lines_read(keys.key(id)) as f64)
+                            .sum::<f64>()
+                            / m.max(1) as f64,
+                    );
                 }
             }
             "bogus_deletes" => {

@@ -46,6 +46,11 @@ crate::row! {
         rank_err_reservoir: f64,
         rank_err_ds_tdigest: f64,
         rank_err_ds_kll: f64,
+        /// The rank errors as a share of the tail beyond q, min(q, 1 − q):
+        /// what a latency monitor reads (an error of 0.005 at p99 is half of
+        /// the 1% the quantile separates off, at the median 1%).
+        tail_err_tdigest: f64,
+        tail_err_reservoir: f64,
         /// Half the largest centroid share the scale allows at q: K2's
         /// q(1 − q)/(2η), k1's (π/δ)·√(q(1 − q)).
         tdigest_bound: f64 [Same],
@@ -151,10 +156,14 @@ impl Study for TDigestStudy {
             .map(|&q| {
                 let err = |x: Option<f64>| x.map(|x| (rank(x) - q).abs()).unwrap_or(f64::NAN);
                 let res_x = reservoir[((q * s as f64) as usize).min(s - 1)];
+                let tail = q.min(1.0 - q);
+                let (e_td, e_res) = (err(td.quantile(q)), err(Some(res_x)));
                 Ok(R {
                     q,
-                    rank_err_tdigest: err(td.quantile(q)),
-                    rank_err_reservoir: err(Some(res_x)),
+                    rank_err_tdigest: e_td,
+                    rank_err_reservoir: e_res,
+                    tail_err_tdigest: e_td / tail,
+                    tail_err_reservoir: e_res / tail,
                     rank_err_ds_tdigest: err(ds.quantile(q)?),
                     rank_err_ds_kll: err(kll.quantile(q, SearchCriteria::Inclusive)?.map(|v| *v)),
                     tdigest_bound: theory::half_centroid(scale, q, p.compression, p.n as f64),
