@@ -53,11 +53,16 @@ if charts == 0:
     problems.append("no charts in the rendered page")
 if "claims shown" not in dom:
     problems.append("the ledger filter did not run")
+width = re.search(r'data-page-width="(\d+)"', dom)
+if width is None:
+    problems.append("the page did not measure its width")
+elif int(width.group(1)) > 1400:
+    problems.append("the page is %s px wide in a 1,400 px window (a horizontal scrollbar)" % width.group(1))
 if not os.path.exists(shot) or os.path.getsize(shot) < 10_000:
     problems.append("no screenshot")
 for p in problems:
     print("check-report:", p, file=sys.stderr)
 if problems:
     sys.exit(1)
-print("check-report: %d ledger rows, %d charts, no console errors, no requests; screenshot %s" % (rows, charts, shot))
+print("check-report: %d ledger rows, %d charts, %s px wide at 1,400, no console errors, no requests; screenshot %s" % (rows, charts, width.group(1), shot))
 PY

@@ -5,9 +5,11 @@ mod design;
 mod hllpp;
 mod keys;
 mod keys_check;
+mod progress;
 use compare::{baseline_name, compare_command, save_baseline_as};
 pub use keys::MAX_KEY_BYTES;
 use keys::{estimate_hll, hash_command};
+use progress::progress;
 
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
@@ -17,8 +19,6 @@ use crate::experiment::lock::OutLock;
 use crate::experiment::runner::{self, RunOptions, StudyRun};
 use crate::export;
 use crate::report::ledger;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -467,21 +467,6 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         .num_threads(threads)
         .build()
         .map_err(|e| Error::Other(anyhow::anyhow!("starting {threads} worker threads: {e}")))
-}
-
-fn progress(total: u64, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg:>16} [{bar:40}] {pos}/{len} trials  {elapsed_precise}  ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar
 }
 
 fn summary(spec: &Spec, run: &StudyRun) {

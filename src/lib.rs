@@ -7,6 +7,12 @@
 //! row model in [`table`]. See README.md for a tour.
 #![doc = include_str!("../README.md")]
 
+/// docs/own.md's Rust example (a structure of your own), compiled as a
+/// doctest so it keeps building.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/own.md")]
+struct OwnStructureGuide;
+
 pub mod app;
 pub mod attack;
 pub mod cli;

@@ -1664,3 +1664,53 @@ fn design_takes_digit_separators_and_percentages() {
         .code(2)
         .stderr(predicate::str::contains("separator"));
 }
+
+/// Every `cargo run --release -- …` command README shows (in its `sh` blocks
+/// and inline) runs with this binary and exits 0: each with a temporary
+/// `--out` where it writes, and `design`'s measurement budget cut to 1 s.
+/// `reproduce --quick` is the quick run tests/studies shares (run there).
+#[test]
+fn readme_commands_run() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let mut commands: Vec<String> = Vec::new();
+    let mut in_sh = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        let found: Vec<&str> = if in_sh {
+            line.split("cargo run --release -- ").skip(1).collect()
+        } else {
+            line.split("`cargo run --release -- ")
+                .skip(1)
+                .filter_map(|t| t.split('`').next())
+                .collect()
+        };
+        for c in found {
+            commands.push(c.split(" #").next().unwrap().trim().to_string());
+        }
+    }
+    assert!(
+        commands.iter().any(|c| c == "reproduce --quick"),
+        "README's first command: {commands:?}"
+    );
+    assert!(commands.len() >= 5, "{commands:?}");
+    for c in commands.iter().filter(|c| *c != "reproduce --quick") {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args: Vec<String> = c.split_whitespace().map(String::from).collect();
+        if matches!(args[0].as_str(), "design" | "run") {
+            args.extend(["--out".into(), dir.path().display().to_string()]);
+        }
+        if args[0] == "design" && args[1] != "frequency" {
+            args.extend(["--measure-seconds".into(), "1".into()]);
+        }
+        let out = sketchlab().args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "README's `{c}` exited {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

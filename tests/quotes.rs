@@ -343,6 +343,14 @@ fn readme_states_the_reference_ledgers_counts() {
         flat(&readme).contains(&flat(counts)),
         "README.md does not state the reference's counts: {counts}"
     );
+    // and the number of studies the reference ran
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("reports/run.json").unwrap()).unwrap();
+    let studies = run["studies"].as_array().unwrap().len();
+    assert!(
+        flat(&readme).contains(&format!("runs {studies} studies")),
+        "README.md does not say the reference runs {studies} studies"
+    );
 }
 
 /// Every claim `data/findings.toml` groups is a claim of the reference

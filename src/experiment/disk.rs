@@ -344,7 +344,12 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             reconstructs: st.spec.kind.reconstructs(),
         })
         .collect();
+    let decision = studies
+        .iter()
+        .find(|st| st.spec.kind.name() == "filter_frontier")
+        .and_then(|st| report::decision::filters(&st.tables.results));
     let info = report::RunInfo {
+        decision,
         quick: run.quick,
         threads: run.threads,
         seconds: run.seconds,

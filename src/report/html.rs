@@ -41,13 +41,15 @@ tr.caveat td{color:#555;font-size:0.95em}tr.caveat td:first-child{padding-left:1
 .v-inconclusive{background:#fbeac0}.v-not-measured{background:#e8e8e8}\
 td.note{color:#555;font-size:0.9em}\
 figure{margin:1em 0}figure svg{max-width:100%;height:auto}\
-nav a{margin-right:0.6em}.filter{position:sticky;top:0;background:#fff;padding:0.4em 0;border-bottom:1px solid #ddd}";
+nav{display:flex;flex-wrap:wrap;gap:0.2em 0.6em}nav a{white-space:nowrap}\
+table{display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}.filter{position:sticky;top:0;background:#fff;padding:0.4em 0;border-bottom:1px solid #ddd}";
 
 const SCRIPT: &str = "(function(){var v=document.getElementById('f-verdict'),d=document.getElementById('f-document');\
 function apply(){var rows=document.querySelectorAll('tr[data-verdict]');var shown=0;\
 for(var i=0;i<rows.length;i++){var r=rows[i];var ok=(!v.value||r.dataset.verdict===v.value)&&(!d.value||r.dataset.document===d.value);\
 r.style.display=ok?'':'none';if(ok)shown++;}document.getElementById('f-count').textContent=shown+' of '+rows.length+' claims shown';}\
-v.addEventListener('change',apply);d.addEventListener('change',apply);apply();})();";
+v.addEventListener('change',apply);d.addEventListener('change',apply);apply();\
+document.body.setAttribute('data-page-width',document.documentElement.scrollWidth);})();";
 
 fn cell(v: &Value) -> String {
     match v {
@@ -249,6 +251,47 @@ pub fn inline_svg(path: &Path) -> std::io::Result<String> {
 }
 
 /// index.html from the same rows as REPORT.md (the charts read from their SVG files).
+/// The decision the page opens with: the frontier charts inline and "which
+/// structure for which need" (nothing when the run has neither).
+fn decision(studies: &[StudyResult<'_>], info: &RunInfo) -> std::io::Result<String> {
+    let charts = super::decision::frontier_charts(studies);
+    if charts.is_empty() && info.decision.is_none() {
+        return Ok(String::new());
+    }
+    let mut s = String::from("<h2 id=\"which\">Which structure</h2>\n");
+    for (study, file, _) in &charts {
+        let path = studies.iter().find(|st| st.name == *study).and_then(|st| {
+            st.plots
+                .iter()
+                .find(|p| p.file_name().is_some_and(|f| f == file.as_str()))
+        });
+        if let Some(p) = path {
+            s += &format!("<figure>{}</figure>\n", inline_svg(p)?);
+        }
+    }
+    if let Some((n, choices)) = &info.decision {
+        s += &format!(
+            "<p>Measured at n = {} u64 keys (<a href=\"#study-filter_frontier\">filter_frontier</a>): per need and target, the structure with the fewest bits per key among those that offer the need and whose measured FPR is not above the target beyond the rate margin (±10%). <code>sketchlab design filter</code> measures the same candidates at your n, key size and needs.</p>\n<table><thead><tr><th>need</th><th>target FPR</th><th>smallest structure, as configured</th><th>bits per key</th><th>measured FPR [95%]</th><th>runner-up</th></tr></thead><tbody>\n",
+            super::decision::group(*n)
+        );
+        for c in choices {
+            let [target, bits, fpr, lo, hi] = c.figures();
+            s += &format!(
+                "<tr><td>{}</td><td>{target}%</td><td><code>{}</code> ({})</td><td>{bits}</td><td>{fpr}% [{lo}, {hi}]</td><td>{}</td></tr>\n",
+                escape(c.need),
+                escape(&c.structure),
+                escape(&c.config),
+                c.runner_up
+                    .as_ref()
+                    .map(|(r, b)| format!("<code>{}</code> ({} bits)", escape(r), sig(*b, 4)))
+                    .unwrap_or_else(|| "—".into()),
+            );
+        }
+        s += "</tbody></table>\n";
+    }
+    Ok(s)
+}
+
 pub fn render(
     studies: &[StudyResult<'_>],
     rows: &[LedgerRow],
@@ -270,8 +313,9 @@ pub fn render(
     if info.quick {
         s += "<p><strong>Quick mode</strong>: sizes are reduced; intervals are wider than in a full run.</p>\n";
     }
+    s += &decision(studies, info)?;
     s += &findings(rows);
-    s += "<nav><a href=\"#findings\">Findings</a><a href=\"#ledger\">Claims ledger</a><a href=\"#seed\">What the seed buys you</a><a href=\"#lost\">The essay's lost tables</a><a href=\"#studies\">Studies</a></nav>\n";
+    s += "<nav><a href=\"#which\">Which structure</a><a href=\"#findings\">Findings</a><a href=\"#ledger\">Claims ledger</a><a href=\"#seed\">What the seed buys you</a><a href=\"#lost\">The essay's lost tables</a><a href=\"#studies\">Studies</a></nav>\n";
     s += &format!(
         "<h2 id=\"ledger\">Claims ledger</h2>\n<p>{}.</p>\n<p>Each claim is followed by its caveats (↳): literal or edge readings, decided on their own and counted apart. The type picks the test and the margin is the smallest difference that matters for the claim's use (REPORT.md gives the rule and the materiality table).</p>\n",
         escape(&reading_counts(rows))

@@ -1,7 +1,7 @@
 //! Materiality: the smallest difference that matters for a claim's use, one
-//! margin per kind of quantity, declared once here with its reason (README's
-//! "Verdicts" prints this table). A claim names its quantity; the margin comes
-//! from here, never from the result. A claim may override it with a margin
+//! margin per kind of quantity, declared once here with its reason
+//! (docs/verdicts.md prints this table). A claim names its quantity; the
+//! margin comes from here, never from the result. A claim may override it with a margin
 //! and a reason of its own (`margin`, `margin_reason` in the spec), which the
 //! ledger shows beside the verdict.
 
@@ -189,12 +189,12 @@ mod tests {
         assert!(table_markdown().lines().count() == ALL.len() + 2);
     }
 
-    /// README's verdict section prints this table: it must be this table.
+    /// docs/verdicts.md prints this table: it must be this table.
     #[test]
-    fn readme_carries_the_materiality_table() {
-        let readme = include_str!("../../README.md");
+    fn the_verdict_rules_carry_the_materiality_table() {
+        let doc = include_str!("../../docs/verdicts.md");
         for row in table_markdown().lines().skip(2) {
-            assert!(readme.contains(row), "README.md lacks the row {row}");
+            assert!(doc.contains(row), "docs/verdicts.md lacks the row {row}");
         }
     }
 }

@@ -1,6 +1,9 @@
 //! The claims ledger, REPORT.md (the findings first, then the ledger) and
 //! each study's page, all computed from result tables.
 
+mod counts;
+pub use counts::*;
+pub mod decision;
 pub mod documents;
 pub mod findings;
 pub mod html;
@@ -56,6 +59,9 @@ pub struct StudyResult<'a> {
 
 /// Header facts for the report.
 pub struct RunInfo {
+    /// "Which structure for which need", read from the filter frontier's
+    /// rows (the n it was measured at, and the choices), when the run has it.
+    pub decision: Option<(u64, Vec<decision::Choice>)>,
     pub quick: bool,
     pub threads: usize,
     pub seconds: f64,
@@ -65,146 +71,6 @@ pub struct RunInfo {
 
 fn num(x: Option<f64>) -> String {
     x.map(|v| sig(v, 4)).unwrap_or_else(|| "—".into())
-}
-
-/// How a row's verdict was reached, the three counted apart: measured or
-/// counted by a run, by arithmetic (basis `computed`: a formula, a
-/// document's own numbers, a construction), by citation (basis `reference`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Ground {
-    Run,
-    Arithmetic,
-    Citation,
-}
-
-impl Ground {
-    pub const ALL: [Ground; 3] = [Ground::Run, Ground::Arithmetic, Ground::Citation];
-
-    pub fn of(basis: Basis) -> Ground {
-        match basis {
-            Basis::Measured | Basis::Counted => Ground::Run,
-            Basis::Computed => Ground::Arithmetic,
-            Basis::Reference => Ground::Citation,
-        }
-    }
-
-    /// The label before a group's counts ("" for a run's).
-    pub fn label(self) -> &'static str {
-        match self {
-            Ground::Run => "",
-            Ground::Arithmetic => "by arithmetic",
-            Ground::Citation => "by citation",
-        }
-    }
-
-    /// A verdict's plural in this group: `not-measured` is "unverified" by
-    /// citation (no reference decides the sentence).
-    pub fn plural(self, v: Verdict) -> &'static str {
-        match (self, v) {
-            (Ground::Citation, Verdict::NotMeasured) => "unverified",
-            (_, v) => v.plural(),
-        }
-    }
-}
-
-/// Joins groups of counts: "3 hold, 1 do not hold; by arithmetic: 2 hold;
-/// by citation: 1 unverified" (empty groups left out).
-pub fn join_grounds(groups: &[(Ground, Vec<String>)]) -> String {
-    let parts: Vec<String> = groups
-        .iter()
-        .filter(|(_, g)| !g.is_empty())
-        .map(|(ground, g)| match ground.label() {
-            "" => g.join(", "),
-            label => format!("{label}: {}", g.join(", ")),
-        })
-        .collect();
-    parts.join("; ")
-}
-
-/// "3 hold, 1 do not hold, …" for a set of ledger rows (zero counts left
-/// out), the verdicts by arithmetic (basis `computed`) and by citation (basis
-/// `reference`) counted apart: "…; by arithmetic: 4 hold; by citation: 2
-/// hold, 1 unverified".
-pub fn verdict_counts<'a>(rows: impl IntoIterator<Item = &'a LedgerRow>) -> String {
-    let mut n = [[0usize; ledger::VERDICTS.len()]; 3];
-    for r in rows {
-        let g = Ground::ALL
-            .iter()
-            .position(|g| *g == Ground::of(r.basis))
-            .expect("every ground is listed");
-        n[g][verdict_rank(r.verdict)] += 1;
-    }
-    let groups: Vec<(Ground, Vec<String>)> = Ground::ALL
-        .iter()
-        .zip(n)
-        .map(|(g, n)| {
-            let list = n
-                .iter()
-                .zip(ledger::VERDICTS)
-                .filter(|(k, _)| **k > 0)
-                .map(|(k, v)| format!("{k} {}", g.plural(v)))
-                .collect();
-            (*g, list)
-        })
-        .collect();
-    join_grounds(&groups)
-}
-
-/// A verdict by citation's plural: `not-measured` is "unverified" there
-/// (no reference decides the sentence).
-pub fn cited_plural(v: Verdict) -> &'static str {
-    Ground::Citation.plural(v)
-}
-
-/// "intended: 150 hold, 9 do not hold, …; caveats: 30 (12 hold, 18 do not hold)".
-pub fn reading_counts(rows: &[LedgerRow]) -> String {
-    let intended: Vec<&LedgerRow> = rows
-        .iter()
-        .filter(|r| r.reading == Reading::Intended)
-        .collect();
-    let caveats: Vec<&LedgerRow> = rows
-        .iter()
-        .filter(|r| r.reading == Reading::Caveat)
-        .collect();
-    let mut s = format!(
-        "{} claims as meant: {}",
-        intended.len(),
-        verdict_counts(intended.iter().copied())
-    );
-    if !caveats.is_empty() {
-        s += &format!(
-            "; {} caveats (literal or edge readings, counted apart): {}",
-            caveats.len(),
-            verdict_counts(caveats.iter().copied())
-        );
-    }
-    s
-}
-
-/// "5 claims: 4 hold, 1 do not hold; 2 caveats" (the caveats counted apart).
-pub fn section_counts(rows: &[&LedgerRow]) -> String {
-    let intended: Vec<&LedgerRow> = rows
-        .iter()
-        .copied()
-        .filter(|r| r.reading == Reading::Intended)
-        .collect();
-    let caveats = rows.len() - intended.len();
-    let mut s = format!(
-        "{} claims: {}",
-        intended.len(),
-        verdict_counts(intended.iter().copied())
-    );
-    if caveats > 0 {
-        s += &format!("; {caveats} caveat{}", if caveats == 1 { "" } else { "s" });
-    }
-    s
-}
-
-fn verdict_rank(v: Verdict) -> usize {
-    ledger::VERDICTS
-        .iter()
-        .position(|x| *x == v)
-        .expect("every verdict is listed")
 }
 
 /// The ledger's rows in reading order: each intended claim followed by its
@@ -542,6 +408,7 @@ pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo)
     if info.quick {
         s += "> **Quick mode**: sizes are reduced (see each spec's `[quick]` table); intervals are wider than in a full run.\n\n";
     }
+    s += &decision::decide(studies, info);
     s += &findings(ledger);
     let per_document: Vec<String> = documents::DOCUMENTS
         .iter()
@@ -561,7 +428,7 @@ pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo)
         per_document.join("; ")
     );
     s += &format!(
-        "**The rule** (README, \"Verdicts\"). Each claim states its intended reading (what the sentence asserts in the regime the document speaks of) and its type, which picks the test: an `exact` claim (arithmetic, a theorem's value) is compared at the precision the document prints; an `approximation`, `asymptotic` (over its declared regime only), `typical` or `illustration` claim must lie within its quantity's materiality margin; an `upper_bound` or `lower_bound` holds at or beyond its bound however far (how far is in the note). The measured interval is at {}%: `holds` when it lies wholly inside the band, `does-not-hold` when wholly outside, `inconclusive` when it straddles an edge (the study must measure more). An `every` check fails on one row only when that row's interval at the level corrected for the number of rows (Holm) lies outside. Caveats (literal or edge readings, another implementation, key type or runtime than the sentence's) are verdicts of their own, shown under the claim and counted apart. With {measured} measured verdicts at {}%, about {} would flip by chance. The same table is in `claims.csv` (columns `reading`, `caveat_of`, `type`, `margin`, `correction`).\n\n",
+        "**The rule** ([docs/verdicts.md](../docs/verdicts.md)). Each claim states its intended reading (what the sentence asserts in the regime the document speaks of) and its type, which picks the test: an `exact` claim (arithmetic, a theorem's value) is compared at the precision the document prints; an `approximation`, `asymptotic` (over its declared regime only), `typical` or `illustration` claim must lie within its quantity's materiality margin; an `upper_bound` or `lower_bound` holds at or beyond its bound however far (how far is in the note). The measured interval is at {}%: `holds` when it lies wholly inside the band, `does-not-hold` when wholly outside, `inconclusive` when it straddles an edge (the study must measure more). An `every` check fails on one row only when that row's interval at the level corrected for the number of rows (Holm) lies outside. Caveats (literal or edge readings, another implementation, key type or runtime than the sentence's) are verdicts of their own, shown under the claim and counted apart. With {measured} measured verdicts at {}%, about {} would flip by chance. The same table is in `claims.csv` (columns `reading`, `caveat_of`, `type`, `margin`, `correction`).\n\n",
         sig(100.0 * ledger::VERDICT_CONFIDENCE, 4),
         sig(100.0 * ledger::VERDICT_CONFIDENCE, 4),
         sig(measured as f64 * (1.0 - ledger::VERDICT_CONFIDENCE), 2),

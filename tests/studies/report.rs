@@ -342,8 +342,9 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
 
 /// The page in a real browser: scripts/check-report.sh loads a copy of the
 /// quick run's index.html in headless Chromium and fails on a console
-/// message, a network request, or a rendered page without ledger rows and
-/// charts (skipped without chromium, except under CI).
+/// message, a network request, a rendered page without ledger rows and
+/// charts, or a page wider than its 1,400 px window (a horizontal scrollbar;
+/// skipped without chromium, except under CI).
 #[test]
 fn index_html_renders_in_headless_chromium() {
     let have = std::process::Command::new("sh")
@@ -368,6 +369,7 @@ fn index_html_renders_in_headless_chromium() {
     assert!(out.status.success(), "{err}");
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("no console errors, no requests"), "{said}");
+    assert!(said.contains(" px wide at 1,400"), "{said}");
     assert!(d.path().join("index.png").metadata().unwrap().len() > 10_000);
 }
 
