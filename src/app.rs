@@ -298,6 +298,8 @@ pub fn run(cli: Cli) -> Result<()> {
                     redis,
                     strategy,
                     hex,
+                    file,
+                    format,
                 },
         } => estimate_hll(
             *p,
@@ -305,7 +307,10 @@ pub fn run(cli: Cli) -> Result<()> {
             *redis,
             strategy,
             cli.seed,
-            *hex,
+            match file {
+                Some(path) => keys::Source::File(path, format),
+                None => keys::Source::Stdin { hex: *hex },
+            },
             cli.max_key_bytes as usize,
         ),
     }

@@ -109,7 +109,7 @@ pub enum Command {
     Keys(KeysWhat),
     /// Estimate the distinct count of keys read from stdin (one per line)
     #[command(
-        after_help = "Examples:\n  seq 1 100000 | sketchlab estimate hll\n  seq 1 100000 | sketchlab estimate hll --estimator all --p 12\n  seq 1 100000 | sketchlab estimate hll --redis        # what redis-cli PFADD + PFCOUNT would answer\n\nA key is the bytes of its line without the line ending (\\n or \\r\\n), as redis-cli sends them; --hex reads hex-encoded keys."
+        after_help = "Examples:\n  seq 1 100000 | sketchlab estimate hll\n  seq 1 100000 | sketchlab estimate hll --estimator all --p 12\n  seq 1 100000 | sketchlab estimate hll --redis        # what redis-cli PFADD + PFCOUNT would answer\n  sketchlab estimate hll --file data/words.txt         # a key file (--format lines|hex|u64le; gzip read transparently)\n\nA key is the bytes of its line without the line ending (\\n or \\r\\n), as redis-cli sends them; --hex reads hex-encoded keys."
     )]
     Estimate {
         #[command(subcommand)]
@@ -277,6 +277,12 @@ pub enum EstimateWhat {
         /// Keys are hex-encoded bytes
         #[arg(long)]
         hex: bool,
+        /// Read the keys from a key file (gzip read transparently) instead of stdin
+        #[arg(long, value_name = "FILE", conflicts_with = "hex")]
+        file: Option<PathBuf>,
+        /// The key file's format: lines (each line's bytes), hex (each line hex-decoded) or u64le (8-byte records)
+        #[arg(long, default_value = "lines", requires = "file")]
+        format: String,
     },
 }
 

@@ -1714,3 +1714,63 @@ fn readme_commands_run() {
         );
     }
 }
+
+/// `estimate --file` reads a key file as `hash --file` does and answers what
+/// the same keys on stdin answer, in each format; a missing file is exit 2.
+#[test]
+fn estimate_reads_a_key_file_as_stdin_would() {
+    let d = tempfile::tempdir().unwrap();
+    let ids: Vec<u64> = (0..30_000u64).map(|i| i * 7919 % 100_003).collect();
+    let lines: String = ids.iter().map(|i| format!("{i}\n")).collect();
+    let hex: String = ids
+        .iter()
+        .map(|i| format!("{}\n", hex_of(i.to_string().as_bytes())))
+        .collect();
+    std::fs::write(d.path().join("keys.txt"), &lines).unwrap();
+    std::fs::write(d.path().join("keys.hex"), &hex).unwrap();
+    let le: Vec<u8> = ids.iter().flat_map(|i| i.to_le_bytes()).collect();
+    std::fs::write(d.path().join("keys.u64"), &le).unwrap();
+    let run = |args: &[&str], stdin: &str| -> String {
+        let out = sketchlab()
+            .args(["estimate", "hll", "--estimator", "all"])
+            .args(args)
+            .write_stdin(stdin.to_string())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let file = |name: &str| d.path().join(name).display().to_string();
+    let from_stdin = run(&[], &lines);
+    assert_eq!(run(&["--file", &file("keys.txt")], ""), from_stdin);
+    assert_eq!(
+        run(&["--file", &file("keys.hex"), "--format", "hex"], ""),
+        from_stdin
+    );
+    assert_eq!(
+        run(&["--redis", "--file", &file("keys.txt")], ""),
+        run(&["--redis"], &lines)
+    );
+    // u64le records are the ids' 8 bytes: the count is the same distinct count
+    let u = run(&["--file", &file("keys.u64"), "--format", "u64le"], "");
+    let ertl: f64 = u
+        .lines()
+        .find(|l| l.starts_with("ertl"))
+        .unwrap()
+        .split('\t')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((ertl / 30_000.0 - 1.0).abs() < 5.0 * 1.04 / 128.0, "{u}");
+    sketchlab()
+        .args(["estimate", "hll", "--file", &file("missing.txt")])
+        .assert()
+        .code(2);
+}
+
+fn hex_of(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

@@ -68,13 +68,46 @@ pub(super) fn stdout_failed(e: std::io::Error) -> Error {
 }
 
 /// `sketchlab estimate hll`: `estimator<TAB>estimate` per line.
+/// Where `estimate` reads its keys.
+pub(super) enum Source<'a> {
+    /// One key a line (hex-decoded with `hex`).
+    Stdin { hex: bool },
+    /// A key file and its format (lines, hex, u64le).
+    File(&'a std::path::Path, &'a str),
+}
+
+impl Source<'_> {
+    /// Calls `f` with each key, in order (a key file's duplicates kept).
+    fn each(&self, max_key: usize, mut f: impl FnMut(&[u8])) -> Result<()> {
+        match self {
+            Source::Stdin { hex } => each_stdin_key(*hex, max_key, |_, k| {
+                f(k);
+                Ok(())
+            }),
+            Source::File(path, format) => {
+                use crate::workload::file::{Format, KeyFile};
+                let format = Format::from_name(format).ok_or_else(|| {
+                    Error::Input(format!(
+                        "--format = {format:?}: must be one of {}",
+                        Format::NAMES.join(", ")
+                    ))
+                })?;
+                let keys = KeyFile::load_records(&path.display().to_string(), format)
+                    .map_err(Error::Input)?;
+                keys.keys().for_each(f);
+                Ok(())
+            }
+        }
+    }
+}
+
 pub(super) fn estimate_hll(
     p: u32,
     estimator: &str,
     redis: bool,
     strategy: &str,
     seed: Option<u64>,
-    hex: bool,
+    source: Source<'_>,
     max_key: usize,
 ) -> Result<()> {
     use crate::hashing::{Seed, StrategyId};
@@ -91,9 +124,8 @@ pub(super) fn estimate_hll(
     };
     if redis {
         let mut h = RedisHll::new();
-        each_stdin_key(hex, max_key, |_, k| {
+        source.each(max_key, |k| {
             h.add(k);
-            Ok(())
         })?;
         println!("redis\t{}", h.count());
         return Ok(());
@@ -106,9 +138,8 @@ pub(super) fn estimate_hll(
     })?;
     let hasher = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
     let mut h = HyperLogLog::new(p, hasher).map_err(|e| Error::Input(format!("--p: {e}")))?;
-    each_stdin_key(hex, max_key, |_, k| {
+    source.each(max_key, |k| {
         h.insert(k);
-        Ok(())
     })?;
     for e in chosen {
         let v = h.estimate_by(e).unwrap_or(f64::NAN);
