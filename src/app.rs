@@ -153,6 +153,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let st = disk::render_study(&run.dir)?;
             if !cli.quiet {
                 summary(&spec, &run);
+                print_section(&st.spec.kind.report_section(&st.tables), &run.dir);
                 for c in &spec.claims {
                     let r = ledger::evaluate(c, &spec.name, &st.tables);
                     say!(
@@ -472,6 +473,25 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         .num_threads(threads)
         .build()
         .map_err(|e| Error::Other(anyhow::anyhow!("starting {threads} worker threads: {e}")))
+}
+
+/// What `run` shows of its study: the regenerated table (its first
+/// [`SHOWN_ROWS`] rows; the rest are in the study's README.md) and the
+/// reading, as the report prints them.
+fn print_section(section: &crate::report::Section, dir: &Path) {
+    const SHOWN_ROWS: usize = 25;
+    let mut t = section.table.clone();
+    let more = t.rows.len().saturating_sub(SHOWN_ROWS);
+    t.rows.truncate(SHOWN_ROWS);
+    if !t.columns.is_empty() {
+        say!("\n{}", export::markdown::table(&t).trim_end());
+        if more > 0 {
+            say!("… {more} more rows in {}", dir.join("README.md").display());
+        }
+    }
+    if !section.reading.is_empty() {
+        say!("\nReading. {}", section.reading);
+    }
 }
 
 fn summary(spec: &Spec, run: &StudyRun) {

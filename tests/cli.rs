@@ -202,6 +202,20 @@ fn run_by_name_quick() {
         .stdout("");
     let manifest = std::fs::read_to_string(d.path().join("bloom_overfill/manifest.json")).unwrap();
     assert!(manifest.contains("\"quick\": true"));
+    // without --quiet, run prints the study's table and reading, then its claims
+    let e = tempfile::tempdir().unwrap();
+    let out = sketchlab()
+        .args(["run", "bloom_overfill", "--quick", "--out"])
+        .arg(e.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("| capacity | n | overfill |"), "{out}");
+    assert!(out.contains("\nReading. At 3× capacity"), "{out}");
+    assert!(out.contains("claim database_load_triples"), "{out}");
 }
 
 #[test]
