@@ -1788,3 +1788,44 @@ fn estimate_reads_a_key_file_as_stdin_would() {
 fn hex_of(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
+
+/// `report` renders a folder `run` wrote (no run.json): the studies it
+/// holds, in name order; one that mixes quick and full studies is refused
+/// (exit 2), as a reproduce folder would be.
+#[test]
+fn report_renders_a_folder_that_run_wrote() {
+    let d = tempfile::tempdir().unwrap();
+    for study in ["hit_rate", "bloom_overfill"] {
+        sketchlab()
+            .args(["run", study, "--quick", "--quiet", "--out"])
+            .arg(d.path())
+            .assert()
+            .success();
+    }
+    assert!(!d.path().join("run.json").exists());
+    sketchlab()
+        .args(["report", "--quiet"])
+        .arg(d.path())
+        .assert()
+        .success();
+    let report = std::fs::read_to_string(d.path().join("REPORT.md")).unwrap();
+    let (a, b) = (
+        report.find("### bloom_overfill").unwrap(),
+        report.find("### hit_rate").unwrap(),
+    );
+    assert!(a < b, "name order");
+    let claims = std::fs::read_to_string(d.path().join("claims.csv")).unwrap();
+    assert!(claims.contains("database_load_triples"));
+    // a full study beside the quick ones: not one run
+    sketchlab()
+        .args(["run", "opening_100m_urls", "--quiet", "--out"])
+        .arg(d.path())
+        .assert()
+        .success();
+    sketchlab()
+        .args(["report", "--quiet"])
+        .arg(d.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("come from different runs"));
+}

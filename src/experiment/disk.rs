@@ -38,13 +38,62 @@ impl RunRecord {
             Error::file(
                 &path,
                 format!(
-                    "cannot read ({e}); is {} the output of `sketchlab reproduce`?",
+                    "cannot read ({e}), and no study folder beside it; is {} the output of `sketchlab reproduce` or `run`?",
                     out.display()
                 ),
             )
         })?;
         serde_json::from_slice(&bytes)
             .map_err(|e| Error::file(&path, format!("not a run record: {e}")))
+    }
+
+    /// `OUT/run.json`, or for a folder `sketchlab run` wrote (its studies'
+    /// folders, no run.json) the record its manifests imply: the studies in
+    /// name order, quick or full, the threads, the summed seconds, the
+    /// latest finish and the first git revision (a folder mixing runs is
+    /// refused by [`check_one_run`] afterwards).
+    pub fn read_or_infer(out: &Path) -> Result<RunRecord> {
+        if std::fs::symlink_metadata(out.join("run.json")).is_ok() {
+            return RunRecord::read(out);
+        }
+        let Ok(entries) = std::fs::read_dir(out) else {
+            return RunRecord::read(out);
+        };
+        let mut dirs: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|d| std::fs::symlink_metadata(d.join("manifest.json")).is_ok())
+            .collect();
+        dirs.sort();
+        let mut manifests = Vec::new();
+        for d in &dirs {
+            let path = d.join("manifest.json");
+            let m = Manifest::from_bytes(&read(&path)?)
+                .map_err(|e| Error::file(&path, format!("{e:#}")))?;
+            manifests.push((
+                d.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                m,
+            ));
+        }
+        let Some((_, first)) = manifests.first() else {
+            return RunRecord::read(out);
+        };
+        Ok(RunRecord {
+            quick: first.quick,
+            threads: manifests.iter().map(|(_, m)| m.threads).max().unwrap_or(1),
+            seconds: manifests.iter().map(|(_, m)| m.seconds).sum(),
+            finished_utc: manifests
+                .iter()
+                .map(|(_, m)| m.finished_utc.clone())
+                .max()
+                .unwrap_or_default(),
+            git_revision: first.git_revision.clone(),
+            studies: manifests.into_iter().map(|(name, _)| name).collect(),
+            shard: None,
+        })
     }
 
     pub fn write(&self, out: &Path) -> Result<()> {
@@ -283,7 +332,7 @@ pub(crate) fn check_one_run(out: &Path, run: &RunRecord) -> Result<()> {
 /// Rebuilds every study's summary and plots, claims.csv and REPORT.md from
 /// the files under `out` alone.
 pub fn rebuild(out: &Path) -> Result<Rebuilt> {
-    let run = RunRecord::read(out)?;
+    let run = RunRecord::read_or_infer(out)?;
     if let Some(s) = &run.shard {
         return Err(Error::Input(format!(
             "{}: holds shard {s} of a run; build the report with `sketchlab merge` over every shard's folder",
