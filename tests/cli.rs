@@ -905,7 +905,7 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
         ),
         (
             vec!["run", "tests/keys/reject-short.toml"],
-            "key file tests/keys/urls.txt holds 2000 distinct keys (10 duplicates dropped); this trial draws 2001",
+            "key file tests/keys/urls.txt holds 2000 distinct keys (10 duplicates dropped); this trial draws 2001 (kind bloom_fpr: its members and absent keys); 1001 of them are `queries` (absent keys; the kind's default unless the spec sets it): set queries = 1000 or fewer",
         ),
         (
             vec!["keys", "check", "tests/keys/empty.txt"],

@@ -167,10 +167,25 @@ fn check_key_files(
             ));
         };
         if need > file.len() {
+            // the absent keys are the `queries` (1,000,000 unless the spec
+            // sets it): say how many the file leaves for them
+            let queries = defs
+                .iter()
+                .any(|q| q.name == "queries")
+                .then(|| p.get("queries").as_f64())
+                .flatten()
+                .map(|q| q as u64);
+            let hint = match queries {
+                Some(q) if need - q < file.len() => format!(
+                    "; {q} of them are `queries` (absent keys; the kind's default unless the spec sets it): set queries = {} or fewer in [grid] (and [quick]), or use a larger file",
+                    file.len() - (need - q)
+                ),
+                _ => String::new(),
+            };
             return Err((
                 d.name,
                 format!(
-                    "key file {} holds {} distinct keys ({} duplicates dropped); this trial draws {need} (kind {kind}: its members and absent keys)",
+                    "key file {} holds {} distinct keys ({} duplicates dropped); this trial draws {need} (kind {kind}: its members and absent keys){hint}",
                     file.path,
                     file.len(),
                     file.duplicates
