@@ -83,11 +83,7 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
 
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> anyhow::Result<()> {
     root.fill(&WHITE).map_err(err)?;
-    let xs = c
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.x))
-        .chain(c.vlines.iter().map(|v| v.0));
+    let xs = c.series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
     let ys = c
         .series
         .iter()
@@ -155,6 +151,7 @@ where
         .map_err(err)?;
 
     let (xr, yr) = (chart.x_range(), chart.y_range());
+    let mut zero_said = false;
     for (i, s) in c.series.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];
         let pts: Vec<(f64, f64)> = s
@@ -193,6 +190,32 @@ where
                     .map_err(err)?
                     .label(s.name.as_str())
                     .legend(move |(x, y)| Circle::new((x + 9, y), 4, color.filled()));
+                // a 0 has no place on a log axis: drawn on the axis floor
+                // as a hollow triangle (and said so once in the legend)
+                let zeros: Vec<(f64, f64)> = s
+                    .points
+                    .iter()
+                    .filter(|p| c.y_log && p.y == 0.0 && p.x.is_finite() && (!c.x_log || p.x > 0.0))
+                    .map(|p| (p.x, yr.start))
+                    .collect();
+                if !zeros.is_empty() {
+                    let marker = color.stroke_width(2);
+                    let drawn = chart
+                        .draw_series(
+                            zeros
+                                .iter()
+                                .map(move |&(x, y)| TriangleMarker::new((x, y), 7, marker)),
+                        )
+                        .map_err(err)?;
+                    if !zero_said {
+                        zero_said = true;
+                        drawn
+                            .label("0, drawn on the log axis floor")
+                            .legend(move |(x, y)| {
+                                TriangleMarker::new((x + 9, y), 7, BLACK.stroke_width(2))
+                            });
+                    }
+                }
                 let floor = if c.y_log {
                     yr.start.max(f64::MIN_POSITIVE)
                 } else {
@@ -288,5 +311,17 @@ mod extreme_tests {
             let svg = svg(&chart(&ys)).unwrap();
             assert!(svg.contains("<svg"), "{ys:?}");
         }
+    }
+
+    /// A 0 on a log axis is drawn on the axis floor with its own marker and
+    /// a legend line, not left out with only its error bar.
+    #[test]
+    fn a_zero_on_a_log_axis_is_drawn_on_the_floor() {
+        crate::plot::register_font();
+        let with_zero = chart(&[0.0, 0.01, 0.1]);
+        let svg0 = svg(&with_zero).unwrap();
+        assert!(svg0.contains("0, drawn on the log axis floor"));
+        let svg1 = svg(&chart(&[0.02, 0.01, 0.1])).unwrap();
+        assert!(!svg1.contains("0, drawn on the log axis floor"));
     }
 }
