@@ -266,11 +266,8 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
                     claim.metric
                 ));
             }
-            let (mut k, mut n) = (0u64, 0u64);
-            for r in &selected {
-                k += t.f64(r, &kc).ok_or("empty count")? as u64;
-                n += t.f64(r, &nc).ok_or("empty count")? as u64;
-            }
+            let (k, n) =
+                pooled_counts(t, selected.iter().copied(), &claim.metric).ok_or("empty count")?;
             let (lo, hi) = stats::clopper_pearson(k, n, c);
             let rate = if n == 0 {
                 f64::NAN
@@ -391,11 +388,8 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             let mut rows = Vec::new();
             for (at, rs) in &groups {
                 let i = if counts {
-                    let (mut k, mut n) = (0u64, 0u64);
-                    for r in rs {
-                        k += t.f64(r, &kc).ok_or("empty count")? as u64;
-                        n += t.f64(r, &nc).ok_or("empty count")? as u64;
-                    }
+                    let (k, n) =
+                        pooled_counts(t, rs.iter().copied(), &claim.metric).ok_or("empty count")?;
                     let (lo, hi) = stats::clopper_pearson(k, n, c);
                     Interval::new(k as f64 / n.max(1) as f64, lo, hi)
                 } else {
@@ -445,6 +439,22 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
     }
 }
 
+/// A proportion's counts summed over rows: (successes, trials) from the
+/// metric's `_k` and `_n` columns; `None` when a row leaves one empty.
+fn pooled_counts<'a>(
+    t: &Table,
+    rows: impl IntoIterator<Item = &'a Vec<Value>>,
+    metric: &str,
+) -> Option<(u64, u64)> {
+    let (kc, nc) = (format!("{metric}_k"), format!("{metric}_n"));
+    let (mut k, mut n) = (0u64, 0u64);
+    for r in rows {
+        k += t.f64(r, &kc)? as u64;
+        n += t.f64(r, &nc)? as u64;
+    }
+    Some((k, n))
+}
+
 /// Below this many events pooled over a setting's replicates a rate is rare:
 /// a Student-t interval over a few replicate means (t = 12.9 at 99.9% with
 /// four) says little there, and is cut at 0; the exact interval of the
@@ -464,7 +474,6 @@ fn pooled_replicates(
     c: f64,
     i: &Interval,
 ) -> Option<(Interval, u64)> {
-    let (kc, nc) = (format!("{metric}_k"), format!("{metric}_n"));
     let params: Vec<(usize, usize)> = summary
         .columns
         .iter()
@@ -472,13 +481,11 @@ fn pooled_replicates(
         .take_while(|(_, col)| col.name != "replicates")
         .map(|(s, col)| Some((s, results.try_col(&col.name)?)))
         .collect::<Option<_>>()?;
-    let (mut k, mut n) = (0u64, 0u64);
-    for r in &results.rows {
-        if params.iter().all(|&(s, x)| row[s] == r[x]) {
-            k += results.f64(r, &kc)? as u64;
-            n += results.f64(r, &nc)? as u64;
-        }
-    }
+    let same = results
+        .rows
+        .iter()
+        .filter(|r| params.iter().all(|&(s, x)| row[s] == r[x]));
+    let (k, n) = pooled_counts(results, same, metric)?;
     let (lo, hi) = stats::clopper_pearson(k, n, c);
     (n > 0).then(|| (Interval::new(i.value, lo.min(i.value), hi.max(i.value)), k))
 }

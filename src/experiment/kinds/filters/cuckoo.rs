@@ -168,24 +168,24 @@ impl Study for CuckooStudy {
                     for id in 0..n {
                         bf.insert(keys.key(id));
                     }
-                    let mut ratios = |ids: std::ops::Range<u64>| -> Vec<f64> {
+                    // per key: (Bloom lines, cuckoo lines), each read once
+                    let mut lines = |ids: std::ops::Range<u64>| -> Vec<(f64, f64)> {
                         ids.map(|id| {
                             let k = keys.key(id);
-                            bf.lines_read(k) as f64 / c.cache_lines(k) as f64
+                            (bf.lines_read(k) as f64, c.cache_lines(k) as f64)
                         })
                         .collect()
                     };
-                    let members = ratios(0..n.min(20_000));
-                    let absent = ratios(n..n + 20_000);
-                    r.bloom_over_cuckoo_lines_member = Some(stats::Estimate::mean(&members));
-                    r.bloom_over_cuckoo_lines_absent = Some(stats::Estimate::mean(&absent));
+                    let members = lines(0..n.min(20_000));
+                    let absent = lines(n..n + 20_000);
+                    let ratio =
+                        |v: &[(f64, f64)]| -> Vec<f64> { v.iter().map(|(b, c)| b / c).collect() };
+                    r.bloom_over_cuckoo_lines_member =
+                        Some(stats::Estimate::mean(&ratio(&members)));
+                    r.bloom_over_cuckoo_lines_absent = Some(stats::Estimate::mean(&ratio(&absent)));
                     r.bloom_k_same_fpr = Some(bf.k());
-                    let m = n.min(20_000);
                     r.bloom_lines_member = Some(
-                        (0..m)
-                            .map(|id| bf.lines_read(keys.key(id)) as f64)
-                            .sum::<f64>()
-                            / m.max(1) as f64,
+                        members.iter().map(|m| m.0).sum::<f64>() / members.len().max(1) as f64,
                     );
                 }
             }
