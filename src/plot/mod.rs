@@ -5,6 +5,7 @@
 pub mod declare;
 pub mod figures;
 pub mod heatmap;
+mod layout;
 pub mod svg;
 mod xy;
 

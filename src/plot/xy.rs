@@ -14,19 +14,25 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("plotting: {e}")
 }
 
+/// The width of a legend drawn beside the plot, and its characters per line.
+const LEGEND_W: u32 = 330;
+const LEGEND_CHARS: usize = 42;
+
 pub fn svg(c: &Chart) -> anyhow::Result<String> {
+    let plan = plan(c);
     let mut s = String::new();
     {
-        let root = SVGBackend::with_string(&mut s, (W, H)).into_drawing_area();
-        draw(&root, c)?;
+        let root = SVGBackend::with_string(&mut s, (plan.width(), H)).into_drawing_area();
+        draw(&root, c, plan)?;
         root.present().map_err(err)?;
     }
     Ok(super::svg::slim(&s))
 }
 
 pub fn png(c: &Chart, path: &Path) -> anyhow::Result<()> {
-    let root = BitMapBackend::new(path, (W, H)).into_drawing_area();
-    draw(&root, c)?;
+    let plan = plan(c);
+    let root = BitMapBackend::new(path, (plan.width(), H)).into_drawing_area();
+    draw(&root, c, plan)?;
     root.present().map_err(err)
 }
 
@@ -81,10 +87,32 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     }
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> anyhow::Result<()> {
-    root.fill(&WHITE).map_err(err)?;
-    let xs = c.series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
-    let ys = c
+/// What is decided before drawing: the chart with its points dodged (when
+/// they would hide each other), the axes' ranges, the legend's place.
+struct Plan {
+    dodged: Option<Chart>,
+    x: (f64, f64),
+    y: (f64, f64),
+    place: Place,
+}
+
+impl Plan {
+    /// The canvas width: wider by the legend when it sits beside the plot.
+    fn width(&self) -> u32 {
+        W + if self.place.outside { LEGEND_W } else { 0 }
+    }
+}
+
+fn plan(c: &Chart) -> Plan {
+    // the x range before any dodge (a dodge moves points by pixels in it)
+    let raw = range(
+        c.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)),
+        c.x_log,
+    );
+    let dodged = super::layout::dodge(c, raw);
+    let d = dodged.as_ref().unwrap_or(c);
+    let xs = d.series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
+    let ys = d
         .series
         .iter()
         .flat_map(|s| {
@@ -93,18 +121,151 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> anyhow:
                 .flat_map(|p| [Some(p.y), p.lo, p.hi])
                 .flatten()
         })
-        .chain(c.hlines.iter().map(|h| h.0));
-    let (x0, x1) = range(xs, c.x_log);
-    let (y0, y1) = range(ys, c.y_log);
+        .chain(d.hlines.iter().map(|h| h.0));
+    let (x0, x1) = range(xs, d.x_log);
+    let (y0, y1) = range(ys, d.y_log);
     // a linear axis's tick at "zero" can come out as 3e-18 (the sum of
     // float steps): below a billionth of the span it is 0
     let zero = |log: bool, lo: f64, hi: f64| if log { 0.0 } else { (hi - lo).abs() * 1e-9 };
-    let zeros = (zero(c.x_log, x0, x1), zero(c.y_log, y0, y1));
+    let zeros = (zero(d.x_log, x0, x1), zero(d.y_log, y0, y1));
+    let entries = legend_entries(d, dodged.is_some());
+    let labels: Vec<&str> = entries.iter().map(|e| e.0.as_str()).collect();
+    let (corner, covered) = super::layout::legend_corner(d, &labels, (x0, x1), (y0, y1));
+    let place = Place {
+        zeros,
+        corner,
+        // a legend that would hide data in every corner goes beside the plot
+        outside: covered > 0,
+        dodged: dodged.is_some(),
+    };
+    Plan {
+        dodged,
+        x: (x0, x1),
+        y: (y0, y1),
+        place,
+    }
+}
+
+/// How a legend line marks its entry.
+#[derive(Clone, Copy)]
+enum Mark {
+    Line(RGBColor, u32),
+    Dot(RGBColor),
+    Zero,
+    Dodge,
+    Dashed(RGBColor, u32),
+}
+
+/// The legend's lines in the order they are drawn (the same order plotters
+/// uses inside the plot).
+fn legend_entries(c: &Chart, dodged: bool) -> Vec<(String, Mark)> {
+    let mut out = Vec::new();
+    let mut zero = false;
+    for (i, s) in c.series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        match s.style {
+            Style::Line => out.push((s.name.clone(), Mark::Line(color, 3))),
+            Style::Points | Style::LinePoints => {
+                out.push((s.name.clone(), Mark::Dot(color)));
+                if c.y_log && !zero && s.points.iter().any(|p| p.y == 0.0) {
+                    zero = true;
+                    out.push((ZERO_LABEL.to_string(), Mark::Zero));
+                }
+            }
+        }
+    }
+    if dodged {
+        out.push((super::layout::DODGE_LABEL.to_string(), Mark::Dodge));
+    }
+    for (i, (_, label)) in c.vlines.iter().enumerate() {
+        out.push((
+            label.clone(),
+            Mark::Dashed(RGBColor(90, 90, 90), if i == 0 { 2 } else { 1 }),
+        ));
+    }
+    for (_, label) in &c.hlines {
+        out.push((label.clone(), Mark::Dashed(RGBColor(160, 160, 160), 2)));
+    }
+    out
+}
+
+/// The legend beside the plot: each entry's mark, then its label wrapped.
+fn outside_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(String, Mark)],
+) -> anyhow::Result<()> {
+    let font = ("sans-serif", 13).into_font().color(&BLACK);
+    let mut y = 20;
+    for (label, mark) in entries {
+        let (x, my) = (8, y + 7);
+        match *mark {
+            Mark::Line(color, w) => area
+                .draw(&PathElement::new(
+                    vec![(x, my), (x + 18, my)],
+                    color.stroke_width(w),
+                ))
+                .map_err(err)?,
+            Mark::Dot(color) => area
+                .draw(&Circle::new((x + 9, my), 4, color.filled()))
+                .map_err(err)?,
+            Mark::Zero => area
+                .draw(&TriangleMarker::new((x + 9, my), 7, BLACK.stroke_width(2)))
+                .map_err(err)?,
+            Mark::Dodge => {
+                area.draw(&Circle::new((x + 4, my), 3, BLACK.filled()))
+                    .map_err(err)?;
+                area.draw(&Circle::new((x + 14, my), 3, BLACK.filled()))
+                    .map_err(err)?
+            }
+            Mark::Dashed(color, w) => area
+                .draw(&PathElement::new(
+                    vec![(x, my), (x + 6, my)],
+                    color.stroke_width(w),
+                ))
+                .and_then(|_| {
+                    area.draw(&PathElement::new(
+                        vec![(x + 11, my), (x + 18, my)],
+                        color.stroke_width(w),
+                    ))
+                })
+                .map_err(err)?,
+        }
+        for line in super::layout::wrap(label, LEGEND_CHARS) {
+            area.draw(&Text::new(line, (x + 26, y), font.clone()))
+                .map_err(err)?;
+            y += 16;
+        }
+        y += 4;
+    }
+    Ok(())
+}
+
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Chart,
+    plan: Plan,
+) -> anyhow::Result<()> {
+    root.fill(&WHITE).map_err(err)?;
+    let c = plan.dodged.as_ref().unwrap_or(c);
+    // a long title is set smaller so that it fits the canvas
+    let width = plan.width() as f64;
+    let size = (22.0f64).min((width - 24.0) / (0.56 * c.title.chars().count().max(1) as f64));
+    let root = root
+        .titled(&c.title, ("sans-serif", size.max(12.0)))
+        .map_err(err)?;
+    let plot = if plan.place.outside {
+        let (plot, side) = root.split_horizontally(W);
+        outside_legend(&side, &legend_entries(c, plan.place.dodged))?;
+        plot
+    } else {
+        root
+    };
+    let ((x0, x1), (y0, y1), place) = (plan.x, plan.y, plan.place);
     match (c.x_log, c.y_log) {
-        (false, false) => draw_on(root, c, x0..x1, y0..y1, zeros),
-        (true, false) => draw_on(root, c, (x0..x1).log_scale(), y0..y1, zeros),
-        (false, true) => draw_on(root, c, x0..x1, (y0..y1).log_scale(), zeros),
-        (true, true) => draw_on(root, c, (x0..x1).log_scale(), (y0..y1).log_scale(), zeros),
+        (false, false) => draw_on(&plot, c, x0..x1, y0..y1, place),
+        (true, false) => draw_on(&plot, c, (x0..x1).log_scale(), y0..y1, place),
+        (false, true) => draw_on(&plot, c, x0..x1, (y0..y1).log_scale(), place),
+        (true, true) => draw_on(&plot, c, (x0..x1).log_scale(), (y0..y1).log_scale(), place),
     }
 }
 
@@ -118,12 +279,23 @@ fn fmt_tick(v: f64, zero: f64) -> String {
     }
 }
 
+const ZERO_LABEL: &str = "0, drawn on the log axis floor";
+
+/// What `plan` decided about the layout: ticks' zero, the legend's corner
+/// (or beside the plot), whether points were dodged.
+struct Place {
+    zeros: (f64, f64),
+    corner: usize,
+    outside: bool,
+    dodged: bool,
+}
+
 fn draw_on<DB, X, Y>(
     root: &DrawingArea<DB, Shift>,
     c: &Chart,
     x: X,
     y: Y,
-    (x_zero, y_zero): (f64, f64),
+    place: Place,
 ) -> anyhow::Result<()>
 where
     DB: DrawingBackend,
@@ -132,8 +304,8 @@ where
     X::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
     Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
+    let (x_zero, y_zero) = place.zeros;
     let mut chart = ChartBuilder::on(root)
-        .caption(&c.title, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(48)
         .y_label_area_size(80)
@@ -209,11 +381,9 @@ where
                         .map_err(err)?;
                     if !zero_said {
                         zero_said = true;
-                        drawn
-                            .label("0, drawn on the log axis floor")
-                            .legend(move |(x, y)| {
-                                TriangleMarker::new((x + 9, y), 7, BLACK.stroke_width(2))
-                            });
+                        drawn.label(ZERO_LABEL).legend(move |(x, y)| {
+                            TriangleMarker::new((x + 9, y), 7, BLACK.stroke_width(2))
+                        });
                     }
                 }
                 let floor = if c.y_log {
@@ -237,6 +407,17 @@ where
                 chart.draw_series(bars).map_err(err)?;
             }
         }
+    }
+    if place.dodged {
+        chart
+            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+            .map_err(err)?
+            .label(super::layout::DODGE_LABEL)
+            .legend(|(x, y)| {
+                EmptyElement::at((x, y))
+                    + Circle::new((4, 0), 3, BLACK.filled())
+                    + Circle::new((14, 0), 3, BLACK.filled())
+            });
     }
     for (i, (vx, label)) in c.vlines.iter().enumerate() {
         let color = RGBColor(90, 90, 90);
@@ -265,9 +446,17 @@ where
             .label(label.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
     }
+    if place.outside {
+        return Ok(());
+    }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(match place.corner {
+            1 => SeriesLabelPosition::UpperLeft,
+            2 => SeriesLabelPosition::LowerRight,
+            3 => SeriesLabelPosition::LowerLeft,
+            _ => SeriesLabelPosition::UpperRight,
+        })
         .label_font(("sans-serif", 13))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)

@@ -79,28 +79,112 @@ pub fn distinct<'a>(
     out
 }
 
-/// "Shared by `b` (documented 3-4; measured 5.16 …), …" for the other rows
-/// of a group (plain text; empty for none).
-pub fn shared_text(rest: &[&LedgerRow]) -> String {
-    if rest.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> = rest
-        .iter()
-        .map(|r| {
-            format!(
-                "`{}` (documented {}; {} {} {})",
-                r.claim_id,
-                r.documented,
-                r.basis.as_str(),
-                r.measured
-                    .map(|v| crate::export::markdown::sig(v, 4))
-                    .unwrap_or_else(|| "—".into()),
-                r.unit
-            )
+/// One distinct finding as the compact table's cells, plain text: the
+/// claim and where it is, the document's words and figure, the measured
+/// number with its interval, what to use instead, and the other claims that
+/// rest on the same mistake.
+pub struct Line {
+    pub id: String,
+    pub place: String,
+    pub what: Option<String>,
+    pub says: String,
+    pub basis: &'static str,
+    pub value: String,
+    pub interval: String,
+    pub correction: String,
+    pub also: Vec<String>,
+}
+
+/// The compact table's lines, one per distinct mistake, in ledger order.
+pub fn lines(wrong: &[&LedgerRow], groups: &[Group]) -> Vec<Line> {
+    distinct(wrong, groups)
+        .into_iter()
+        .map(|(r, group, rest)| Line {
+            id: r.claim_id.clone(),
+            place: format!("doc {}, {}", r.document, r.section),
+            what: group.map(|g| g.what.clone()),
+            says: format!("“{}” — {} {}", r.quote, r.documented, r.unit),
+            basis: r.basis.as_str(),
+            value: super::num(r.measured),
+            interval: super::interval_text(r),
+            correction: r.correction.clone(),
+            also: rest.iter().map(|o| o.claim_id.clone()).collect(),
         })
-        .collect();
-    format!(" The same mistake: {}.", parts.join("; "))
+        .collect()
+}
+
+/// The lines as a Markdown table (`|` escaped in cells).
+pub fn markdown_table(lines: &[Line]) -> String {
+    let cell = |s: &str| s.replace('|', "\\|");
+    let mut s =
+        String::from("| Claim | The document says | Measured | Use instead |\n|---|---|---|---|\n");
+    for l in lines {
+        let also = if l.also.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; same mistake: {}",
+                l.also
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        s += &format!(
+            "| {}**{}** ({}){} | {} | {} **{}**{} | {} |\n",
+            l.what
+                .as_deref()
+                .map_or(String::new(), |w| format!("*{}*: ", cell(w))),
+            l.id,
+            cell(&l.place),
+            also,
+            cell(&l.says),
+            l.basis,
+            l.value,
+            l.interval,
+            cell(&l.correction)
+        );
+    }
+    s
+}
+
+/// The lines as an HTML table, each claim linked to its ledger row.
+pub fn html_table(lines: &[Line]) -> String {
+    use super::html::escape;
+    let link = |id: &str| format!("<a href=\"#claim-{0}\"><code>{0}</code></a>", escape(id));
+    let mut s = String::from(
+        "<table class=\"findings\"><thead><tr><th>Claim</th><th>The document says</th><th>Measured</th><th>Use instead</th></tr></thead><tbody>\n",
+    );
+    for l in lines {
+        let also = if l.also.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; same mistake: {}",
+                l.also
+                    .iter()
+                    .map(|a| link(a))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        s += &format!(
+            "<tr><td>{}{} ({}){}</td><td>{}</td><td>{} <strong>{}</strong>{}</td><td>{}</td></tr>\n",
+            l.what
+                .as_deref()
+                .map_or(String::new(), |w| format!("<em>{}</em>: ", escape(w))),
+            link(&l.id),
+            escape(&l.place),
+            also,
+            escape(&l.says),
+            l.basis,
+            escape(&l.value),
+            escape(&l.interval),
+            escape(&l.correction)
+        );
+    }
+    s + "</tbody></table>\n"
 }
 
 #[cfg(test)]

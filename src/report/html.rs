@@ -153,35 +153,14 @@ fn ledger_tables(rows: &[LedgerRow]) -> String {
 fn findings(rows: &[LedgerRow]) -> String {
     let f = Findings::of(rows);
     let groups = super::findings::groups().unwrap_or_default();
-    let distinct = super::findings::distinct(&f.wrong, &groups);
+    let lines = super::findings::lines(&f.wrong, &groups);
     let mut s = format!(
-        "<h2 id=\"findings\">Findings</h2>\n<p>{}.</p>\n<h3>Wrong as meant ({} distinct errors in {} claims)</h3>\n<ul class=\"findings\">\n",
+        "<h2 id=\"findings\">Findings</h2>\n<p>{}.</p>\n<h3>Wrong as meant ({} distinct errors in {} claims)</h3>\n",
         escape(&reading_counts(rows)),
-        distinct.len(),
+        lines.len(),
         f.wrong.len()
     );
-    for (r, group, rest) in &distinct {
-        s += &format!(
-            "<li>{}<a href=\"#claim-{id}\"><code>{id}</code></a> (doc {}, {}): “{}” — documented {} {}; {} <strong>{}</strong>{}.{}{}</li>\n",
-            group.map_or(String::new(), |g| format!("<em>{}</em>: ", escape(&g.what))),
-            escape(&r.document),
-            escape(&r.section),
-            escape(&r.quote),
-            escape(&r.documented),
-            escape(&r.unit),
-            r.basis.as_str(),
-            num(r.measured),
-            interval_text(r),
-            if r.correction.is_empty() {
-                String::new()
-            } else {
-                format!(" <strong>Use instead:</strong> {}", escape(&r.correction))
-            },
-            escape(&super::findings::shared_text(rest)),
-            id = escape(&r.claim_id),
-        );
-    }
-    s += "</ul>\n";
+    s += &super::findings::html_table(&lines);
     if !f.cited.is_empty() {
         s += &format!(
             "<h3>Wrong by citation ({})</h3>\n<ul class=\"findings\">\n",

@@ -220,33 +220,13 @@ pub fn findings(ledger: &[LedgerRow]) -> String {
     let mut s = String::from("## Findings\n\n");
     s += &format!("{}.\n\n", reading_counts(ledger));
     let groups = findings::groups().unwrap_or_default();
-    let distinct = findings::distinct(&wrong, &groups);
+    let lines = findings::lines(&wrong, &groups);
     s += &format!(
-        "### Wrong as meant ({} distinct errors in {} claims)\n\nEach claim read as its author meant it, in the regime the document speaks of; the margin is the smallest difference that matters for its use (see the rule below the findings). Claims that rest on one mistake are listed once, under the first.\n\n",
-        distinct.len(),
+        "### Wrong as meant ({} distinct errors in {} claims)\n\nEach claim read as its author meant it, in the regime the document speaks of; the margin is the smallest difference that matters for its use (see the rule below the findings). Claims that rest on one mistake are listed once, under the first; each row's detail is in the [ledger](LEDGER.md).\n\n",
+        lines.len(),
         wrong.len()
     );
-    for (r, group, rest) in &distinct {
-        s += &format!(
-            "- {}**{}** (doc {}, {}): “{}” — documented {} {}; {} **{}**{}.{}{}\n",
-            group.map_or(String::new(), |g| format!("*{}*: ", g.what)),
-            r.claim_id,
-            r.document,
-            r.section,
-            r.quote,
-            r.documented,
-            r.unit,
-            r.basis.as_str(),
-            num(r.measured),
-            interval_text(r),
-            if r.correction.is_empty() {
-                String::new()
-            } else {
-                format!(" **Use instead:** {}", r.correction)
-            },
-            findings::shared_text(rest)
-        );
-    }
+    s += &findings::markdown_table(&lines);
     if !cited.is_empty() {
         s += &format!(
             "\n### Wrong by citation ({})\n\nDates, venues and deployments no harness measures, contradicted by the reference named in the ledger's note.\n\n",

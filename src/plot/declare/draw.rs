@@ -269,11 +269,14 @@ fn draw_one<'a>(
     }
     // a chart whose columns give no point is not drawn, whatever curves it has
     let mut data = (false, false);
+    // which series are the table's, and which curves span only its x range
+    let mut kinds: Vec<(bool, bool)> = Vec::new();
     let mut add = |c: &mut Chart, s: &SeriesDecl, g: &[(String, String)], rows, first| {
         let drawn = series_of(d, &series, s, g, t, rows, &x, curves, first)?;
         for (ser, from_data) in drawn {
             data.0 |= from_data;
             data.1 |= from_data && !ser.points.is_empty();
+            kinds.push((from_data, s.span_data && !from_data));
             c.add(ser);
         }
         Some(())
@@ -297,7 +300,39 @@ fn draw_one<'a>(
     let (xl, yl) = (c.x_log, c.y_log);
     c.vlines.retain(|(v, _)| !xl || *v > 0.0);
     c.hlines.retain(|(v, _)| !yl || *v > 0.0);
+    span_data(&mut c, &kinds);
     Some(c)
+}
+
+/// Curves marked `span_data` keep only their points within the x range of
+/// the table's series, padded by 15% (a factor on a log axis).
+fn span_data(c: &mut Chart, kinds: &[(bool, bool)]) {
+    let log = c.x_log;
+    let xs: Vec<f64> = c
+        .series
+        .iter()
+        .zip(kinds)
+        .filter(|(_, k)| k.0)
+        .flat_map(|(s, _)| s.points.iter().map(|p| p.x))
+        .filter(|x| x.is_finite() && (!log || *x > 0.0))
+        .collect();
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    if lo > hi {
+        return;
+    }
+    let (lo, hi) = if log {
+        (lo / 1.15, hi * 1.15)
+    } else {
+        let pad = (0.15 * (hi - lo)).max(f64::MIN_POSITIVE);
+        (lo - pad, hi + pad)
+    };
+    for (s, _) in c.series.iter_mut().zip(kinds).filter(|(_, k)| k.1) {
+        s.points.retain(|p| p.x >= lo && p.x <= hi);
+    }
 }
 
 /// The series one declaration draws for one group `g` of the chart's rows

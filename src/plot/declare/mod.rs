@@ -287,6 +287,12 @@ pub struct SeriesDecl {
     /// `by` repeats per group.
     #[serde(default)]
     pub once: bool,
+    /// A curve drawn only over the x range the chart's table series cover
+    /// (padded by 15%, within its `from`/`to`): for charts whose data range
+    /// is not known in advance (a user's own structure), so that a theory
+    /// line does not stretch the axes far past the data.
+    #[serde(default)]
+    pub span_data: bool,
     /// A curve's x range and points (log-spaced unless `linear`). With `y`
     /// instead of a curve, y is swept as a function of the chart's x
     /// column over that range, its other columns held at each group's
@@ -492,6 +498,7 @@ pub(super) fn all_series(d: &ChartDecl) -> Vec<SeriesDecl> {
                 pool: false,
                 at: BTreeMap::new(),
                 once: false,
+                span_data: false,
                 from: None,
                 to: None,
                 points: None,

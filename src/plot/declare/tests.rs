@@ -124,6 +124,35 @@ series = [{ y = "fpr" }]"#,
     assert!(draw1(&d)[0].series.is_empty());
 }
 
+/// A curve with `span_data` keeps only the x range the table's points
+/// cover (padded by 15%); one without keeps its whole from..to.
+#[test]
+fn a_curve_can_span_only_the_data() {
+    let identity = |name: &str| (name == "identity").then_some(Curve::Function(|x| x));
+    let tables = Tables {
+        results: table(),
+        summary: None,
+    };
+    let chart = |span: bool| {
+        let d = decl(&format!(
+            r#"name = "c"
+title = "t"
+x = "n"
+x_log = true
+series = [{{ curve = "identity", from = 1e-3, to = 1e4, points = 241, span_data = {span} }}, {{ y = "fpr" }}]"#
+        ));
+        draw(&d, &tables, &identity).remove(0)
+    };
+    let xs = |c: &crate::plot::Chart| {
+        let p = &c.series[0].points;
+        (p.first().unwrap().x, p.last().unwrap().x)
+    };
+    let (lo, hi) = xs(&chart(true));
+    assert!((10.0 / 1.15..10.0).contains(&lo), "{lo}");
+    assert!(hi <= 20.0 * 1.15 && hi > 20.0, "{hi}");
+    assert_eq!(xs(&chart(false)), (1e-3, 1e4));
+}
+
 #[test]
 fn repeat_makes_one_declaration_per_word() {
     let v = parse(
