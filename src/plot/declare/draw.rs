@@ -127,6 +127,7 @@ fn fill(template: &str, t: &Table, rows: &[&Vec<Value>], extra: &[(&str, Extra)]
                 let s = match c.as_f64() {
                     Some(_) if format == "raw" => c.to_string(),
                     Some(x) => number(x),
+                    None if name == KEYS => key_source_name(&c.to_string()),
                     None => c.to_string(),
                 };
                 if !seen.contains(&s) {
@@ -304,6 +305,42 @@ fn draw_one<'a>(
     Some(c)
 }
 
+/// The column that names a study's key source.
+const KEYS: &str = "keys";
+
+/// A key source as a legend names it: a key type as it is (`u64`), a key
+/// file by its file name (`file:lines:data/words.txt` → `words.txt`).
+fn key_source_name(v: &str) -> String {
+    match v.strip_prefix("file:").and_then(|r| r.split_once(':')) {
+        Some((_, path)) => std::path::Path::new(path)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.to_string()),
+        None => v.to_string(),
+    }
+}
+
+/// Whether rows at one x but of different key sources have different y
+/// (a theory column, the same for every key source, draws one line).
+fn varies_with_keys(t: &Table, rows: &[&Vec<Value>], x: &XAxis, y: &Expr) -> bool {
+    // per x, the distinct (key source, y) pairs seen
+    let mut seen: std::collections::HashMap<u64, Vec<(String, u64)>> = Default::default();
+    for r in rows {
+        let (Some(xv), Some(yv)) = (x.eval(t, r), y.eval(t, r)) else {
+            continue;
+        };
+        let (k, yb) = (t.str(r, KEYS), yv.to_bits());
+        let at = seen.entry(xv.to_bits()).or_default();
+        if at.iter().any(|(sk, sy)| *sk != k && *sy != yb) {
+            return true;
+        }
+        if !at.iter().any(|(sk, sy)| *sk == k && *sy == yb) {
+            at.push((k, yb));
+        }
+    }
+    false
+}
+
 /// Curves marked `span_data` keep only their points within the x range of
 /// the table's series, padded by 15% (a factor on a log axis).
 fn span_data(c: &mut Chart, kinds: &[(bool, bool)]) {
@@ -390,9 +427,31 @@ fn series_of(
     }
     let y = s.y.as_deref().unwrap_or("values");
     let mine = keep(t, rows, &s.filter);
+    // key sources are always a series dimension: several in rows the
+    // declaration does not tell apart get a series each, labelled by name
+    let split_keys = t.has(KEYS)
+        && !sby.iter().any(|b| b == KEYS)
+        && !d.by.list().iter().any(|b| b == KEYS)
+        && d.facet.as_deref() != Some(KEYS)
+        && d.x != KEYS
+        && ey
+            .as_ref()
+            .is_some_and(|e| varies_with_keys(t, &mine, &ex, e));
+    let mut sby = sby;
+    if split_keys {
+        sby.push(KEYS.to_string());
+    }
     let mut out = Vec::new();
     for h in groups(t, &mine, &sby) {
         let rs = in_group(t, &mine, &h);
+        let (h, keys) = match split_keys {
+            true => (
+                h[..h.len() - 1].to_vec(),
+                Some(key_source_name(&h[h.len() - 1].1)),
+            ),
+            false => (h, None),
+        };
+        let sby = &sby[..sby.len() - usize::from(split_keys)];
         // the innermost grouping names the series
         let named = if sby.is_empty() { g } else { &h[..] };
         let default = match named.len() {
@@ -400,19 +459,27 @@ fn series_of(
             _ if all.len() == 1 || !sby.is_empty() => "{by} = {value}".to_string(),
             _ => format!("{{by}} = {{value}}: {y}"),
         };
-        let join = |f: fn(&(String, String)) -> &String| {
-            named.iter().map(f).cloned().collect::<Vec<_>>().join(", ")
-        };
+        let join =
+            |f: fn(&(String, String)) -> String| named.iter().map(f).collect::<Vec<_>>().join(", ");
         let extra = [
-            ("value", Extra::Text(join(|p| &p.1))),
-            ("by", Extra::Text(join(|p| &p.0))),
+            (
+                "value",
+                Extra::Text(join(|p| match p.0 == KEYS {
+                    true => key_source_name(&p.1),
+                    false => p.1.clone(),
+                })),
+            ),
+            ("by", Extra::Text(join(|p| p.0.clone()))),
         ];
         let extra = if named.is_empty() {
             &[][..]
         } else {
             &extra[..]
         };
-        let label = fill(s.label.as_deref().unwrap_or(&default), t, &rs, extra);
+        let mut label = fill(s.label.as_deref().unwrap_or(&default), t, &rs, extra);
+        if let Some(k) = keys {
+            label = format!("{label}, {k} keys");
+        }
         let pts = match &ey {
             _ if !s.at.is_empty() => wide(t, &rs, &s.at),
             Some(e) if s.from.is_some() => sweep(s, t, rs.first(), &d.x, e),

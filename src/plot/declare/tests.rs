@@ -153,6 +153,54 @@ series = [{{ curve = "identity", from = 1e-3, to = 1e4, points = 241, span_data 
     assert_eq!(xs(&chart(false)), (1e-3, 1e4));
 }
 
+/// Rows of several key sources at one x become a series per source,
+/// labelled by the file's name; a column the same for every source (a
+/// theory) stays one series.
+#[test]
+fn key_sources_are_a_series_dimension() {
+    let mut t = Table::new(vec![
+        Column::new("n", ColType::Int),
+        Column::new("keys", ColType::Str),
+        Column::new("fpr", ColType::Float),
+        Column::new("theory", ColType::Float),
+    ]);
+    for (n, k, f) in [
+        (10, "u64", 0.1),
+        (10, "file:lines:data/words.txt", 0.2),
+        (20, "u64", 0.05),
+        (20, "file:lines:data/words.txt", 0.07),
+    ] {
+        t.rows.push(vec![
+            Value::Int(n),
+            Value::Str(k.into()),
+            Value::Float(f),
+            Value::Float(1.0 / n as f64),
+        ]);
+    }
+    let tables = Tables {
+        results: t,
+        summary: None,
+    };
+    let d = decl(
+        r#"name = "c"
+title = "t"
+x = "n"
+series = [{ y = "theory", label = "theory", style = "line" }, { y = "fpr", label = "measured" }]"#,
+    );
+    let c = draw(&d, &tables, &no_curves).remove(0);
+    let names: Vec<&str> = c.series.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["theory", "measured, u64 keys", "measured, words.txt keys"]
+    );
+    assert_eq!(c.series[2].points.len(), 2);
+    // a declaration that groups by keys itself is left as it is
+    let d =
+        decl("name = \"c\"\ntitle = \"t\"\nx = \"n\"\nseries = [{ y = \"fpr\", by = \"keys\" }]");
+    let c = draw(&d, &tables, &no_curves).remove(0);
+    assert_eq!(c.series[1].name, "keys = words.txt");
+}
+
 #[test]
 fn repeat_makes_one_declaration_per_word() {
     let v = parse(
