@@ -228,6 +228,68 @@ queries = 1100
     }
 }
 
+/// A spec that leaves `queries` at the kind's default (10^6) over a key
+/// file of 2,000 distinct keys runs with what the file leaves after the
+/// largest trial's members, for every key source, and the manifest says so;
+/// a spec that sets it keeps its value.
+#[test]
+fn queries_default_to_what_the_key_file_leaves() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = d.path().join("short.toml");
+    let text = r#"name = "short"
+kind = "bloom_fpr"
+description = "queries left at the default over a 2,000-key file"
+seed = 3
+[grid]
+n = [500, 800]
+bits_per_key = 8
+keys = ["u64", { file = "tests/keys/urls.txt" }]
+"#;
+    std::fs::write(&spec, text).unwrap();
+    let out = d.path().join("out");
+    sketchlab()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&spec)
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(out.join("short/results.csv")).unwrap();
+    let t = sketchlab::export::csv::parse(
+        csv.as_bytes(),
+        &sketchlab::experiment::kinds::find("bloom_fpr")
+            .unwrap()
+            .columns(),
+    )
+    .unwrap();
+    assert_eq!(t.rows.len(), 4);
+    for r in &t.rows {
+        assert_eq!(
+            t.f64(r, "queries"),
+            Some(1200.0),
+            "2,000 keys - 800 members"
+        );
+        assert_eq!(t.f64(r, "fpr_measured_n"), Some(1200.0));
+    }
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("short/manifest.json")).unwrap()).unwrap();
+    assert_eq!(
+        m["derived_from_key_files"][0],
+        "queries = 1200: the kind's default 1000000 lowered to what key file tests/keys/urls.txt leaves for absent keys (2000 distinct keys, 800 members in its largest trial); set queries in the spec to choose"
+    );
+    // set in the spec: kept, and nothing derived
+    std::fs::write(&spec, format!("{text}queries = 1000\n")).unwrap();
+    let out = d.path().join("out2");
+    sketchlab()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&spec)
+        .assert()
+        .success();
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("short/manifest.json")).unwrap()).unwrap();
+    assert!(m.get("derived_from_key_files").is_none());
+}
+
 /// `hash --file`: one line per record (duplicates kept), each the key and
 /// its hash; the gzipped copy prints the same bytes.
 #[test]

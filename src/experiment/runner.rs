@@ -456,6 +456,11 @@ pub fn manifest(
         peak_rss_bytes: crate::metrics::process::peak_rss_bytes(),
         sequential: None,
         key_files: spec.key_files.iter().map(|f| key_file_info(f)).collect(),
+        derived_from_key_files: spec
+            .derived(opts.quick)
+            .map(String::from)
+            .into_iter()
+            .collect(),
         files: vec![
             export::file_name(rows),
             "spec.toml".into(),

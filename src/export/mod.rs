@@ -161,6 +161,10 @@ pub struct Manifest {
     /// The key files the study drew keys from (`keys = { file = … }`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub key_files: Vec<KeyFileInfo>,
+    /// Parameters a key file set in place of the kind's default (`queries`
+    /// lowered to what the file leaves for absent keys), as sentences.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derived_from_key_files: Vec<String>,
     pub files: Vec<String>,
     pub command: Vec<String>,
 }

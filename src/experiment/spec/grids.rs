@@ -10,6 +10,8 @@ pub(super) struct Grids {
     pub(super) quick_grid: Vec<(&'static str, Vec<Value>)>,
     pub(super) replicates: u32,
     pub(super) quick_replicates: u32,
+    /// What a key file set in place of a default, per grid ([grid], [quick]).
+    pub(super) derived: [Option<String>; 2],
 }
 
 pub(super) fn grids(
@@ -24,7 +26,8 @@ pub(super) fn grids(
     }
     let mut raw_grid = raw_grid;
     let replicates = take_replicates(path, "grid", &mut raw_grid)?.unwrap_or(1);
-    let grid = validate_grid(path, kind, "grid", &raw_grid, None)?;
+    let mut grid = validate_grid(path, kind, "grid", &raw_grid, None)?;
+    let derived_grid = queries_from_files(kind, &mut grid, raw_grid.contains_key(QUERIES));
     let mut raw_quick = raw_quick;
     let quick_replicates = match raw_quick.as_mut() {
         Some(q) => take_replicates(path, "quick", q)?.unwrap_or(replicates),
@@ -43,9 +46,14 @@ pub(super) fn grids(
             ));
         }
     }
-    let quick_grid = match &raw_quick {
-        Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
-        None => grid.clone(),
+    let (quick_grid, derived_quick) = match &raw_quick {
+        Some(q) => {
+            let mut g = validate_grid(path, kind, "quick", q, Some(&grid))?;
+            let set = q.contains_key(QUERIES) || raw_grid.contains_key(QUERIES);
+            let d = queries_from_files(kind, &mut g, set);
+            (g, d.or_else(|| derived_grid.clone()))
+        }
+        None => (grid.clone(), derived_grid.clone()),
     };
     for (table, g, r) in [
         ("grid", &grid, replicates),
@@ -73,7 +81,65 @@ pub(super) fn grids(
         quick_grid,
         replicates,
         quick_replicates,
+        derived: [derived_grid, derived_quick],
     })
+}
+
+/// The parameter a key file's length can bound: the absent keys a trial queries.
+const QUERIES: &str = "queries";
+
+/// When the spec leaves `queries` at the kind's default and a trial draws
+/// its keys from a file, `queries` becomes what the smallest such file
+/// leaves after each trial's members (if fewer than the default), one value
+/// for the whole grid so that every key source answers as many queries.
+/// Returns the sentence the manifest records, `None` when nothing changed
+/// (a file too short even for the members is refused by the trial checks).
+fn queries_from_files(
+    kind: &'static dyn Kind,
+    grid: &mut [(&'static str, Vec<Value>)],
+    set_by_spec: bool,
+) -> Option<String> {
+    use crate::experiment::params::{PType, key_file_of};
+    if set_by_spec {
+        return None;
+    }
+    let at = grid.iter().position(|(n, _)| *n == QUERIES)?;
+    let [Value::Int(default)] = grid[at].1[..] else {
+        return None;
+    };
+    let keys: Vec<&str> = kind
+        .params()
+        .iter()
+        .filter(|d| matches!(d.ty, PType::Keys))
+        .map(|d| d.name)
+        .collect();
+    // the fewest queries any file-drawing trial can have, and its file
+    let mut least: Option<(u64, &crate::workload::file::KeyFile, u64)> = None;
+    for mut p in crate::experiment::grid::combinations(grid) {
+        let Some(file) = keys.iter().find_map(|k| key_file_of(p.get(k))) else {
+            continue;
+        };
+        if let Some(v) = p.0.iter_mut().find(|(n, _)| *n == QUERIES) {
+            v.1 = Value::Int(0);
+        }
+        let Some(members) = kind.key_ids(&p) else {
+            continue;
+        };
+        let room = (file.len() as u64).saturating_sub(members);
+        if least.is_none_or(|(r, _, _)| room < r) {
+            least = Some((room, file, members));
+        }
+    }
+    let (room, file, members) = least?;
+    if room == 0 || room >= default as u64 {
+        return None;
+    }
+    grid[at].1 = vec![Value::Int(room as i64)];
+    Some(format!(
+        "queries = {room}: the kind's default {default} lowered to what key file {} leaves for absent keys ({} distinct keys, {members} members in its largest trial); set queries in the spec to choose",
+        file.path,
+        file.len()
+    ))
 }
 
 /// Removes and checks the runner's `replicates` axis from a grid table.

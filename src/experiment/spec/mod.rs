@@ -88,6 +88,9 @@ pub struct Spec {
     pub charts: Vec<crate::plot::declare::ChartDecl>,
     /// The key files its grids draw from (`keys = { file = … }`), loaded.
     pub key_files: Vec<&'static crate::workload::file::KeyFile>,
+    /// Values a key file set in place of a kind's default ([grid], [quick]),
+    /// each as the sentence the manifest records.
+    pub derived: [Option<String>; 2],
 }
 
 impl std::fmt::Debug for Spec {
@@ -117,6 +120,11 @@ impl Spec {
         out.extend(self.kind.charts(tables));
         out.retain(|c| !c.series.is_empty());
         out
+    }
+
+    /// What a key file set in place of a default for this run, if anything.
+    pub fn derived(&self, quick: bool) -> Option<&str> {
+        self.derived[usize::from(quick)].as_deref()
     }
 
     pub fn grid(&self, quick: bool) -> &[(&'static str, Vec<Value>)] {
@@ -224,6 +232,7 @@ impl Spec {
             quick_grid,
             replicates,
             quick_replicates,
+            derived,
         } = grids(path, kind, raw.grid, raw.quick)?;
 
         let mut claims = claims::validate(path, kind, raw.claims, replicates, quick_replicates)?;
@@ -261,6 +270,7 @@ impl Spec {
             sequential,
             charts,
             key_files,
+            derived,
         })
     }
 }
