@@ -125,7 +125,7 @@ fn queries_from_files(
         let Some(members) = kind.key_ids(&p) else {
             continue;
         };
-        let room = (file.len() as u64).saturating_sub(members);
+        let room = file.len().saturating_sub(members);
         if least.is_none_or(|(r, _, _)| room < r) {
             least = Some((room, file, members));
         }
