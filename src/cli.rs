@@ -180,7 +180,7 @@ pub enum Command {
     Design(Design),
     /// What a study will need before it runs: trials, memory against the machine, and time
     #[command(
-        after_help = "Examples:\n  sketchlab plan bloom_fpr\n  sketchlab plan experiments/hll_range.toml --quick --threads 2\n  sketchlab plan key_size --json\n\nMemory is estimated from the parameters alone; the time from one run of the study's cheapest trial. `run` and `reproduce` print the same plan first (without the calibration) and refuse, exit 2, a run that does not fit in the memory available."
+        after_help = "Examples:\n  sketchlab plan bloom_fpr\n  sketchlab plan experiments/hll_range.toml --quick --threads 2\n  sketchlab plan key_size --json\n\nMemory is estimated from the parameters alone; the time from timing the study's cheapest trials at up to five sizes of work, with the range 90% of the quick studies fell within (docs/plan-accuracy.md). `run` and `reproduce` print the same plan first (without the calibration) and refuse, exit 2, a run that does not fit in the memory available."
     )]
     Plan {
         /// A spec path (experiments/x.toml) or a study name (x)
