@@ -20,22 +20,20 @@ if [ -z "$run" ]; then
     "$bin" reproduce --quick --threads "$threads" --out "$run" --quiet
 fi
 [ -f "$run/run.json" ] || { echo "plan-accuracy: $run has no run.json" >&2; exit 2; }
-plans="$(mktemp)"
-trap 'rm -f "$plans"' EXIT
+plans="$(mktemp -d)"
+trap 'rm -rf "$plans"' EXIT
 for spec in experiments/*.toml; do
     name="$(basename "$spec" .toml)"
-    printf '%s\t' "$name" >>"$plans"
-    "$bin" plan "$name" --quick --threads "$threads" --json >>"$plans"
-    echo >>"$plans"
+    "$bin" plan "$name" --quick --threads "$threads" --json >"$plans/$name.json"
 done
 python3 - "$run" "$plans" "$(git rev-parse HEAD)" "$(git status --porcelain | wc -l)" "$(nproc)" <<'PY'
-import json, math, sys
+import json, math, os, sys
 run, plans, rev, dirty, cores = sys.argv[1:]
 info = json.load(open(f"{run}/run.json"))
 rows, logs = [], []
-for line in open(plans):
-    name, plan = line.rstrip("\n").split("\t", 1)
-    p = json.loads(plan)
+for path in sorted(os.listdir(plans)):
+    name = path[: -len(".json")]
+    p = json.load(open(os.path.join(plans, path)))
     m = json.load(open(f"{run}/{name}/manifest.json"))
     est = p.get("estimated_seconds")
     rows.append((name, p["trials"], est, m["seconds"], p["sequential"]))
@@ -51,8 +49,8 @@ out = [
     "",
     "Written by `scripts/plan-accuracy.sh` (do not edit by hand): every quick study",
     f"planned with `sketchlab plan NAME --quick --threads {info['threads']}` beside the seconds its",
-    f"trials took in one `reproduce --quick --threads {info['threads']}` (its manifest's `seconds`),",
-    f"at git revision {rev}{' (dirty tree)' if dirty != '0' else ''}, on {cores} cores. Both are timings",
+    f"trials took in one `reproduce --quick --threads {info['threads']}` (its manifest's `seconds`)",
+    f"at git revision {info['git_revision']}, planned at {rev}{' (dirty tree)' if dirty != '0' else ''}, on {cores} cores. Both are timings",
     "on a shared machine: rerun the script to measure yours.",
     "",
     f"**{within2} of {len(logs)}** studies planned within 2× of the time measured; the median",
