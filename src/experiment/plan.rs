@@ -78,7 +78,7 @@ pub struct Plan {
 /// The factor within which 90% of the quick studies' measured times fell
 /// of the plan's estimate, when last measured (docs/plan-accuracy.md,
 /// written by scripts/plan-accuracy.sh; a test keeps the two equal).
-pub const BAND: f64 = 2.2;
+pub const BAND: f64 = 2.0;
 
 fn footprints(spec: &Spec, trials: &[Trial]) -> Vec<Option<Footprint>> {
     trials
