@@ -58,11 +58,18 @@ if width is None:
     problems.append("the page did not measure its width")
 elif int(width.group(1)) > 1400:
     problems.append("the page is %s px wide in a 1,400 px window (a horizontal scrollbar)" % width.group(1))
+# a newcomer sees a chart without scrolling: the first one starts in the
+# first screen of a 1,400 x 900 window
+top = re.search(r'data-first-chart-top="(\d+)"', dom)
+if top is None:
+    problems.append("the page has no chart to measure")
+elif int(top.group(1)) > 600:
+    problems.append("the first chart starts %s px down, below the first screen (600 px)" % top.group(1))
 if not os.path.exists(shot) or os.path.getsize(shot) < 10_000:
     problems.append("no screenshot")
 for p in problems:
     print("check-report:", p, file=sys.stderr)
 if problems:
     sys.exit(1)
-print("check-report: %d ledger rows, %d charts, %s px wide at 1,400, no console errors, no requests; screenshot %s" % (rows, charts, width.group(1), shot))
+print("check-report: %d ledger rows, %d charts, %s px wide at 1,400, first chart %s px down, no console errors, no requests; screenshot %s" % (rows, charts, width.group(1), top.group(1), shot))
 PY

@@ -49,7 +49,7 @@ function apply(){var rows=document.querySelectorAll('tr[data-verdict]');var show
 for(var i=0;i<rows.length;i++){var r=rows[i];var ok=(!v.value||r.dataset.verdict===v.value)&&(!d.value||r.dataset.document===d.value);\
 r.style.display=ok?'':'none';if(ok)shown++;}document.getElementById('f-count').textContent=shown+' of '+rows.length+' claims shown';}\
 v.addEventListener('change',apply);d.addEventListener('change',apply);apply();\
-document.body.setAttribute('data-page-width',document.documentElement.scrollWidth);})();";
+document.body.setAttribute('data-page-width',document.documentElement.scrollWidth);var c=document.querySelector('figure svg');if(c){document.body.setAttribute('data-first-chart-top',Math.round(c.getBoundingClientRect().top+window.scrollY));}})();";
 
 fn cell(v: &Value) -> String {
     match v {

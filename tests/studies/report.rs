@@ -340,11 +340,13 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
     }
 }
 
-/// The page in a real browser: scripts/check-report.sh loads a copy of the
-/// quick run's index.html in headless Chromium and fails on a console
-/// message, a network request, a rendered page without ledger rows and
-/// charts, or a page wider than its 1,400 px window (a horizontal scrollbar;
-/// skipped without chromium, except under CI).
+/// A newcomer's path: README's first command (`reproduce --quick`, the
+/// shared quick run), then its index.html in a real browser.
+/// scripts/check-report.sh loads a copy in headless Chromium and fails on a
+/// console message, a network request, a rendered page without ledger rows
+/// and charts, a page wider than its 1,400 px window (a horizontal
+/// scrollbar), or a first chart that starts below the first screen
+/// (skipped without chromium, except under CI).
 #[test]
 fn index_html_renders_in_headless_chromium() {
     let have = std::process::Command::new("sh")
@@ -370,6 +372,7 @@ fn index_html_renders_in_headless_chromium() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("no console errors, no requests"), "{said}");
     assert!(said.contains(" px wide at 1,400"), "{said}");
+    assert!(said.contains("first chart "), "{said}");
     assert!(d.path().join("index.png").metadata().unwrap().len() > 10_000);
 }
 
