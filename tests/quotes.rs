@@ -351,6 +351,22 @@ fn readme_states_the_reference_ledgers_counts() {
         flat(&readme).contains(&format!("runs {studies} studies")),
         "README.md does not say the reference runs {studies} studies"
     );
+    // and the n of the frontier chart it shows (the study's largest n)
+    let spec = std::fs::read_to_string("reports/filter_frontier/spec.toml").unwrap();
+    let grid: toml::Table = toml::from_str(&spec).unwrap();
+    let n = grid["grid"]["n"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_integer().unwrap())
+        .max()
+        .unwrap();
+    let power = (n as f64).log10().round() as i32;
+    assert_eq!(10i64.pow(power as u32), n);
+    assert!(
+        flat(&readme).contains(&format!("for every filter at 10^{power} keys")),
+        "README.md does not give the frontier chart's n = 10^{power}"
+    );
 }
 
 /// Every claim `data/findings.toml` groups is a claim of the reference

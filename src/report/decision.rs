@@ -71,6 +71,7 @@ impl Choice {
 /// The decision table from the filter frontier's results (u64 keys, the
 /// smallest n it measured); `None` when the table lacks what it needs.
 pub fn filters(t: &Table) -> Option<(u64, Vec<Choice>)> {
+    // at the study's largest n, the n of its frontier chart
     for c in COLUMNS {
         if !t.has(c) {
             return None;
@@ -80,7 +81,7 @@ pub fn filters(t: &Table) -> Option<(u64, Vec<Choice>)> {
         .rows
         .iter()
         .filter_map(|r| t.f64(r, "n"))
-        .fold(f64::INFINITY, f64::min);
+        .fold(f64::NEG_INFINITY, f64::max);
     if !n.is_finite() {
         return None;
     }
