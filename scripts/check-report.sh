@@ -4,6 +4,9 @@
 # lacks the ledger table or the charts after its script ran. Writes a
 # screenshot beside the page (index.png, not committed) to look at.
 #
+# Then loads a few study pages (OUT/<study>/index.html, where present) and
+# fails when one writes to the console or is wider than its window.
+#
 #   scripts/check-report.sh [OUT]      (default: reports)
 set -euo pipefail
 out="${1:-reports}"
@@ -71,5 +74,30 @@ for p in problems:
     print("check-report:", p, file=sys.stderr)
 if problems:
     sys.exit(1)
-print("check-report: %d ledger rows, %d charts, %s px wide at 1,400, first chart %s px down, no console errors, no requests; screenshot %s" % (rows, charts, width.group(1), top.group(1), shot))
+height = re.search(r'data-page-height="(\d+)"', dom)
+print("check-report: %d ledger rows, %d charts, %s px wide at 1,400 (%s px tall), first chart %s px down, no console errors, no requests; screenshot %s" % (rows, charts, width.group(1), height.group(1) if height else "?", top.group(1), shot))
 PY
+# study pages: the ones with the widest charts and tables
+for study in filter_frontier cardinality_frontier bloom_fpr; do
+    sp="$(cd "$out" && pwd)/$study/index.html"
+    [ -f "$sp" ] || continue
+    "$browser" "${flags[@]}" --user-data-dir="$work/p-$study" --dump-dom "file://$sp" \
+        >"$work/$study.html" 2>"$work/$study.err"
+    python3 - "$work/$study.html" "$work/$study.err" "$study" <<'PY'
+import re, sys
+dom, err, study = open(sys.argv[1], errors="replace").read(), sys.argv[2], sys.argv[3]
+problems = ["console: " + l.strip() for l in open(err, errors="replace") if ":CONSOLE" in l]
+width = re.search(r'data-page-width="(\d+)"', dom)
+if width is None:
+    problems.append("the page did not measure its width")
+elif int(width.group(1)) > 1400:
+    problems.append("%s px wide in a 1,400 px window" % width.group(1))
+if dom.count("<svg") == 0:
+    problems.append("no charts")
+for p in problems:
+    print("check-report: %s/index.html: %s" % (study, p), file=sys.stderr)
+if problems:
+    sys.exit(1)
+print("check-report: %s/index.html: %d charts, %s px wide at 1,400" % (study, dom.count("<svg"), width.group(1)))
+PY
+done

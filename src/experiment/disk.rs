@@ -410,6 +410,9 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             &out.join(st.name).join("README.md"),
             report::study_page(st, &rows).as_bytes(),
         )?;
+        let page = report::html_study::page(st, &rows)
+            .with_context(|| format!("reading the charts under {}", out.join(st.name).display()))?;
+        export::write_atomic(&out.join(st.name).join("index.html"), page.as_bytes())?;
     }
     export::write_atomic(
         &out.join("LEDGER.md"),

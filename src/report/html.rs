@@ -3,9 +3,11 @@
 //! that filters the ledger by verdict and document), so the page makes no
 //! request; without JavaScript every row simply stays visible. It carries
 //! what REPORT.md and the study pages carry, from the same rows: the
-//! findings first, the ledger by document section with counts per verdict
-//! (each claim followed by its caveats), "What the seed buys you", and each
-//! study's charts, regenerated table and reading.
+//! decision first (the frontier charts, "which structure"), the findings as
+//! a compact table, the ledger by document section with counts per verdict
+//! (each claim followed by its caveats), "What the seed buys you", the lost
+//! tables and the list of studies, each linking to its own page
+//! (`html_study`).
 
 use super::ledger::{self, LedgerRow, Reading};
 use super::{
@@ -31,7 +33,7 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:80em;padding:0 1em;color:#222}\
+pub(super) const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:80em;padding:0 1em;color:#222}\
 table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.85em}\
 th,td{border:1px solid #ccc;padding:0.2em 0.45em;vertical-align:top;text-align:left}\
 th{background:#f3f3f3}\
@@ -49,7 +51,7 @@ function apply(){var rows=document.querySelectorAll('tr[data-verdict]');var show
 for(var i=0;i<rows.length;i++){var r=rows[i];var ok=(!v.value||r.dataset.verdict===v.value)&&(!d.value||r.dataset.document===d.value);\
 r.style.display=ok?'':'none';if(ok)shown++;}document.getElementById('f-count').textContent=shown+' of '+rows.length+' claims shown';}\
 v.addEventListener('change',apply);d.addEventListener('change',apply);apply();\
-document.body.setAttribute('data-page-width',document.documentElement.scrollWidth);var c=document.querySelector('figure svg');if(c){document.body.setAttribute('data-first-chart-top',Math.round(c.getBoundingClientRect().top+window.scrollY));}})();";
+document.body.setAttribute('data-page-width',document.documentElement.scrollWidth);document.body.setAttribute('data-page-height',document.documentElement.scrollHeight);var c=document.querySelector('figure svg');if(c){document.body.setAttribute('data-first-chart-top',Math.round(c.getBoundingClientRect().top+window.scrollY));}})();";
 
 fn cell(v: &Value) -> String {
     match v {
@@ -59,7 +61,7 @@ fn cell(v: &Value) -> String {
 }
 
 /// A regenerated table as HTML.
-fn table(t: &Table) -> String {
+pub(super) fn table(t: &Table) -> String {
     let mut s = String::from("<table><thead><tr>");
     for c in t.names() {
         s += &format!("<th>{}</th>", escape(c));
@@ -98,7 +100,7 @@ fn ledger_row(r: &LedgerRow) -> String {
             String::new()
         } else {
             format!(
-                "<a href=\"#study-{0}\">{0}</a>: <code>{1}</code>",
+                "<a href=\"{0}/index.html\">{0}</a>: <code>{1}</code>",
                 escape(&r.study),
                 escape(&r.rests_on)
             )
@@ -250,7 +252,7 @@ fn decision(studies: &[StudyResult<'_>], info: &RunInfo) -> std::io::Result<Stri
     }
     if let Some((n, choices)) = &info.decision {
         s += &format!(
-            "<p>Measured at n = {} u64 keys (<a href=\"#study-filter_frontier\">filter_frontier</a>): per need and target, the structure with the fewest bits per key among those that offer the need and whose measured FPR is not above the target beyond the rate margin (±10%). <code>sketchlab design filter</code> measures the same candidates at your n, key size and needs.</p>\n<table><thead><tr><th>need</th><th>target FPR</th><th>smallest structure, as configured</th><th>bits per key</th><th>measured FPR [95%]</th><th>runner-up</th></tr></thead><tbody>\n",
+            "<p>Measured at n = {} u64 keys (<a href=\"filter_frontier/index.html\">filter_frontier</a>): per need and target, the structure with the fewest bits per key among those that offer the need and whose measured FPR is not above the target beyond the rate margin (±10%). <code>sketchlab design filter</code> measures the same candidates at your n, key size and needs.</p>\n<table><thead><tr><th>need</th><th>target FPR</th><th>smallest structure, as configured</th><th>bits per key</th><th>measured FPR [95%]</th><th>runner-up</th></tr></thead><tbody>\n",
             super::decision::group(*n)
         );
         for c in choices {
@@ -323,7 +325,7 @@ pub fn render(
         s += "<h2 id=\"seed\">What the seed buys you</h2>\n<table><thead><tr><th>structure</th><th>attack</th><th>designed</th><th>constant seed</th><th>random seed, non-cryptographic</th><th>keyed PRF (SipHash-1-3)</th><th>study</th></tr></thead><tbody>\n";
         for (study, r) in seed {
             s += &format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><a href=\"#study-{study}\">{study}</a></td></tr>\n",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><a href=\"{study}/index.html\">{study}</a></td></tr>\n",
                 escape(&r.structure),
                 escape(&r.attack),
                 escape(&r.designed),
@@ -339,63 +341,27 @@ pub fn render(
         .filter(|st| st.reconstructs.is_some())
         .collect();
     if !lost.is_empty() {
-        s += "<h2 id=\"lost\">The essay's lost tables, reconstructed</h2>\n<p>The essay refers to tables that did not survive; each is regenerated from this run's rows (the study's section has its charts and reading).</p>\n";
+        s += "<h2 id=\"lost\">The essay's lost tables, reconstructed</h2>\n<p>The essay refers to tables that did not survive; each is regenerated from this run's rows (the study's page has its charts and reading).</p>\n";
         for st in lost {
             s += &format!(
-                "<h3>{}</h3>\n<p>From <a href=\"#study-{name}\">{name}</a>.</p>\n{}",
+                "<h3>{}</h3>\n<p>From <a href=\"{name}/index.html\">{name}</a>.</p>\n{}",
                 escape(st.reconstructs.unwrap_or_default()),
                 table(&st.section.table),
                 name = escape(st.name)
             );
         }
     }
-    s += "<h2 id=\"studies\">Studies</h2>\n<nav>";
-    for st in studies {
-        s += &format!("<a href=\"#study-{0}\">{0}</a>", escape(st.name));
-    }
-    s += "</nav>\n";
+    s += "<h2 id=\"studies\">Studies</h2>\n<p>Each study has its own page (charts, the table its claims read, its reading and its claims), beside its data in its folder.</p>\n<table><thead><tr><th>study</th><th>what it measures</th><th>kind</th><th>trials</th></tr></thead><tbody>\n";
     for st in studies {
         s += &format!(
-            "<h3 id=\"study-{0}\">{0}</h3>\n<p>{1}</p>\n<p>Kind <code>{2}</code>, {3} trials; data: {5}.</p>\n<p><strong>Reading.</strong> {4}</p>\n",
+            "<tr><td><a href=\"{0}/index.html\">{0}</a></td><td>{1}</td><td><code>{2}</code></td><td>{3}</td></tr>\n",
             escape(st.name),
             escape(st.description.trim()),
             escape(st.kind),
-            st.trials,
-            escape(&st.section.reading),
-            st.data
-                .iter()
-                .map(|f| format!(
-                    "<a href=\"{0}/{1}\">{0}/{1}</a>",
-                    escape(st.name),
-                    escape(f)
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
+            st.trials
         );
-        for p in st.plots {
-            match p.extension().and_then(|e| e.to_str()) {
-                Some("svg") => s += &format!("<figure>{}</figure>\n", inline_svg(p)?),
-                // a heatmap has no SVG: its PNG goes in as a data URI (no request)
-                Some("png") if !p.with_extension("svg").exists() => {
-                    use base64::Engine;
-                    let data = base64::engine::general_purpose::STANDARD
-                        .encode(crate::input::read(p, crate::input::table_bound())?);
-                    let alt = p
-                        .file_stem()
-                        .map(|x| x.to_string_lossy())
-                        .unwrap_or_default();
-                    s += &format!(
-                        "<figure><img alt=\"{}\" src=\"data:image/png;base64,{data}\"></figure>\n",
-                        escape(&alt)
-                    );
-                }
-                _ => {}
-            }
-        }
-        if !st.section.table.rows.is_empty() {
-            s += &table(&st.section.table);
-        }
     }
+    s += "</tbody></table>\n";
     s += &format!("<script>{SCRIPT}</script>\n</body></html>\n");
     Ok(s)
 }

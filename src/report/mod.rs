@@ -7,6 +7,7 @@ pub mod decision;
 pub mod documents;
 pub mod findings;
 pub mod html;
+pub mod html_study;
 pub mod ledger;
 pub mod margin;
 pub mod print;

@@ -259,9 +259,10 @@ fn claims_prints_the_ledger_filtered_by_verdict_and_document() {
 }
 
 /// index.html is one self-contained page: every claim of claims.csv is a row
-/// carrying its verdict and document, every study a section with its charts
-/// inlined as SVG, and nothing is fetched (no src, href or url() outside
-/// the page and the run's own files).
+/// carrying its verdict and document, every study a line linking to its own
+/// page, and each study's page (OUT/<study>/index.html, self-contained too)
+/// has its charts inlined as SVG; nothing is fetched (no src, href or url()
+/// outside the pages and the run's own files).
 #[test]
 fn index_html_carries_the_ledger_and_every_chart_inline() {
     let d = quick_out();
@@ -289,11 +290,17 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
     }
     let run: serde_json::Value =
         serde_json::from_slice(&std::fs::read(d.join("run.json")).unwrap()).unwrap();
+    let mut pages = vec![html.clone()];
     for study in run["studies"].as_array().unwrap() {
         let name = study.as_str().unwrap();
         assert!(
-            html.contains(&format!("<h3 id=\"study-{name}\">")),
+            html.contains(&format!("<a href=\"{name}/index.html\">{name}</a>")),
             "{name}"
+        );
+        let page = std::fs::read_to_string(d.join(name).join("index.html")).unwrap();
+        assert!(
+            page.contains("<a href=\"../index.html\">"),
+            "{name}: a way back"
         );
         let svgs = std::fs::read_dir(d.join(name))
             .unwrap()
@@ -305,16 +312,7 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
                     .is_some_and(|x| x == "svg")
             })
             .count();
-        let section = html
-            .split(&format!("<h3 id=\"study-{name}\">"))
-            .nth(1)
-            .unwrap();
-        let section = section.split("<h3 id=\"study-").next().unwrap();
-        assert_eq!(
-            section.matches("<svg").count(),
-            svgs,
-            "{name}: charts inlined"
-        );
+        assert_eq!(page.matches("<svg").count(), svgs, "{name}: charts inlined");
         let heatmaps = std::fs::read_dir(d.join(name))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -323,10 +321,27 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
             })
             .count();
         assert_eq!(
-            section.matches("src=\"data:image/png;base64,").count(),
+            page.matches("src=\"data:image/png;base64,").count(),
             heatmaps,
             "{name}: heatmaps inlined"
         );
+        // each claim of the study's spec is listed on its page, linked to the ledger
+        let spec: toml::Table =
+            toml::from_str(&std::fs::read_to_string(d.join(name).join("spec.toml")).unwrap())
+                .unwrap();
+        for c in spec
+            .get("claim")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let id = c["id"].as_str().unwrap();
+            assert!(
+                page.contains(&format!("href=\"../index.html#claim-{id}\"")),
+                "{name}: claim {id}"
+            );
+        }
+        pages.push(page);
     }
     for attr in [
         "src=\"http",
@@ -336,7 +351,9 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
         "href=\"//",
         "@import",
     ] {
-        assert!(!html.contains(attr), "index.html fetches something: {attr}");
+        for page in &pages {
+            assert!(!page.contains(attr), "a page fetches something: {attr}");
+        }
     }
 }
 
