@@ -90,6 +90,9 @@ fn sized(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
 
 /// A standard Bloom filter: m bits, k probes by Kirsch–Mitzenmacher double
 /// hashing from one 128-bit hash per key.
+/// Probes a query reads with no branch between them before it may stop.
+const EXIT_GROUP: usize = 4;
+
 #[derive(Clone, Debug)]
 pub struct BloomFilter<H> {
     bits: BitArray,
@@ -175,13 +178,46 @@ impl<H: KeyHasher> BloomFilter<H> {
     #[inline]
     pub fn contains_hash(&self, (h1, h2): (u64, u64)) -> bool {
         let m = &self.fm;
+        // reads the probes in groups of EXIT_GROUP with no branch inside a
+        // group, and stops after a group that found a zero bit: an absent
+        // key of a half-full filter is decided by the first group 15 times
+        // in 16 (a well-predicted branch), where a test per probe would
+        // mispredict about every other query
         match self.scheme {
-            // every probe read, no early exit: the k loads are independent
-            // (they overlap in the memory system) and no branch depends on a bit
+            Scheme::KirschMitzenmacher => self.grouped(Probes::fast(h1, h2, self.k, m)),
+            Scheme::Enhanced => self.grouped(EnhancedProbes::fast(h1, h2, self.k, m)),
+        }
+    }
+
+    #[inline(always)]
+    fn grouped(&self, probes: impl Iterator<Item = u64>) -> bool {
+        let mut ok = true;
+        for (i, p) in probes.enumerate() {
+            ok &= self.bits.get(p);
+            // a branch the predictor learns: taken only at a group's end
+            // after a zero bit
+            if i % EXIT_GROUP == EXIT_GROUP - 1 && !ok {
+                return false;
+            }
+        }
+        ok
+    }
+
+    /// [`Self::contains`] reading every probe, with no branch on a bit: the
+    /// k loads are independent (they overlap in the memory system), which
+    /// pays when most queried keys are members (each reads all k anyway,
+    /// and no branch is mispredicted).
+    #[inline]
+    pub fn contains_all_probes(&self, key: &[u8]) -> bool {
+        let (h1, h2) = self.hasher.hash128(key);
+        let m = &self.fm;
+        match self.scheme {
             Scheme::KirschMitzenmacher => {
                 Probes::fast(h1, h2, self.k, m).fold(true, |ok, p| ok & self.bits.get(p))
             }
-            Scheme::Enhanced => EnhancedProbes::fast(h1, h2, self.k, m).all(|p| self.bits.get(p)),
+            Scheme::Enhanced => {
+                EnhancedProbes::fast(h1, h2, self.k, m).fold(true, |ok, p| ok & self.bits.get(p))
+            }
         }
     }
 
@@ -380,6 +416,10 @@ mod tests {
                 let one = keys[..n].iter().filter(|k| f.contains(&k[..])).count() as u64;
                 assert_eq!(f.count_prefetched(&keys[..n]), one, "{n}");
                 assert_eq!(f.count_contained(&keys[..n]), one, "{n}");
+            }
+            // the early-exit and the every-probe query answer alike
+            for k in &keys {
+                assert_eq!(f.contains(k), f.contains_all_probes(k));
             }
         }
     }
