@@ -48,6 +48,7 @@ pub mod theory;
 
 use super::{Frequency, MergeError, Mergeable, ParamError, invalid};
 use crate::hashing::KeyHasher;
+use crate::hashing::double::FastMod;
 
 /// A counter cell: u32 or u64, adding with saturation.
 pub trait Counter: Copy + Default + Ord + Send + Sync + std::fmt::Debug + 'static {
@@ -86,6 +87,10 @@ counter!(u64);
 pub struct CountMin<C: Counter, H> {
     w: u64,
     d: u64,
+    /// w and w − 1 with their precomputed remainders: a key's first column
+    /// and its step take no division.
+    fm_w: FastMod,
+    fm_step: FastMod,
     cells: Vec<C>,
     hasher: H,
     total: u64,
@@ -123,6 +128,8 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
         Ok(CountMin {
             w,
             d,
+            fm_w: FastMod::new(w),
+            fm_step: FastMod::new((w - 1).max(1)),
             cells: vec![C::default(); cells],
             hasher,
             total: 0,
@@ -178,7 +185,27 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     #[inline]
     pub fn columns(&self, key: &[u8]) -> impl Iterator<Item = usize> + use<C, H> {
         let (h1, h2) = self.hasher.hash128(key);
-        row_columns_with(self.rows, h1, h2, self.w, self.d)
+        self.columns_of(h1, h2)
+    }
+
+    /// [`row_columns_with`] for this sketch, its two remainders by
+    /// multiplication (the same columns).
+    #[inline]
+    fn columns_of(&self, h1: u64, h2: u64) -> RowColumns {
+        RowColumns {
+            rows: self.rows,
+            h1,
+            h2,
+            w: self.w,
+            step: if self.w > 1 {
+                1 + self.fm_step.rem(h2)
+            } else {
+                0
+            },
+            col: self.fm_w.rem(h1),
+            i: 0,
+            d: self.d,
+        }
     }
 
     /// Every cell, row after row.
@@ -211,20 +238,30 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     /// Conservative update: each of the key's cells becomes max(cell, min + count).
     pub fn update_conservative(&mut self, key: &[u8], count: u64) {
         let w = self.w as usize;
-        // one hash; the columns are walked twice (no allocation)
+        // one hash; the cells' indices gathered once (on the stack for up to
+        // 16 rows) and read, then raised
         let (h1, h2) = self.hasher.hash128(key);
-        let min = row_columns_with(self.rows, h1, h2, self.w, self.d)
-            .enumerate()
-            .map(|(i, c)| self.cells[i * w + c].get())
-            .min()
-            .unwrap_or(0);
+        let mut at = [0usize; 16];
+        let mut spill = Vec::new();
+        let idx: &mut [usize] = if self.d as usize <= at.len() {
+            &mut at[..self.d as usize]
+        } else {
+            spill.resize(self.d as usize, 0);
+            &mut spill
+        };
+        for (slot, (i, c)) in idx.iter_mut().zip(self.columns_of(h1, h2).enumerate()) {
+            *slot = i * w + c;
+        }
+        let min = idx
+            .iter()
+            .fold(u64::MAX, |m, &j| m.min(self.cells[j].get()));
         let target = min.saturating_add(count);
         if target > C::MAX {
             self.saturated = true;
         }
         let t = C::from_u64_saturating(target);
-        for (i, c) in row_columns_with(self.rows, h1, h2, self.w, self.d).enumerate() {
-            let cell = &mut self.cells[i * w + c];
+        for &j in idx.iter() {
+            let cell = &mut self.cells[j];
             *cell = (*cell).max(t);
         }
         self.total = self.total.saturating_add(count);
@@ -233,7 +270,13 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     /// The smallest of the key's d cells.
     #[inline]
     pub fn estimate(&self, key: &[u8]) -> u64 {
-        self.cells_of(key).min().unwrap_or(0)
+        // a fold of `min` (a conditional move), not `Iterator::min`, whose
+        // comparisons of d random counts branch unpredictably
+        let w = self.w as usize;
+        // (d ≥ 1, so some cell is read)
+        self.columns(key)
+            .enumerate()
+            .fold(u64::MAX, |m, (i, c)| m.min(self.cells[i * w + c].get()))
     }
 
     fn fingerprint(&self) -> (u64, u64) {
