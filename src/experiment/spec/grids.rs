@@ -27,7 +27,6 @@ pub(super) fn grids(
     let mut raw_grid = raw_grid;
     let replicates = take_replicates(path, "grid", &mut raw_grid)?.unwrap_or(1);
     let mut grid = validate_grid(path, kind, "grid", &raw_grid, None)?;
-    let derived_grid = queries_from_files(kind, &mut grid, raw_grid.contains_key(QUERIES));
     let mut raw_quick = raw_quick;
     let quick_replicates = match raw_quick.as_mut() {
         Some(q) => take_replicates(path, "quick", q)?.unwrap_or(replicates),
@@ -46,19 +45,23 @@ pub(super) fn grids(
             ));
         }
     }
-    let (quick_grid, derived_quick) = match &raw_quick {
-        Some(q) => {
-            let mut g = validate_grid(path, kind, "quick", q, Some(&grid))?;
-            let set = q.contains_key(QUERIES) || raw_grid.contains_key(QUERIES);
-            let d = queries_from_files(kind, &mut g, set);
-            (g, d.or_else(|| derived_grid.clone()))
-        }
-        None => (grid.clone(), derived_grid.clone()),
+    let mut quick_grid = match &raw_quick {
+        Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
+        None => grid.clone(),
     };
-    for (table, g, r) in [
-        ("grid", &grid, replicates),
-        ("quick", &quick_grid, quick_replicates),
-    ] {
+    let set = [
+        raw_grid.contains_key(QUERIES),
+        raw_grid.contains_key(QUERIES)
+            || raw_quick.as_ref().is_some_and(|q| q.contains_key(QUERIES)),
+    ];
+    let mut derived = [None, None];
+    for (i, (table, g, r)) in [
+        ("grid", &mut grid, replicates),
+        ("quick", &mut quick_grid, quick_replicates),
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let n = crate::experiment::grid::count_checked(g, r);
         if n > crate::experiment::grid::MAX_TRIALS {
             return Err(fe(
@@ -74,6 +77,8 @@ pub(super) fn grids(
                 ),
             ));
         }
+        // only once the trials are known to be few enough to walk
+        derived[i] = queries_from_files(kind, g, set[i]);
         check_trials(path, kind, g)?;
     }
     Ok(Grids {
@@ -81,7 +86,7 @@ pub(super) fn grids(
         quick_grid,
         replicates,
         quick_replicates,
-        derived: [derived_grid, derived_quick],
+        derived,
     })
 }
 
@@ -113,23 +118,31 @@ fn queries_from_files(
         .filter(|d| matches!(d.ty, PType::Keys))
         .map(|d| d.name)
         .collect();
+    let any_file = grid
+        .iter()
+        .any(|(n, vs)| keys.contains(n) && vs.iter().any(|v| key_file_of(v).is_some()));
+    if !any_file {
+        return None;
+    }
     // the fewest queries any file-drawing trial can have, and its file
     let mut least: Option<(u64, &crate::workload::file::KeyFile, u64)> = None;
-    for mut p in crate::experiment::grid::combinations(grid) {
+    let _ = crate::experiment::grid::try_each_combination::<()>(grid, |p| {
         let Some(file) = keys.iter().find_map(|k| key_file_of(p.get(k))) else {
-            continue;
+            return Ok(());
         };
+        let mut p = p.clone();
         if let Some(v) = p.0.iter_mut().find(|(n, _)| *n == QUERIES) {
             v.1 = Value::Int(0);
         }
         let Some(members) = kind.key_ids(&p) else {
-            continue;
+            return Ok(());
         };
         let room = file.len().saturating_sub(members);
         if least.is_none_or(|(r, _, _)| room < r) {
             least = Some((room, file, members));
         }
-    }
+        Ok(())
+    });
     let (room, file, members) = least?;
     if room == 0 || room >= default as u64 {
         return None;
