@@ -311,7 +311,7 @@ const KEYS: &str = "keys";
 /// A key source as a legend names it: a key type as it is (`u64`), a key
 /// file by its file name (`file:lines:data/words.txt` → `words.txt`).
 fn key_source_name(v: &str) -> String {
-    match v.strip_prefix("file:").and_then(|r| r.split_once(':')) {
+    match crate::workload::file::parse_name(v) {
         Some((_, path)) => std::path::Path::new(path)
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
