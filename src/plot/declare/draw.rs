@@ -311,7 +311,9 @@ const KEYS: &str = "keys";
 /// A key source as a legend names it: a key type as it is (`u64`), a key
 /// file by its file name (`file:lines:data/words.txt` → `words.txt`).
 fn key_source_name(v: &str) -> String {
-    match crate::workload::file::parse_name(v) {
+    // (the plot layer sits below workload, whose parse_name it may not use:
+    // the name's form is `file:<format>:<path>`, the format a single word)
+    match v.strip_prefix("file:").and_then(|r| r.split_once(':')) {
         Some((_, path)) => std::path::Path::new(path)
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
