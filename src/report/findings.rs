@@ -95,6 +95,18 @@ pub struct Line {
     pub also: Vec<String>,
 }
 
+impl Line {
+    /// "; same mistake: a, b" with each other claim written by `name`
+    /// (empty when the mistake is this claim's alone).
+    fn also_text(&self, name: impl Fn(&String) -> String) -> String {
+        if self.also.is_empty() {
+            return String::new();
+        }
+        let names: Vec<String> = self.also.iter().map(name).collect();
+        format!("; same mistake: {}", names.join(", "))
+    }
+}
+
 /// The compact table's lines, one per distinct mistake, in ledger order.
 pub fn lines(wrong: &[&LedgerRow], groups: &[Group]) -> Vec<Line> {
     distinct(wrong, groups)
@@ -119,18 +131,7 @@ pub fn markdown_table(lines: &[Line]) -> String {
     let mut s =
         String::from("| Claim | The document says | Measured | Use instead |\n|---|---|---|---|\n");
     for l in lines {
-        let also = if l.also.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; same mistake: {}",
-                l.also
-                    .iter()
-                    .map(|a| format!("`{a}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
+        let also = l.also_text(|a| format!("`{a}`"));
         s += &format!(
             "| {}**{}** ({}){} | {} | {} **{}**{} | {} |\n",
             l.what
@@ -157,18 +158,7 @@ pub fn html_table(lines: &[Line]) -> String {
         "<table class=\"findings\"><thead><tr><th>Claim</th><th>The document says</th><th>Measured</th><th>Use instead</th></tr></thead><tbody>\n",
     );
     for l in lines {
-        let also = if l.also.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; same mistake: {}",
-                l.also
-                    .iter()
-                    .map(|a| link(a))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
+        let also = l.also_text(|a| link(a));
         s += &format!(
             "<tr><td>{}{} ({}){}</td><td>{}</td><td>{} <strong>{}</strong>{}</td><td>{}</td></tr>\n",
             l.what

@@ -192,20 +192,12 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     /// multiplication (the same columns).
     #[inline]
     fn columns_of(&self, h1: u64, h2: u64) -> RowColumns {
-        RowColumns {
-            rows: self.rows,
-            h1,
-            h2,
-            w: self.w,
-            step: if self.w > 1 {
-                1 + self.fm_step.rem(h2)
-            } else {
-                0
-            },
-            col: self.fm_w.rem(h1),
-            i: 0,
-            d: self.d,
-        }
+        let step = if self.w > 1 {
+            1 + self.fm_step.rem(h2)
+        } else {
+            0
+        };
+        RowColumns::start(self.rows, (h1, h2), self.w, self.d, self.fm_w.rem(h1), step)
     }
 
     /// Every cell, row after row.
@@ -295,16 +287,8 @@ pub fn row_columns(h1: u64, h2: u64, w: u64, d: u64) -> RowColumns {
 /// The d columns of a key whose 128-bit hash is (h1, h2), as `rows` derives them.
 #[inline]
 pub fn row_columns_with(rows: Rows, h1: u64, h2: u64, w: u64, d: u64) -> RowColumns {
-    RowColumns {
-        rows,
-        h1,
-        h2,
-        w,
-        step: if w > 1 { 1 + h2 % (w - 1) } else { 0 },
-        col: h1 % w,
-        i: 0,
-        d,
-    }
+    let step = if w > 1 { 1 + h2 % (w - 1) } else { 0 };
+    RowColumns::start(rows, (h1, h2), w, d, h1 % w, step)
 }
 
 /// The iterator [`row_columns_with`] returns.
@@ -317,6 +301,24 @@ pub struct RowColumns {
     col: u64,
     i: u64,
     d: u64,
+}
+
+impl RowColumns {
+    /// Row 0 at `col` = h1 mod w, moving by `step` = 1 + h2 mod (w − 1)
+    /// (however the caller computed the two remainders).
+    #[inline]
+    fn start(rows: Rows, (h1, h2): (u64, u64), w: u64, d: u64, col: u64, step: u64) -> Self {
+        RowColumns {
+            rows,
+            h1,
+            h2,
+            w,
+            step,
+            col,
+            i: 0,
+            d,
+        }
+    }
 }
 
 impl Iterator for RowColumns {
