@@ -275,7 +275,12 @@ fn filter_speed_times_every_structure() {
             assert!(!t.str(r, "note").is_empty(), "{what}");
             continue;
         }
-        for c in ["build_ns_per_key", "query_ns_positive", "query_ns_negative"] {
+        for c in [
+            "build_ns_per_key",
+            "query_ns_positive",
+            "query_ns_mixed",
+            "query_ns_negative",
+        ] {
             assert!(f(&t, r, c) > 0.0, "{what}: {c}");
         }
         let theory = frontier

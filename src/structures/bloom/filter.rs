@@ -1,6 +1,6 @@
 use super::theory;
-use crate::hashing::KeyHasher;
 use crate::hashing::double::{EnhancedProbes, FastMod, MAX_SLOTS, Probes, Scheme};
+use crate::hashing::{KeyHasher, Xxh3, process_random_seed};
 use crate::structures::{ParamError, invalid};
 
 /// A fixed-size array of bits stored in 64-bit words.
@@ -88,19 +88,37 @@ fn sized(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
     Ok((m, theory::optimal_k_int(m, n)))
 }
 
-/// A standard Bloom filter: m bits, k probes by Kirsch–Mitzenmacher double
-/// hashing from one 128-bit hash per key.
 /// Probes a query reads with no branch between them before it may stop.
 const EXIT_GROUP: usize = 4;
 
+/// A standard Bloom filter: m bits, k probes by Kirsch–Mitzenmacher double
+/// hashing from one 128-bit hash per key.
+///
+/// The hasher is a type parameter, chosen once at construction, so every
+/// `insert` and `contains` is monomorphised around it: the default,
+/// [`Xxh3`] ([`BloomFilter::sized`]), or any concrete strategy type. A
+/// strategy chosen at run time ([`crate::hashing::HashStrategy`]) pays one
+/// `match` per key; [`crate::hashing::HashStrategy::visit`] hoists it out of
+/// a loop.
 #[derive(Clone, Debug)]
-pub struct BloomFilter<H> {
+pub struct BloomFilter<H = Xxh3> {
     bits: BitArray,
     /// m, with its precomputed remainder (the probes reduce by it).
     fm: FastMod,
     k: u32,
     hasher: H,
     scheme: Scheme,
+}
+
+impl BloomFilter {
+    /// The public fast path: sized for `n` keys at false-positive rate `p` as
+    /// [`Self::with_rate`] sizes it, hashed by XXH3-128 under this process's
+    /// random key. The key is per process, so nobody can search offline for
+    /// keys that light up its bits (the essay's fifth question); for a
+    /// reproducible filter give a seed: `with_rate(n, p, Xxh3::new(Seed::fixed(s)))`.
+    pub fn sized(n: u64, p: f64) -> Result<Self, ParamError> {
+        Self::with_rate(n, p, Xxh3::new(process_random_seed()))
+    }
 }
 
 impl<H: KeyHasher> BloomFilter<H> {
@@ -221,10 +239,10 @@ impl<H: KeyHasher> BloomFilter<H> {
         }
     }
 
-    /// How many of `keys` test positive: the answers of [`Self::contains`]
-    /// one by one, computed in batches of [`super::BATCH`] keys whose probe
-    /// words are prefetched before any is read (when the filter outgrows
-    /// the last-level cache, [`super::prefetch_pays`]; one by one otherwise).
+    /// How many of `keys` test positive: the answers of [`Self::contains`],
+    /// computed by [`Self::contains_batch`]'s pipeline when the filter
+    /// outgrows the last-level cache ([`super::prefetch_pays`]), one by one
+    /// otherwise.
     pub fn count_contained<K: AsRef<[u8]>>(&self, keys: &[K]) -> u64 {
         if super::prefetch_pays(self.bytes()) {
             self.count_prefetched(keys)
@@ -233,35 +251,97 @@ impl<H: KeyHasher> BloomFilter<H> {
         }
     }
 
-    /// [`Self::count_contained`]'s batched path at any size: batches of
-    /// [`super::BATCH`] keys, their probe words prefetched before any is read.
+    /// [`Self::count_contained`]'s pipelined path at any size (see
+    /// [`Self::contains_batch`]).
     pub fn count_prefetched<K: AsRef<[u8]>>(&self, keys: &[K]) -> u64 {
         let mut hits = 0u64;
-        let mut hs = [(0u64, 0u64); super::BATCH];
-        for chunk in keys.chunks(super::BATCH) {
-            for (h, key) in hs.iter_mut().zip(chunk) {
-                *h = self.hasher.hash128(key.as_ref());
-                for p in self.probes_of(*h) {
-                    super::prefetch(self.bits.word(p));
-                }
-            }
-            for &h in &hs[..chunk.len()] {
-                hits += self.contains_hash(h) as u64;
-            }
-        }
+        self.pipelined(keys, |_, hit| hits += hit as u64);
         hits
     }
 
-    /// The probe positions of a hash, by this filter's scheme.
-    #[inline]
-    fn probes_of(&self, (h1, h2): (u64, u64)) -> crate::hashing::double::SchemeProbes {
+    /// The answer of [`Self::contains`] for each of `keys`, in order, from a
+    /// pipeline that keeps [`super::PIPELINE`] keys in flight: each key's
+    /// next probe word is prefetched, the other keys are visited in turn,
+    /// and when the key's turn comes back its bit is read; a zero bit
+    /// answers it "absent" and a fresh key takes its place. An absent key of
+    /// a half-full filter reads about two probes, not k, and the misses of
+    /// different keys overlap, so an out-of-cache filter answers at a few
+    /// independent-load times per key rather than a dependent miss per probe.
+    pub fn contains_batch<K: AsRef<[u8]>>(&self, keys: &[K]) -> Vec<bool> {
+        let mut out = vec![false; keys.len()];
+        self.pipelined(keys, |i, hit| out[i] = hit);
+        out
+    }
+
+    /// Runs the pipeline of [`Self::contains_batch`], calling `answer(i,
+    /// hit)` once per key (in no particular order).
+    fn pipelined<K: AsRef<[u8]>>(&self, keys: &[K], answer: impl FnMut(usize, bool)) {
+        let m = &self.fm;
+        let k = self.k;
         match self.scheme {
             Scheme::KirschMitzenmacher => {
-                crate::hashing::double::SchemeProbes::Km(Probes::fast(h1, h2, self.k, &self.fm))
+                self.pipeline(keys, |(h1, h2)| Probes::fast(h1, h2, k, m), answer)
             }
-            Scheme::Enhanced => crate::hashing::double::SchemeProbes::Enhanced(
-                EnhancedProbes::fast(h1, h2, self.k, &self.fm),
-            ),
+            Scheme::Enhanced => {
+                self.pipeline(keys, |(h1, h2)| EnhancedProbes::fast(h1, h2, k, m), answer)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn pipeline<K: AsRef<[u8]>, P: Iterator<Item = u64>>(
+        &self,
+        keys: &[K],
+        probes: impl Fn((u64, u64)) -> P,
+        mut answer: impl FnMut(usize, bool),
+    ) {
+        /// A key in flight: its remaining probes, the probe whose word was
+        /// prefetched, and its index (`usize::MAX`: an empty slot).
+        struct Slot<P> {
+            probes: P,
+            pos: u64,
+            key: usize,
+        }
+        let start = |i: usize| {
+            let mut probes = probes(self.hasher.hash128(keys[i].as_ref()));
+            // k >= 1 (checked at construction)
+            let pos = probes.next().unwrap_or(0);
+            super::prefetch(self.bits.word(pos));
+            Slot {
+                probes,
+                pos,
+                key: i,
+            }
+        };
+        let mut slots: Vec<Slot<P>> = (0..keys.len().min(super::PIPELINE)).map(start).collect();
+        let (mut next, mut live) = (slots.len(), slots.len());
+        let mut i = 0;
+        while live > 0 {
+            let s = &mut slots[i];
+            if s.key != usize::MAX {
+                let set = self.bits.get(s.pos);
+                let more = if set { s.probes.next() } else { None };
+                match more {
+                    Some(p) => {
+                        s.pos = p;
+                        super::prefetch(self.bits.word(p));
+                    }
+                    None => {
+                        answer(s.key, set);
+                        if next < keys.len() {
+                            *s = start(next);
+                            next += 1;
+                        } else {
+                            s.key = usize::MAX;
+                            live -= 1;
+                        }
+                    }
+                }
+            }
+            i += 1;
+            if i == slots.len() {
+                i = 0;
+            }
         }
     }
 
@@ -416,6 +496,8 @@ mod tests {
                 let one = keys[..n].iter().filter(|k| f.contains(&k[..])).count() as u64;
                 assert_eq!(f.count_prefetched(&keys[..n]), one, "{n}");
                 assert_eq!(f.count_contained(&keys[..n]), one, "{n}");
+                let each: Vec<bool> = keys[..n].iter().map(|k| f.contains(k)).collect();
+                assert_eq!(f.contains_batch(&keys[..n]), each, "{n}");
             }
             // the early-exit and the every-probe query answer alike
             for k in &keys {

@@ -10,14 +10,22 @@
 //!
 //! # Usage
 //! ```
-//! use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyId};
+//! use sketchlab::hashing::{HashStrategy, Seed, SeedPolicy, StrategyId, Xxh3};
 //! use sketchlab::structures::bloom::BloomFilter;
 //!
-//! let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(1));
-//! let mut f = BloomFilter::with_rate(1_000_000, 0.01, h).unwrap();
+//! // the fast path: XXH3-128 under this process's random key, the hasher a
+//! // type parameter (`BloomFilter<Xxh3>`), so every call is monomorphised
+//! let mut f = BloomFilter::sized(1_000_000, 0.01).unwrap();
 //! assert_eq!((f.m(), f.k()), (9_585_059, 7)); // the chapter's formulas
 //! f.insert(b"https://example.com/a");
 //! assert!(f.contains(b"https://example.com/a"));
+//!
+//! // reproducible: a fixed seed (public, so only for keys nobody chooses)
+//! let g = BloomFilter::with_rate(1_000_000, 0.01, Xxh3::new(Seed::fixed(1))).unwrap();
+//! // a strategy named at run time: one `match` per key around the hash
+//! let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(1));
+//! let r = BloomFilter::with_rate(1_000_000, 0.01, h).unwrap();
+//! assert_eq!((g.m(), g.k()), (r.m(), r.k()));
 //! ```
 //!
 //! # Variants
@@ -44,6 +52,11 @@ pub use split_block::SplitBlockBloom;
 /// Keys a batched query hashes before it reads any bit: their loads are
 /// prefetched together, so a batch waits on memory about once, not once per key.
 pub const BATCH: usize = 16;
+
+/// Keys the standard filter's pipelined batch query keeps in flight
+/// ([`BloomFilter::contains_batch`]): about the line-fill buffers a core has
+/// (10–16 on current x86), so that many misses overlap.
+pub const PIPELINE: usize = 16;
 
 /// The filter size from which the batched query prefetches. Measured by the
 /// `scaling` study on this project's 2-core EPYC VM (reports/scaling): in

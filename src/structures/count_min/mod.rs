@@ -31,6 +31,11 @@
 //! ```
 //! use sketchlab::hashing::{HashStrategy, SeedPolicy, StrategyId};
 //! use sketchlab::structures::count_min::CountMin;
+//! // the fast path: 64-bit counters, XXH3-128 under this process's random key
+//! let mut fast = CountMin::sized(0.001, 0.01).unwrap();
+//! fast.update(b"apple", 3);
+//! assert!(fast.estimate(b"apple") >= 3);
+//! // 32-bit counters and a strategy named at run time (one `match` per key)
 //! let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(1));
 //! let mut cm = CountMin::<u32, _>::with_error(0.001, 0.01, h).unwrap();
 //! cm.update(b"apple", 3);
@@ -47,8 +52,8 @@
 pub mod theory;
 
 use super::{Frequency, MergeError, Mergeable, ParamError, invalid};
-use crate::hashing::KeyHasher;
 use crate::hashing::double::FastMod;
+use crate::hashing::{KeyHasher, Xxh3, process_random_seed};
 
 /// A counter cell: u32 or u64, adding with saturation.
 pub trait Counter: Copy + Default + Ord + Send + Sync + std::fmt::Debug + 'static {
@@ -83,8 +88,12 @@ macro_rules! counter {
 counter!(u32);
 counter!(u64);
 
+/// A Count-Min sketch of d rows × w counters of type `C`, its row columns
+/// from one 128-bit hash per key. The hasher is a type parameter chosen at
+/// construction (default [`Xxh3`], [`CountMin::sized`]), so updates and
+/// queries are monomorphised around it.
 #[derive(Clone, Debug)]
-pub struct CountMin<C: Counter, H> {
+pub struct CountMin<C: Counter = u64, H = Xxh3> {
     w: u64,
     d: u64,
     /// w and w − 1 with their precomputed remainders: a key's first column
@@ -111,6 +120,16 @@ pub enum Rows {
 
 /// The probe that tells two hashers apart without comparing their types.
 const FINGERPRINT_KEY: &[u8] = b"sketchlab count-min merge fingerprint";
+
+impl CountMin {
+    /// The public fast path: w = ⌈e/ε⌉, d = ⌈ln(1/δ)⌉ as [`Self::with_error`]
+    /// sizes it, 64-bit counters, hashed by XXH3-128 under this process's
+    /// random key (two sketches merge only within one process, or when both
+    /// are built [`Self::with_error`] with the same seeded hasher).
+    pub fn sized(eps: f64, delta: f64) -> Result<Self, ParamError> {
+        Self::with_error(eps, delta, Xxh3::new(process_random_seed()))
+    }
+}
 
 impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     /// w columns, d rows (both ≥ 1).

@@ -19,6 +19,13 @@
 //! }
 //! let e = r.linear_or_raw();
 //! assert!((e / 10_000.0 - 1.0).abs() < 5.0 * 1.04 / 128.0);
+//!
+//! // the sketch's fast path: XXH3-64 under this process's random key
+//! let mut h = sketchlab::structures::hyperloglog::HyperLogLog::with_precision(14).unwrap();
+//! for i in 0..10_000u64 {
+//!     h.insert(&i.to_le_bytes());
+//! }
+//! assert!((h.ertl() / 10_000.0 - 1.0).abs() < 5.0 * 1.04 / 128.0);
 //! ```
 //!
 //! # References

@@ -7,7 +7,7 @@
 //! bits hold it).
 
 use super::estimators;
-use crate::hashing::KeyHasher;
+use crate::hashing::{KeyHasher, Xxh3_64, process_random_seed};
 use crate::structures::{MergeError, ParamError, invalid};
 use crate::vocab::HllEstimator;
 
@@ -73,8 +73,11 @@ pub fn index_and_rank(word: u64, p: u32) -> (usize, u8) {
     (index, rest.trailing_zeros() as u8 + 1)
 }
 
+/// The hasher is a type parameter chosen at construction (default
+/// [`Xxh3_64`], [`HyperLogLog::with_precision`]), so inserts are
+/// monomorphised around it.
 #[derive(Clone, Debug)]
-pub struct HyperLogLog<H> {
+pub struct HyperLogLog<H = Xxh3_64> {
     p: u32,
     registers: Packed6,
     hasher: H,
@@ -84,6 +87,15 @@ pub struct HyperLogLog<H> {
     inv_sum: f64,
     /// False after a merge: HIP's history does not survive one.
     hip_valid: bool,
+}
+
+impl HyperLogLog {
+    /// The public fast path: 2^p registers hashed by XXH3-64 under this
+    /// process's random key (sketches to merge across processes must share a
+    /// seeded hasher: build them with [`Self::new`] and `Xxh3_64::new(Seed::fixed(s))`).
+    pub fn with_precision(p: u32) -> Result<Self, ParamError> {
+        Self::new(p, Xxh3_64::new(process_random_seed()))
+    }
 }
 
 impl<H: KeyHasher> HyperLogLog<H> {

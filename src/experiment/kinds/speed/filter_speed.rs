@@ -2,8 +2,10 @@
 //! the menu ([`crate::structures::menu`]) sized for n keys at ε as in
 //! `filter_frontier`, timed on keys made before the clock starts (one flat
 //! buffer): the build (a fresh structure filled with all n keys, or a static
-//! filter constructed from them) in ns per key, and queries of members
-//! (positive) and of never-inserted keys (negative) in ns per query, each
+//! filter constructed from them) in ns per key, and queries at 100%, 50% and
+//! 0% members (fastfilter_cpp's mixes: positive, mixed, negative; the mixed
+//! one draws member or absent key by key at random, so no branch predictor
+//! learns the pattern) in ns per query, each
 //! the median over `reps` interleaved repetitions with its order-statistic
 //! interval. Every structure is called through `&dyn Membership`, the same
 //! indirection for all. Timing rows are not byte-reproducible.
@@ -46,6 +48,8 @@ crate::row! {
         build_ns_per_key: Option<Interval> [Median],
         /// Median ns per query of a member key.
         query_ns_positive: Option<Interval> [Median],
+        /// Median ns per query of a mix of members and never-inserted keys, half each, in random order.
+        query_ns_mixed: Option<Interval> [Median],
         /// Median ns per query of a never-inserted key.
         query_ns_negative: Option<Interval> [Median],
         /// Absent keys answered "present" in a timed loop (its FPR check).
@@ -70,6 +74,21 @@ impl Flat {
             f.ends.push(f.data.len());
         }
         f
+    }
+
+    /// The keys of `keys` in order, with how many of them are members.
+    fn from<'a>(keys: impl Iterator<Item = (&'a [u8], bool)>) -> (Flat, u64) {
+        let mut f = Flat {
+            data: Vec::new(),
+            ends: Vec::new(),
+        };
+        let mut members = 0;
+        for (k, member) in keys {
+            f.data.extend_from_slice(k);
+            f.ends.push(f.data.len());
+            members += member as u64;
+        }
+        (f, members)
     }
 
     fn iter(&self) -> impl Iterator<Item = &[u8]> {
@@ -103,8 +122,20 @@ impl Study for FilterSpeed {
         let members = Flat::new(&mut keygen, 0..p.n);
         let absent = Flat::new(&mut keygen, p.n..p.n + p.queries);
         let q = p.queries.min(p.n) as usize;
-        let (mut build, mut pos, mut neg) = (vec![], vec![], vec![]);
-        let (mut a_build, mut a_pos, mut a_neg) = (None, None, None);
+        // half members, half absent keys, the member or the absent key of
+        // each index drawn by a coin (splitmix64 of a seeded counter)
+        let coin = seeds.derive("mix");
+        let mixed = Flat::from(members.iter().zip(absent.iter()).take(q).enumerate().map(
+            |(i, (m, a))| {
+                if crate::hashing::splitmix64(coin ^ i as u64) & 1 == 0 {
+                    (m, true)
+                } else {
+                    (a, false)
+                }
+            },
+        ));
+        let (mut build, mut pos, mut mix, mut neg) = (vec![], vec![], vec![], vec![]);
+        let (mut a_build, mut a_pos, mut a_mix, mut a_neg) = (None, None, None, None);
         let mut last: Option<Built> = None;
         for _ in 0..p.reps {
             drop(last.take());
@@ -123,6 +154,7 @@ impl Study for FilterSpeed {
             });
             let b = made.expect("the build ran")?;
             timed(&mut pos, &mut a_pos, q, || members.hits(&*b.filter, q));
+            timed(&mut mix, &mut a_mix, q, || mixed.0.hits(&*b.filter, q));
             timed(&mut neg, &mut a_neg, p.queries as usize, || {
                 absent.hits(&*b.filter, p.queries as usize)
             });
@@ -132,6 +164,11 @@ impl Study for FilterSpeed {
         anyhow::ensure!(
             a_pos == Some(q as u64),
             "{}: a member query answered absent (a false negative)",
+            p.structure
+        );
+        anyhow::ensure!(
+            a_mix.is_some_and(|hits| hits >= mixed.1),
+            "{}: a member of the mixed queries answered absent (a false negative)",
             p.structure
         );
         let interval = |mut v: Vec<f64>| {
@@ -144,6 +181,7 @@ impl Study for FilterSpeed {
             bytes: Some(b.filter.bytes() as u64),
             build_ns_per_key: interval(build),
             query_ns_positive: interval(pos),
+            query_ns_mixed: interval(mix),
             query_ns_negative: interval(neg),
             negatives_positive: a_neg,
         })
@@ -155,11 +193,11 @@ impl Study for FilterSpeed {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let n = p.n as f64;
-        let keys = (n + p.queries as f64) * (key_len(p.keys) + 8.0);
+        let keys = (n + 2.0 * p.queries as f64) * (key_len(p.keys) + 8.0);
         let bits = (4.0 * crate::structures::bloom::theory::bits_per_element(p.fpr)).max(36.0) * n;
         // one structure at a time, a static build's hashes, the keys made up front
         Some(
-            Footprint::one(bits / 8.0, p.reps as f64 * (n + 2.0 * p.queries as f64))
+            Footprint::one(bits / 8.0, p.reps as f64 * (n + 3.0 * p.queries as f64))
                 .plus(bits / 8.0 + 8.0 * n + keys),
         )
     }
