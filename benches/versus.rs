@@ -1,20 +1,27 @@
-//! sketchlab's structures against the best Rust crates for each workload, in
-//! one process, on the same keys: each contender's timed run alternates with
-//! the others' (the starting contender rotates every repetition), at least 7
-//! repetitions, and the median ns per operation with its min and max is
-//! reported next to the contender's accuracy on the same keys (a fast
+//! sketchlab's structures against the best Rust crates for each workload,
+//! on the same keys, **one contender per process**: the driver starts this
+//! binary again for every (contender, run), so allocator state, code
+//! placement, cache warmth and frequency left by one contender cannot
+//! flatter or burden another. Each child builds only its own contender,
+//! times it three times and reports its median; the driver runs every
+//! contender `runs` times (at least 5; the starting contender rotates each
+//! round) and reports the median over those processes with their min and
+//! max, next to the contender's accuracy on the same keys (a fast
 //! structure that is wrong shows). Writes `reports/speed/versus.csv`:
-//! `workload,implementation,version,ns_per_op,ns_min,ns_max,ratio_to_best_peer,accuracy,accuracy_unit`
-//! and prints the same table.
+//! `workload,implementation,version,ns_per_op,ns_min,ns_max,ratio_to_best_peer,accuracy,accuracy_unit,processes,load_avg_1m,machine`
+//! (the load is the 1-minute load average read before each of the row's
+//! processes, its median) and prints the same table.
 //!
-//! cargo bench --bench versus [-- --quick]
+//! cargo bench --bench versus [-- --quick] [WORKLOAD...]
 //!
 //! Keys are 8-byte integers (splitmix64 of an index). sketchlab hashes their
 //! bytes; each crate gets the u64 through its own documented API and its
 //! own default hasher (what a user of that crate gets) unless the
 //! implementation name says otherwise.
 
-use sketchlab::hashing::{HashStrategy, KeyHasher, Seed, SeedPolicy, StrategyId, Xxh3, splitmix64};
+use sketchlab::hashing::{
+    HashStrategy, KeyHasher, Seed, SeedPolicy, StrategyId, Xxh3, Xxh3_64, splitmix64,
+};
 use sketchlab::structures::bloom::BloomFilter;
 use sketchlab::structures::bloom::blocked::BlockedBloom;
 use sketchlab::structures::count_min::CountMin;
@@ -23,13 +30,18 @@ use sketchlab::structures::hyperloglog::HyperLogLog;
 use sketchlab::structures::tdigest::TDigest;
 use std::hint::black_box;
 use std::io::Write;
+use std::process::Command;
 use std::time::Instant;
 
 struct Sizes {
     n: u64,
     hll_n: u64,
-    reps: usize,
+    /// Processes per contender (each one run of the contender).
+    runs: usize,
 }
+
+/// Timed repetitions inside one child process; it reports their median.
+const INNER: usize = 3;
 
 /// One contender of a workload: a timed run (ns per operation) and its accuracy.
 struct Contender<'a> {
@@ -41,6 +53,13 @@ struct Contender<'a> {
     unit: &'static str,
 }
 
+/// A contender not yet built: only the child process that times it builds it.
+type Entry<'a> = Box<dyn FnOnce() -> Contender<'a> + 'a>;
+
+fn entry<'a>(f: impl FnOnce() -> Contender<'a> + 'a) -> Entry<'a> {
+    Box::new(f)
+}
+
 struct Row {
     workload: String,
     implementation: String,
@@ -50,7 +69,25 @@ struct Row {
     max: f64,
     ratio: f64,
     accuracy: f64,
-    unit: &'static str,
+    unit: String,
+    processes: usize,
+    load: f64,
+}
+
+/// What a child prints: the contender count of its workload, then (when it
+/// ran one) its description and its median ns per operation.
+const CHILD_TAG: &str = "versus-child";
+
+/// How this process runs: the driver, or a child timing one contender.
+enum Mode {
+    Driver { quick: bool },
+    Child { workload: String, index: usize },
+}
+
+struct Ctx {
+    mode: Mode,
+    runs: usize,
+    out: Vec<Row>,
 }
 
 /// Versions of the crates from Cargo.lock (benches run from the package root).
@@ -89,35 +126,165 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-fn contest(out: &mut Vec<Row>, workload: &str, reps: usize, mut cs: Vec<Contender>) {
-    let mut samples = vec![Vec::with_capacity(reps); cs.len()];
-    for r in 0..reps {
-        for j in 0..cs.len() {
-            let i = (j + r) % cs.len();
-            samples[i].push((cs[i].run)());
+/// The 1-minute load average (0 where /proc is absent).
+fn load_avg() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// The processor's model and the cores the OS offers.
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{model}, {cores} cores")
+}
+
+/// Runs one child: `--child=WORKLOAD:INDEX` (and `--quick` when the driver had it).
+fn child(quick: bool, workload: &str, index: usize) -> (usize, Option<(String, f64)>) {
+    let exe = std::env::current_exe().expect("the bench binary's path");
+    let mut cmd = Command::new(exe);
+    cmd.arg(format!("--child={workload}:{index}"));
+    if quick {
+        cmd.arg("--quick");
+    }
+    let out = cmd.output().expect("a child process");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "child {workload}:{index} failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix(CHILD_TAG))
+        .unwrap_or_else(|| panic!("child {workload}:{index} printed no result:\n{text}"));
+    let mut f = line.trim_start().splitn(2, '\t');
+    let count: usize = f.next().unwrap().parse().expect("a contender count");
+    let rest = f.next().filter(|r| !r.is_empty());
+    let ran = rest.map(|r| {
+        let (desc, ns) = r.rsplit_once('\t').expect("description and ns");
+        (desc.to_string(), ns.parse().expect("ns per op"))
+    });
+    (count, ran)
+}
+
+/// Times the contenders of one workload: in a child, the one it was asked
+/// for (then the process ends); in the driver, every contender `runs` times,
+/// each run a process of its own.
+fn contest(ctx: &mut Ctx, workload: &str, cs: Vec<Entry>) {
+    match &ctx.mode {
+        Mode::Child { workload: w, index } => {
+            if w != workload {
+                return;
+            }
+            let count = cs.len();
+            let mut ran = String::new();
+            if let Some(make) = cs.into_iter().nth(*index) {
+                let mut c = make();
+                let mut samples: Vec<f64> = (0..INNER).map(|_| (c.run)()).collect();
+                ran = format!(
+                    "{}\t{}\t{}\t{}\t{}\t{}",
+                    c.implementation,
+                    c.version,
+                    c.ours,
+                    c.accuracy,
+                    c.unit,
+                    median(&mut samples)
+                );
+            }
+            println!("{CHILD_TAG}\t{count}\t{ran}");
+            std::process::exit(0);
+        }
+        Mode::Driver { quick } => {
+            let quick = *quick;
+            drop(cs);
+            driver(ctx, quick, workload);
         }
     }
+}
+
+/// The driver's side of [`contest`]: `runs` rounds, each contender once per
+/// round in a process of its own, the first contender of a round rotating.
+fn driver(ctx: &mut Ctx, quick: bool, workload: &str) {
+    let load = load_avg();
+    let (count, first) = child(quick, workload, 0);
+    let mut desc: Vec<Option<String>> = vec![None; count];
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); count];
+    let mut loads: Vec<Vec<f64>> = vec![Vec::new(); count];
+    let mut record = |i: usize, ran: Option<(String, f64)>, load: f64| {
+        let (d, ns) = ran.unwrap_or_else(|| panic!("{workload}: contender {i} did not run"));
+        desc[i] = Some(d);
+        samples[i].push(ns);
+        loads[i].push(load);
+    };
+    if count > 0 {
+        record(0, first, load);
+    }
+    for r in 0..ctx.runs {
+        for j in 0..count {
+            let i = (j + r) % count;
+            if r == 0 && i == 0 {
+                continue; // the first child's run
+            }
+            let load = load_avg();
+            let (c, ran) = child(quick, workload, i);
+            assert_eq!(c, count, "{workload}: children disagree on the contenders");
+            record(i, ran, load);
+        }
+    }
+    let parsed: Vec<(String, String, bool, f64, String)> = desc
+        .into_iter()
+        .map(|d| {
+            let d = d.expect("every contender ran");
+            let f: Vec<&str> = d.split('\t').collect();
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2] == "true",
+                f[3].parse().expect("an accuracy"),
+                f[4].to_string(),
+            )
+        })
+        .collect();
     let medians: Vec<f64> = samples.iter_mut().map(|s| median(s)).collect();
-    let best_peer = cs
+    let best_peer = parsed
         .iter()
         .zip(&medians)
-        .filter(|(c, _)| !c.ours)
+        .filter(|(c, _)| !c.2)
         .map(|(_, &m)| m)
         .fold(f64::INFINITY, f64::min);
-    for ((c, s), m) in cs.iter().zip(&samples).zip(&medians) {
+    for (((c, s), m), l) in parsed
+        .into_iter()
+        .zip(&samples)
+        .zip(&medians)
+        .zip(&mut loads)
+    {
         let row = Row {
             workload: workload.into(),
-            implementation: c.implementation.clone(),
-            version: c.version.clone(),
+            implementation: c.0,
+            version: c.1,
             median: *m,
             min: s[0],
             max: s[s.len() - 1],
             ratio: m / best_peer,
-            accuracy: c.accuracy,
-            unit: c.unit,
+            accuracy: c.3,
+            unit: c.4,
+            processes: s.len(),
+            load: median(l),
         };
         println!(
-            "{:<22} {:<40} {:>8.2} ns  [{:>7.2} – {:>7.2}]  ×{:<5.2}  {:.4} {}",
+            "{:<22} {:<40} {:>8.2} ns  [{:>7.2} – {:>7.2}]  ×{:<5.2}  {:.4} {}  (load {:.2})",
             row.workload,
             format!("{} {}", row.implementation, row.version),
             row.median,
@@ -125,9 +292,10 @@ fn contest(out: &mut Vec<Row>, workload: &str, reps: usize, mut cs: Vec<Contende
             row.max,
             row.ratio,
             row.accuracy,
-            row.unit
+            row.unit,
+            row.load
         );
-        out.push(row);
+        ctx.out.push(row);
     }
 }
 
@@ -178,316 +346,384 @@ fn query<'a>(
 }
 
 /// Bloom p = 1%: insert, query (half members), blocked query.
-fn bloom(out: &mut Vec<Row>, s: &Sizes) {
+fn bloom(ctx: &mut Ctx, s: &Sizes) {
     let n = s.n;
     let members = keys(n, 1);
     let absent = keys(n, 2);
     let queries = half_members(&members, &absent, n as usize);
     let qbytes: Vec<[u8; 8]> = queries.iter().map(|k| k.to_le_bytes()).collect();
-    let (m, qb) = (&members, &qbytes);
+    let (m, a, q, qb) = (&members[..], &absent[..], &queries[..], &qbytes[..]);
     let fb_ver = version("fastbloom");
     let ours_ids = [StrategyId::Xxh3, StrategyId::Xxh3_64, StrategyId::Sip13];
-    let bloom = |id: StrategyId| {
-        let mut f = BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
+    // FPR over the absent keys
+    let fpr =
+        move |hit: &dyn Fn(u64) -> bool| a.iter().filter(|&&k| hit(k)).count() as f64 / n as f64;
+    // the public fast path: the default type `BloomFilter` (= BloomFilter<Xxh3>,
+    // what `BloomFilter::sized` returns), seeded so runs are reproducible
+    let default_empty = move || -> BloomFilter {
+        BloomFilter::with_rate(n, 0.01, Xxh3::new(Seed::fixed(7))).unwrap()
+    };
+    let default_filled = move || {
+        let mut f = default_empty();
         m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
         f
     };
-    let fb = || {
+    // the strategy named at run time: one `match` per key
+    let strategy_empty =
+        move |id: StrategyId| BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
+    let strategy_filled = move |id: StrategyId| {
+        let mut f = strategy_empty(id);
+        m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+        f
+    };
+    let fb = move || {
         fastbloom::BloomFilter::with_false_pos(0.01)
             .seed(&7)
             .expected_items(n as usize)
     };
-    let fb_xxh3 = || {
+    let fb_xxh3 = move || {
         fastbloom::BloomFilter::with_false_pos(0.01)
             .hasher(xxhash_rust::xxh3::Xxh3Builder::new())
             .expected_items(n as usize)
     };
-    // filled peers, for the query workloads
-    let fb_filled = || {
+    let fb_filled = move || {
         let mut f = fb();
         m.iter().for_each(|k| {
             f.insert(k);
         });
         f
     };
-    let fb_xxh3_filled = || {
+    let fb_xxh3_filled = move || {
         let mut f = fb_xxh3();
         m.iter().for_each(|k| {
             f.insert(k);
         });
         f
     };
-
-    // the public API as a user calls it: `BloomFilter::with_rate(n, p,
-    // HashStrategy::new(..))` (the strategy chosen at run time, one match per
-    // key) and `insert(&key.to_le_bytes())`; and the same filter over the
-    // concrete `hashing::Xxh3` type (monomorphised, no dispatch)
-    let concrete = || {
-        let mut f = BloomFilter::with_rate(n, 0.01, Xxh3::new(Seed::fixed(7))).unwrap();
-        m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-        f
+    const DEFAULT: &str = "BloomFilter (default type BloomFilter<Xxh3>, as BloomFilter::sized)";
+    let strategy_name = |id: StrategyId| {
+        format!(
+            "BloomFilter {} (HashStrategy: strategy named at run time)",
+            id.name()
+        )
     };
-    let mut cs: Vec<Contender> = Vec::new();
-    {
-        let (name, ver) = ours("BloomFilter<hashing::Xxh3> (concrete hasher type)");
-        let f = concrete();
-        cs.push(Contender {
-            implementation: name,
-            version: ver,
+
+    let mut cs: Vec<Entry> = Vec::new();
+    cs.push(entry(move || {
+        let f = default_filled();
+        let (implementation, version) = ours(DEFAULT);
+        Contender {
+            implementation,
+            version,
             ours: true,
-            accuracy: absent
-                .iter()
-                .filter(|k| f.contains(&k.to_le_bytes()))
-                .count() as f64
-                / n as f64,
+            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
             unit: "FPR",
             run: Box::new(move || {
-                let mut f = BloomFilter::with_rate(n, 0.01, Xxh3::new(Seed::fixed(7))).unwrap();
+                let mut f = default_empty();
                 timed(n, || {
                     m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
                     f.k() as u64
                 })
             }),
-        });
-    }
+        }
+    }));
     for id in ours_ids {
-        let (name, ver) = ours(&format!(
-            "BloomFilter {} (HashStrategy: public API, run-time strategy)",
-            id.name()
-        ));
-        let f = bloom(id);
-        cs.push(Contender {
-            implementation: name,
-            version: ver,
-            ours: true,
-            accuracy: absent
-                .iter()
-                .filter(|k| f.contains(&k.to_le_bytes()))
-                .count() as f64
-                / n as f64,
+        let name = strategy_name(id);
+        cs.push(entry(move || {
+            let f = strategy_filled(id);
+            let (implementation, version) = ours(&name);
+            Contender {
+                implementation,
+                version,
+                ours: true,
+                accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
+                unit: "FPR",
+                run: Box::new(move || {
+                    let mut f = strategy_empty(id);
+                    timed(n, || {
+                        m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
+                        f.k() as u64
+                    })
+                }),
+            }
+        }));
+    }
+    let v = fb_ver.clone();
+    cs.push(entry(move || {
+        let f = fb_filled();
+        Contender {
+            implementation: "fastbloom (SipHash-1-3)".into(),
+            version: v,
+            ours: false,
+            accuracy: fpr(&|k| f.contains(&k)),
             unit: "FPR",
             run: Box::new(move || {
-                let mut f = BloomFilter::with_rate(n, 0.01, strategy(id)).unwrap();
+                let mut f = fb();
+                timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
+            }),
+        }
+    }));
+    let v = fb_ver.clone();
+    cs.push(entry(move || {
+        let f = fb_xxh3_filled();
+        Contender {
+            implementation: "fastbloom (xxh3)".into(),
+            version: v,
+            ours: false,
+            accuracy: fpr(&|k| f.contains(&k)),
+            unit: "FPR",
+            run: Box::new(move || {
+                let mut f = fb_xxh3();
+                timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
+            }),
+        }
+    }));
+    contest(ctx, "bloom_insert", cs);
+
+    // queries on filters built once (half members, interleaved)
+    let mut cs: Vec<Entry> = Vec::new();
+    cs.push(entry(move || {
+        let f = default_filled();
+        let (name, ver) = ours(DEFAULT);
+        query(name, ver, true, a, q, move |k| f.contains(&k.to_le_bytes()))
+    }));
+    for id in ours_ids {
+        let name = strategy_name(id);
+        cs.push(entry(move || {
+            let f = strategy_filled(id);
+            let (name, ver) = ours(&name);
+            query(name, ver, true, a, q, move |k| f.contains(&k.to_le_bytes()))
+        }));
+    }
+    cs.push(entry(move || {
+        let f = default_filled();
+        let (implementation, version) =
+            ours("BloomFilter (default type), batched: count_contained");
+        Contender {
+            implementation,
+            version,
+            ours: true,
+            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
+            unit: "FPR",
+            run: Box::new(move || timed(n, || f.count_contained(qb))),
+        }
+    }));
+    cs.push(entry(move || {
+        let f = default_filled();
+        let (implementation, version) =
+            ours("BloomFilter (default type), pipelined: contains_batch");
+        Contender {
+            implementation,
+            version,
+            ours: true,
+            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
+            unit: "FPR",
+            run: Box::new(move || {
                 timed(n, || {
-                    m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-                    f.k() as u64
+                    f.contains_batch(qb).iter().filter(|&&b| b).count() as u64
                 })
             }),
-        });
-    }
-    let f = fb_filled();
-    cs.push(Contender {
-        implementation: "fastbloom (SipHash-1-3)".into(),
-        version: fb_ver.clone(),
-        ours: false,
-        accuracy: absent.iter().filter(|k| f.contains(k)).count() as f64 / n as f64,
-        unit: "FPR",
-        run: Box::new(move || {
-            let mut f = fb();
-            timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
-        }),
-    });
-    let f = fb_xxh3_filled();
-    cs.push(Contender {
-        implementation: "fastbloom (xxh3)".into(),
-        version: fb_ver.clone(),
-        ours: false,
-        accuracy: absent.iter().filter(|k| f.contains(k)).count() as f64 / n as f64,
-        unit: "FPR",
-        run: Box::new(move || {
-            let mut f = fb_xxh3();
-            timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
-        }),
-    });
-    contest(out, "bloom_insert", s.reps, cs);
+        }
+    }));
+    let v = fb_ver.clone();
+    cs.push(entry(move || {
+        let f = fb_filled();
+        query("fastbloom (SipHash-1-3)".into(), v, false, a, q, move |k| {
+            f.contains(&k)
+        })
+    }));
+    let v = fb_ver.clone();
+    cs.push(entry(move || {
+        let f = fb_xxh3_filled();
+        query("fastbloom (xxh3)".into(), v, false, a, q, move |k| {
+            f.contains(&k)
+        })
+    }));
+    contest(ctx, "bloom_query", cs);
 
-    // queries on filters built once; the batched contender counts the same
-    // queries as bytes
-    let mut cs: Vec<Contender> = Vec::new();
-    let f = bloom(StrategyId::Xxh3);
-    let (implementation, version) = ours("BloomFilter xxh3, batched (count_contained)");
-    cs.push(Contender {
-        implementation,
-        version,
-        ours: true,
-        accuracy: absent
-            .iter()
-            .filter(|k| f.contains(&k.to_le_bytes()))
-            .count() as f64
-            / n as f64,
-        unit: "FPR",
-        run: Box::new(move || timed(n, || f.count_contained(qb))),
-    });
-    {
-        let f = concrete();
-        let (name, ver) = ours("BloomFilter<hashing::Xxh3> (concrete hasher type)");
-        cs.push(query(name, ver, true, &absent, &queries, move |k| {
-            f.contains(&k.to_le_bytes())
-        }));
-    }
-    for id in ours_ids {
-        let f = bloom(id);
-        let (name, ver) = ours(&format!(
-            "BloomFilter {} (HashStrategy: public API, run-time strategy)",
-            id.name()
-        ));
-        cs.push(query(name, ver, true, &absent, &queries, move |k| {
-            f.contains(&k.to_le_bytes())
-        }));
-    }
-    let f = fb_filled();
-    cs.push(query(
-        "fastbloom (SipHash-1-3)".into(),
-        fb_ver.clone(),
-        false,
-        &absent,
-        &queries,
-        move |k| f.contains(&k),
-    ));
-    let f = fb_xxh3_filled();
-    cs.push(query(
-        "fastbloom (xxh3)".into(),
-        fb_ver.clone(),
-        false,
-        &absent,
-        &queries,
-        move |k| f.contains(&k),
-    ));
-    contest(out, "bloom_query", s.reps, cs);
-
-    // blocked Bloom query: sketchlab's blocked filter against the standard peers
-    let mut cs: Vec<Contender> = Vec::new();
+    // blocked Bloom query: sketchlab's blocked filter against fastbloom
+    // (itself one 512-bit block per key)
     let m_bits = sketchlab::structures::bloom::theory::optimal_m(n, 0.01);
     let k = sketchlab::structures::bloom::theory::optimal_k_int(m_bits, n);
-    let blocked = |id: StrategyId| {
-        let mut f = BlockedBloom::new(m_bits, k, strategy(id)).unwrap();
+    let blocked_filled = move || {
+        let mut f = BlockedBloom::new(m_bits, k, Xxh3::new(Seed::fixed(7))).unwrap();
         m.iter().for_each(|key| f.insert(&key.to_le_bytes()));
         f
     };
-    for id in [StrategyId::Xxh3, StrategyId::Xxh3_64] {
-        let f = blocked(id);
-        let (name, ver) = ours(&format!("BlockedBloom {}", id.name()));
-        cs.push(query(name, ver, true, &absent, &queries, move |key| {
+    let mut cs: Vec<Entry> = Vec::new();
+    cs.push(entry(move || {
+        let f = blocked_filled();
+        let (name, ver) = ours("BlockedBloom<Xxh3>");
+        query(name, ver, true, a, q, move |key| {
             f.contains(&key.to_le_bytes())
-        }));
-    }
-    let f = blocked(StrategyId::Xxh3);
-    let (implementation, version) = ours("BlockedBloom xxh3, batched (count_contained)");
-    cs.push(Contender {
-        implementation,
-        version,
-        ours: true,
-        accuracy: absent
-            .iter()
-            .filter(|k| f.contains(&k.to_le_bytes()))
-            .count() as f64
-            / n as f64,
-        unit: "FPR",
-        run: Box::new(move || timed(n, || f.count_contained(qb))),
-    });
-    let f = fb_filled();
-    cs.push(query(
-        "fastbloom (SipHash-1-3, standard)".into(),
-        fb_ver.clone(),
-        false,
-        &absent,
-        &queries,
-        move |k| f.contains(&k),
-    ));
-    let f = fb_xxh3_filled();
-    cs.push(query(
-        "fastbloom (xxh3, standard)".into(),
-        fb_ver,
-        false,
-        &absent,
-        &queries,
-        move |k| f.contains(&k),
-    ));
-    contest(out, "blocked_bloom_query", s.reps, cs);
+        })
+    }));
+    cs.push(entry(move || {
+        let f = blocked_filled();
+        let (implementation, version) = ours("BlockedBloom<Xxh3>, batched: count_contained");
+        Contender {
+            implementation,
+            version,
+            ours: true,
+            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
+            unit: "FPR",
+            run: Box::new(move || timed(n, || f.count_contained(qb))),
+        }
+    }));
+    let v = fb_ver.clone();
+    cs.push(entry(move || {
+        let f = fb_filled();
+        query("fastbloom (SipHash-1-3)".into(), v, false, a, q, move |k| {
+            f.contains(&k)
+        })
+    }));
+    let v = fb_ver;
+    cs.push(entry(move || {
+        let f = fb_xxh3_filled();
+        query("fastbloom (xxh3)".into(), v, false, a, q, move |k| {
+            f.contains(&k)
+        })
+    }));
+    contest(ctx, "blocked_bloom_query", cs);
 }
 
 /// HyperLogLog p = 14: insert `hll_n` distinct keys.
-fn hll(out: &mut Vec<Row>, s: &Sizes) {
+fn hll(ctx: &mut Ctx, s: &Sizes) {
     let n = s.hll_n;
     let ks = keys(n, 3);
-    let err = |e: f64| (e / n as f64 - 1.0).abs();
-    let ks = &ks;
-    let mut cs: Vec<Contender> = Vec::new();
-    for id in [StrategyId::Xxh3_64, StrategyId::Xxh3, StrategyId::Foldhash] {
-        let mut h = HyperLogLog::new(14, strategy(id)).unwrap();
+    let ks = &ks[..];
+    let err = move |e: f64| (e / n as f64 - 1.0).abs();
+    let mut cs: Vec<Entry> = Vec::new();
+    cs.push(entry(move || {
+        // the default type HyperLogLog<Xxh3_64> (what with_precision returns)
+        let new = || -> HyperLogLog { HyperLogLog::new(14, Xxh3_64::new(Seed::fixed(7))).unwrap() };
+        let mut h = new();
         ks.iter().for_each(|k| {
             h.insert(&k.to_le_bytes());
         });
-        let (name, ver) = ours(&format!("HyperLogLog {}", id.name()));
-        cs.push(Contender {
-            implementation: name,
-            version: ver,
+        let (implementation, version) =
+            ours("HyperLogLog (default type HyperLogLog<Xxh3_64>, as with_precision)");
+        Contender {
+            implementation,
+            version,
             ours: true,
             accuracy: err(h.ertl()),
             unit: "relative error",
             run: Box::new(move || {
-                let mut h = HyperLogLog::new(14, strategy(id)).unwrap();
+                let mut h = new();
                 timed(n, || {
                     ks.iter().filter(|k| h.insert(&k.to_le_bytes())).count() as u64
                 })
             }),
-        });
+        }
+    }));
+    for id in [StrategyId::Xxh3_64, StrategyId::Xxh3, StrategyId::Foldhash] {
+        cs.push(entry(move || {
+            let mut h = HyperLogLog::new(14, strategy(id)).unwrap();
+            ks.iter().for_each(|k| {
+                h.insert(&k.to_le_bytes());
+            });
+            let (implementation, version) =
+                ours(&format!("HyperLogLog {} (HashStrategy)", id.name()));
+            Contender {
+                implementation,
+                version,
+                ours: true,
+                accuracy: err(h.ertl()),
+                unit: "relative error",
+                run: Box::new(move || {
+                    let mut h = HyperLogLog::new(14, strategy(id)).unwrap();
+                    timed(n, || {
+                        ks.iter().filter(|k| h.insert(&k.to_le_bytes())).count() as u64
+                    })
+                }),
+            }
+        }));
     }
-    let mut h = streaming_algorithms::HyperLogLog::<u64>::with_p(14);
-    ks.iter().for_each(|k| h.push(k));
-    cs.push(Contender {
-        implementation: "streaming_algorithms (xxh3)".into(),
-        version: version("streaming_algorithms"),
-        ours: false,
-        accuracy: err(h.len()),
-        unit: "relative error",
-        run: Box::new(move || {
-            let mut h = streaming_algorithms::HyperLogLog::<u64>::with_p(14);
-            timed(n, || {
-                ks.iter().for_each(|k| h.push(k));
-                0
-            })
-        }),
-    });
+    cs.push(entry(move || {
+        let mut h = streaming_algorithms::HyperLogLog::<u64>::with_p(14);
+        ks.iter().for_each(|k| h.push(k));
+        Contender {
+            implementation: "streaming_algorithms (xxh3)".into(),
+            version: version("streaming_algorithms"),
+            ours: false,
+            accuracy: err(h.len()),
+            unit: "relative error",
+            run: Box::new(move || {
+                let mut h = streaming_algorithms::HyperLogLog::<u64>::with_p(14);
+                timed(n, || {
+                    ks.iter().for_each(|k| h.push(k));
+                    0
+                })
+            }),
+        }
+    }));
     type Ce = cardinality_estimator::CardinalityEstimator<u64, wyhash::WyHash, 14, 6>;
-    let mut h = Ce::new();
-    ks.iter().for_each(|k| h.insert(k));
-    cs.push(Contender {
-        implementation: "cardinality-estimator (wyhash)".into(),
-        version: version("cardinality-estimator"),
-        ours: false,
-        accuracy: err(h.estimate() as f64),
-        unit: "relative error",
-        run: Box::new(move || {
-            let mut h = Ce::new();
-            timed(n, || {
-                ks.iter().for_each(|k| h.insert(k));
-                0
-            })
-        }),
-    });
-    let ds = || datasketches::hll::HllSketch::new(14, datasketches::hll::HllType::Hll8).unwrap();
-    let mut h = ds();
-    ks.iter().for_each(|k| h.update(k));
-    cs.push(Contender {
-        implementation: "datasketches Hll8".into(),
-        version: version("datasketches"),
-        ours: false,
-        accuracy: err(h.estimate()),
-        unit: "relative error",
-        run: Box::new(move || {
-            let mut h = ds();
-            timed(n, || {
-                ks.iter().for_each(|k| h.update(k));
-                0
-            })
-        }),
-    });
-    contest(out, "hll_insert_p14", s.reps, cs);
+    cs.push(entry(move || {
+        let mut h = Ce::new();
+        ks.iter().for_each(|k| h.insert(k));
+        Contender {
+            implementation: "cardinality-estimator (wyhash)".into(),
+            version: version("cardinality-estimator"),
+            ours: false,
+            accuracy: err(h.estimate() as f64),
+            unit: "relative error",
+            run: Box::new(move || {
+                let mut h = Ce::new();
+                timed(n, || {
+                    ks.iter().for_each(|k| h.insert(k));
+                    0
+                })
+            }),
+        }
+    }));
+    cs.push(entry(move || {
+        let ds =
+            || datasketches::hll::HllSketch::new(14, datasketches::hll::HllType::Hll8).unwrap();
+        let mut h = ds();
+        ks.iter().for_each(|k| h.update(k));
+        Contender {
+            implementation: "datasketches Hll8".into(),
+            version: version("datasketches"),
+            ours: false,
+            accuracy: err(h.estimate()),
+            unit: "relative error",
+            run: Box::new(move || {
+                let mut h = ds();
+                timed(n, || {
+                    ks.iter().for_each(|k| h.update(k));
+                    0
+                })
+            }),
+        }
+    }));
+    contest(ctx, "hll_insert_p14", cs);
+}
+
+/// One of sketchlab's Count-Min sketches through the calls every workload
+/// times: its update (plain or conservative) and its estimate.
+trait Cms {
+    fn add(&mut self, key: &[u8], conservative: bool);
+    fn get(&self, key: &[u8]) -> u64;
+}
+
+impl<H: KeyHasher> Cms for CountMin<u64, H> {
+    #[inline]
+    fn add(&mut self, key: &[u8], conservative: bool) {
+        if conservative {
+            self.update_conservative(key, 1)
+        } else {
+            self.update(key, 1)
+        }
+    }
+    #[inline]
+    fn get(&self, key: &[u8]) -> u64 {
+        self.estimate(key)
+    }
 }
 
 /// Count-Min 6 × 4096: updates of a Zipf(1.1) stream, then point queries.
-fn count_min(out: &mut Vec<Row>, s: &Sizes) {
+fn count_min(ctx: &mut Ctx, s: &Sizes) {
     let n = s.n;
     let (w, d) = (4096u64, 6u64);
     let universe = 100_000u64;
@@ -498,17 +734,16 @@ fn count_min(out: &mut Vec<Row>, s: &Sizes) {
     let mut truth = vec![0u64; universe as usize];
     ids.iter().for_each(|&i| truth[i as usize] += 1);
     let eps_n = std::f64::consts::E / w as f64 * n as f64;
+    let (ks, truth) = (&ks[..], &truth[..]);
     // mean overestimate over the universe, in units of εN
-    let over = |est: &dyn Fn(u64) -> u64| {
+    let over = move |est: &dyn Fn(u64) -> u64| {
         (0..universe)
             .map(|i| est(splitmix64(i ^ 0xc0ffee)) as f64 - truth[i as usize] as f64)
             .sum::<f64>()
             / universe as f64
             / eps_n
     };
-    let ks = &ks;
-    let cms_ver = version("count-min-sketch");
-    let ds_ver = version("datasketches");
+    const UNIT: &str = "mean overestimate / εN";
     // count-min-sketch sizes by (capacity, probability, tolerance): width
     // next_pow2(2·capacity/tolerance) = 4096, k = ⌊ln(1 − p)/ln ½⌋ = 6
     let crate_cms = || {
@@ -517,7 +752,77 @@ fn count_min(out: &mut Vec<Row>, s: &Sizes) {
     };
     let ds =
         || datasketches::countmin::CountMinSketch::<u64>::with_seed(d as u8, w as u32, 7).unwrap();
-    let ours_cm = || CountMin::<u64, _>::new(w, d, strategy(StrategyId::Xxh3_64)).unwrap();
+    // sketchlab: the default type CountMin<u64, Xxh3> (what CountMin::sized
+    // returns), and a strategy named at run time
+    fn ours_entries<'a>(
+        cs: &mut Vec<Entry<'a>>,
+        w: u64,
+        d: u64,
+        conservative: Option<bool>,
+        ks: &'a [u64],
+        over: impl Fn(&dyn Fn(u64) -> u64) -> f64 + Copy + 'a,
+    ) {
+        fn one<'a, C: Cms + 'a>(
+            name: &str,
+            make: impl Fn() -> C + 'a,
+            conservative: Option<bool>,
+            ks: &'a [u64],
+            over: impl Fn(&dyn Fn(u64) -> u64) -> f64,
+        ) -> Contender<'a> {
+            let n = ks.len() as u64;
+            let mut c = make();
+            ks.iter()
+                .for_each(|k| c.add(&k.to_le_bytes(), conservative.unwrap_or(false)));
+            let accuracy = over(&|k| c.get(&k.to_le_bytes()));
+            let (implementation, version) = ours(name);
+            let run: Box<dyn FnMut() -> f64 + 'a> = match conservative {
+                Some(cons) => Box::new(move || {
+                    let mut c = make();
+                    timed(n, || {
+                        ks.iter().for_each(|k| c.add(&k.to_le_bytes(), cons));
+                        c.get(b"x")
+                    })
+                }),
+                None => {
+                    Box::new(move || timed(n, || ks.iter().map(|k| c.get(&k.to_le_bytes())).sum()))
+                }
+            };
+            Contender {
+                implementation,
+                version,
+                ours: true,
+                run,
+                accuracy,
+                unit: UNIT,
+            }
+        }
+        let suffix = if conservative == Some(true) {
+            " conservative"
+        } else {
+            ""
+        };
+        let name =
+            format!("CountMin{suffix} (default type CountMin<u64, Xxh3>, as CountMin::sized)");
+        cs.push(entry(move || {
+            one(
+                &name,
+                move || CountMin::<u64, Xxh3>::new(w, d, Xxh3::new(Seed::fixed(7))).unwrap(),
+                conservative,
+                ks,
+                over,
+            )
+        }));
+        let name = format!("CountMin{suffix} xxh3_64 (HashStrategy)");
+        cs.push(entry(move || {
+            one(
+                &name,
+                move || CountMin::<u64, _>::new(w, d, strategy(StrategyId::Xxh3_64)).unwrap(),
+                conservative,
+                ks,
+                over,
+            )
+        }));
+    }
 
     for conservative in [false, true] {
         let workload = if conservative {
@@ -525,190 +830,174 @@ fn count_min(out: &mut Vec<Row>, s: &Sizes) {
         } else {
             "cms_update"
         };
-        let mut cs: Vec<Contender> = Vec::new();
-        let mut c = ours_cm();
-        ks.iter().for_each(|k| {
-            if conservative {
-                c.update_conservative(&k.to_le_bytes(), 1)
-            } else {
-                c.update(&k.to_le_bytes(), 1)
+        let mut cs: Vec<Entry> = Vec::new();
+        ours_entries(&mut cs, w, d, Some(conservative), ks, over);
+        let v = version("count-min-sketch");
+        cs.push(entry(move || {
+            let mut c = crate_cms();
+            ks.iter().for_each(|k| c.increment(k));
+            Contender {
+                implementation: "count-min-sketch (conservative, SipHash-1-3)".into(),
+                version: v,
+                ours: false,
+                accuracy: over(&|k| c.estimate(&k)),
+                unit: UNIT,
+                run: Box::new(move || {
+                    let mut c = crate_cms();
+                    timed(n, || {
+                        ks.iter().for_each(|k| c.increment(k));
+                        0
+                    })
+                }),
             }
-        });
-        let (name, ver) = ours(if conservative {
-            "CountMin conservative xxh3_64"
-        } else {
-            "CountMin xxh3_64"
-        });
-        cs.push(Contender {
-            implementation: name,
-            version: ver,
-            ours: true,
-            accuracy: over(&|k| c.estimate(&k.to_le_bytes())),
-            unit: "mean overestimate / εN",
-            run: Box::new(move || {
-                let mut c = ours_cm();
-                timed(n, || {
-                    ks.iter().for_each(|k| {
-                        if conservative {
-                            c.update_conservative(&k.to_le_bytes(), 1)
-                        } else {
-                            c.update(&k.to_le_bytes(), 1)
-                        }
-                    });
-                    c.total()
-                })
-            }),
-        });
-        let mut c = crate_cms();
-        ks.iter().for_each(|k| c.increment(k));
-        cs.push(Contender {
-            implementation: "count-min-sketch (conservative, SipHash-1-3)".into(),
-            version: cms_ver.clone(),
-            ours: false,
-            accuracy: over(&|k| c.estimate(&k)),
-            unit: "mean overestimate / εN",
-            run: Box::new(move || {
-                let mut c = crate_cms();
-                timed(n, || {
-                    ks.iter().for_each(|k| c.increment(k));
-                    0
-                })
-            }),
-        });
-        let mut c = ds();
-        ks.iter().for_each(|k| c.update(k));
-        cs.push(Contender {
-            implementation: "datasketches CountMin".into(),
-            version: ds_ver.clone(),
-            ours: false,
-            accuracy: over(&|k| c.estimate(k)),
-            unit: "mean overestimate / εN",
-            run: Box::new(move || {
-                let mut c = ds();
-                timed(n, || {
-                    ks.iter().for_each(|k| c.update(k));
-                    0
-                })
-            }),
-        });
-        contest(out, workload, s.reps, cs);
+        }));
+        let v = version("datasketches");
+        cs.push(entry(move || {
+            let mut c = ds();
+            ks.iter().for_each(|k| c.update(k));
+            Contender {
+                implementation: "datasketches CountMin".into(),
+                version: v,
+                ours: false,
+                accuracy: over(&|k| c.estimate(k)),
+                unit: UNIT,
+                run: Box::new(move || {
+                    let mut c = ds();
+                    timed(n, || {
+                        ks.iter().for_each(|k| c.update(k));
+                        0
+                    })
+                }),
+            }
+        }));
+        contest(ctx, workload, cs);
     }
 
-    let mut cs: Vec<Contender> = Vec::new();
-    let mut c = ours_cm();
-    ks.iter().for_each(|k| c.update(&k.to_le_bytes(), 1));
-    let acc = over(&|k| c.estimate(&k.to_le_bytes()));
-    let (name, ver) = ours("CountMin xxh3_64");
-    cs.push(Contender {
-        implementation: name,
-        version: ver,
-        ours: true,
-        accuracy: acc,
-        unit: "mean overestimate / εN",
-        run: Box::new(move || timed(n, || ks.iter().map(|k| c.estimate(&k.to_le_bytes())).sum())),
-    });
-    let mut c = crate_cms();
-    ks.iter().for_each(|k| c.increment(k));
-    let acc = over(&|k| c.estimate(&k));
-    cs.push(Contender {
-        implementation: "count-min-sketch (conservative, SipHash-1-3)".into(),
-        version: cms_ver,
-        ours: false,
-        accuracy: acc,
-        unit: "mean overestimate / εN",
-        run: Box::new(move || timed(n, || ks.iter().map(|k| c.estimate(k)).sum())),
-    });
-    let mut c = ds();
-    ks.iter().for_each(|k| c.update(k));
-    let acc = over(&|k| c.estimate(k));
-    cs.push(Contender {
-        implementation: "datasketches CountMin".into(),
-        version: ds_ver,
-        ours: false,
-        accuracy: acc,
-        unit: "mean overestimate / εN",
-        run: Box::new(move || timed(n, || ks.iter().map(|k| c.estimate(k)).sum())),
-    });
-    contest(out, "cms_query", s.reps, cs);
+    let mut cs: Vec<Entry> = Vec::new();
+    ours_entries(&mut cs, w, d, None, ks, over);
+    let v = version("count-min-sketch");
+    cs.push(entry(move || {
+        let mut c = crate_cms();
+        ks.iter().for_each(|k| c.increment(k));
+        let accuracy = over(&|k| c.estimate(&k));
+        Contender {
+            implementation: "count-min-sketch (conservative, SipHash-1-3)".into(),
+            version: v,
+            ours: false,
+            accuracy,
+            unit: UNIT,
+            run: Box::new(move || timed(n, || ks.iter().map(|k| c.estimate(k)).sum())),
+        }
+    }));
+    let v = version("datasketches");
+    cs.push(entry(move || {
+        let mut c = ds();
+        ks.iter().for_each(|k| c.update(k));
+        let accuracy = over(&|k| c.estimate(k));
+        Contender {
+            implementation: "datasketches CountMin".into(),
+            version: v,
+            ours: false,
+            accuracy,
+            unit: UNIT,
+            run: Box::new(move || timed(n, || ks.iter().map(|k| c.estimate(k)).sum())),
+        }
+    }));
+    contest(ctx, "cms_query", cs);
 }
 
 /// Cuckoo filter, 4-slot buckets: insert to 95% of the slots, then query (half members).
-fn cuckoo(out: &mut Vec<Row>, s: &Sizes) {
+fn cuckoo(ctx: &mut Ctx, s: &Sizes) {
     let slots = s.n.next_power_of_two();
     let buckets = (slots / 4) as usize;
     let fill = (slots as f64 * 0.95) as u64;
     let members = keys(fill, 4);
     let absent = keys(fill, 5);
     let queries = half_members(&members, &absent, fill as usize);
-    let ver = version("cuckoofilter");
+    let (m, a, q) = (&members[..], &absent[..], &queries[..]);
     let ours_cf =
-        || CuckooFilter::new(buckets, 4, 12, 500, 9, strategy(StrategyId::Xxh3_64)).unwrap();
-    let peer = || {
+        move || CuckooFilter::new(buckets, 4, 12, 500, 9, strategy(StrategyId::Xxh3_64)).unwrap();
+    let peer = move || {
         cuckoofilter::CuckooFilter::<std::collections::hash_map::DefaultHasher>::with_capacity(
             slots as usize,
         )
     };
-    let m = &members;
+    const OURS: &str = "CuckooFilter 12-bit xxh3_64";
+    const PEER: &str = "cuckoofilter (8-bit, SipHash-1-3)";
 
-    let mut cs: Vec<Contender> = Vec::new();
-    let (name, v) = ours("CuckooFilter 12-bit xxh3_64");
-    cs.push(Contender {
-        implementation: name,
-        version: v,
-        ours: true,
-        accuracy: 0.0,
-        unit: "inserts failed",
-        run: Box::new(move || {
+    let cs: Vec<Entry> = vec![
+        entry(move || {
+            let (implementation, version) = ours(OURS);
             let mut f = ours_cf();
-            timed(fill, || {
-                m.iter()
-                    .filter(|k| f.insert(&k.to_le_bytes()).is_err())
-                    .count() as u64
-            })
+            let failed = m
+                .iter()
+                .filter(|k| f.insert(&k.to_le_bytes()).is_err())
+                .count() as f64;
+            Contender {
+                implementation,
+                version,
+                ours: true,
+                accuracy: failed,
+                unit: "inserts failed",
+                run: Box::new(move || {
+                    let mut f = ours_cf();
+                    timed(fill, || {
+                        m.iter()
+                            .filter(|k| f.insert(&k.to_le_bytes()).is_err())
+                            .count() as u64
+                    })
+                }),
+            }
         }),
-    });
-    cs.push(Contender {
-        implementation: "cuckoofilter (8-bit, SipHash-1-3)".into(),
-        version: ver.clone(),
-        ours: false,
-        accuracy: 0.0,
-        unit: "inserts failed",
-        run: Box::new(move || {
+        entry(move || {
             let mut f = peer();
-            timed(fill, || {
-                m.iter().filter(|k| f.add(k).is_err()).count() as u64
-            })
+            let failed = m.iter().filter(|k| f.add(k).is_err()).count() as f64;
+            Contender {
+                implementation: PEER.into(),
+                version: version("cuckoofilter"),
+                ours: false,
+                accuracy: failed,
+                unit: "inserts failed",
+                run: Box::new(move || {
+                    let mut f = peer();
+                    timed(fill, || {
+                        m.iter().filter(|k| f.add(k).is_err()).count() as u64
+                    })
+                }),
+            }
         }),
-    });
-    // the failures, counted once
-    let mut f = ours_cf();
-    cs[0].accuracy = m
-        .iter()
-        .filter(|k| f.insert(&k.to_le_bytes()).is_err())
-        .count() as f64;
-    let mut g = peer();
-    cs[1].accuracy = m.iter().filter(|k| g.add(k).is_err()).count() as f64;
-    contest(out, "cuckoo_insert_95pct", s.reps, cs);
-
-    let (name, v) = ours("CuckooFilter 12-bit xxh3_64");
-    let cs = vec![
-        query(name, v, true, &absent, &queries, move |k| {
-            f.contains(&k.to_le_bytes())
-        }),
-        query(
-            "cuckoofilter (8-bit, SipHash-1-3)".into(),
-            ver,
-            false,
-            &absent,
-            &queries,
-            move |k| g.contains(&k),
-        ),
     ];
-    contest(out, "cuckoo_query", s.reps, cs);
+    contest(ctx, "cuckoo_insert_95pct", cs);
+
+    let cs: Vec<Entry> = vec![
+        entry(move || {
+            let mut f = ours_cf();
+            m.iter().for_each(|k| {
+                let _ = f.insert(&k.to_le_bytes());
+            });
+            let (name, v) = ours(OURS);
+            query(name, v, true, a, q, move |k| f.contains(&k.to_le_bytes()))
+        }),
+        entry(move || {
+            let mut g = peer();
+            m.iter().for_each(|k| {
+                let _ = g.add(k);
+            });
+            query(
+                PEER.into(),
+                version("cuckoofilter"),
+                false,
+                a,
+                q,
+                move |k| g.contains(&k),
+            )
+        }),
+    ];
+    contest(ctx, "cuckoo_query", cs);
 }
 
 /// t-digest, compression 100: add n normal samples.
-fn tdigest(out: &mut Vec<Row>, s: &Sizes) {
+fn tdigest(ctx: &mut Ctx, s: &Sizes) {
     use rand::SeedableRng;
     use rand_distr::Distribution;
     let n = s.n;
@@ -717,44 +1006,50 @@ fn tdigest(out: &mut Vec<Row>, s: &Sizes) {
     let xs: Vec<f64> = (0..n).map(|_| normal.sample(&mut rng)).collect();
     let mut sorted = xs.clone();
     sorted.sort_by(f64::total_cmp);
+    let (xs, sorted) = (&xs[..], &sorted[..]);
     // |rank of the estimated 0.99 quantile − 0.99|
-    let rank_err = |q: f64| (sorted.partition_point(|&x| x < q) as f64 / n as f64 - 0.99).abs();
-    let xs = &xs;
-    let mut cs: Vec<Contender> = Vec::new();
-    let mut t = TDigest::new(100.0).unwrap();
-    xs.iter().for_each(|&x| t.add(x));
-    let (name, v) = ours("TDigest");
-    cs.push(Contender {
-        implementation: name,
-        version: v,
-        ours: true,
-        accuracy: rank_err(t.quantile(0.99).unwrap()),
-        unit: "rank error at q = 0.99",
-        run: Box::new(move || {
+    let rank_err =
+        move |q: f64| (sorted.partition_point(|&x| x < q) as f64 / n as f64 - 0.99).abs();
+    let cs: Vec<Entry> = vec![
+        entry(move || {
             let mut t = TDigest::new(100.0).unwrap();
-            timed(n, || {
-                xs.iter().for_each(|&x| t.add(x));
-                t.count() as u64
-            })
+            xs.iter().for_each(|&x| t.add(x));
+            let (implementation, version) = ours("TDigest");
+            Contender {
+                implementation,
+                version,
+                ours: true,
+                accuracy: rank_err(t.quantile(0.99).unwrap()),
+                unit: "rank error at q = 0.99",
+                run: Box::new(move || {
+                    let mut t = TDigest::new(100.0).unwrap();
+                    timed(n, || {
+                        xs.iter().for_each(|&x| t.add(x));
+                        t.count() as u64
+                    })
+                }),
+            }
         }),
-    });
-    let mut t = datasketches::tdigest::TDigestMut::new(100).unwrap();
-    xs.iter().for_each(|&x| t.update(x));
-    cs.push(Contender {
-        implementation: "datasketches TDigest".into(),
-        version: version("datasketches"),
-        ours: false,
-        accuracy: rank_err(t.quantile(0.99).unwrap().unwrap()),
-        unit: "rank error at q = 0.99",
-        run: Box::new(move || {
+        entry(move || {
             let mut t = datasketches::tdigest::TDigestMut::new(100).unwrap();
-            timed(n, || {
-                xs.iter().for_each(|&x| t.update(x));
-                t.total_weight()
-            })
+            xs.iter().for_each(|&x| t.update(x));
+            Contender {
+                implementation: "datasketches TDigest".into(),
+                version: version("datasketches"),
+                ours: false,
+                accuracy: rank_err(t.quantile(0.99).unwrap().unwrap()),
+                unit: "rank error at q = 0.99",
+                run: Box::new(move || {
+                    let mut t = datasketches::tdigest::TDigestMut::new(100).unwrap();
+                    timed(n, || {
+                        xs.iter().for_each(|&x| t.update(x));
+                        t.total_weight()
+                    })
+                }),
+            }
         }),
-    });
-    contest(out, "tdigest_add", s.reps, cs);
+    ];
+    contest(ctx, "tdigest_add", cs);
 }
 
 const SEED: u64 = 0x5EED;
@@ -789,7 +1084,7 @@ fn direct(id: StrategyId, k: &[u8]) -> u128 {
 }
 
 /// Each hash strategy at 8, 64 and 1024 bytes against its crate called directly.
-fn hashing(out: &mut Vec<Row>, s: &Sizes) {
+fn hashing(ctx: &mut Ctx, s: &Sizes) {
     for len in [8usize, 64, 1024] {
         let ks: Vec<Vec<u8>> = (0..1024u64)
             .map(|i| {
@@ -799,6 +1094,7 @@ fn hashing(out: &mut Vec<Row>, s: &Sizes) {
             })
             .collect();
         let ops = (s.n / 4).max(1 << 16);
+        let ks = &ks[..];
         for id in [
             StrategyId::Xxh3,
             StrategyId::Xxh3_64,
@@ -810,25 +1106,26 @@ fn hashing(out: &mut Vec<Row>, s: &Sizes) {
             StrategyId::Crc32,
             StrategyId::Fnv1a64,
         ] {
-            let h = id.build(Seed::fixed(black_box(SEED)));
-            let ks = &ks;
-            let (name, ver) = ours(&format!("strategy {}", id.name()));
-            let cs = vec![
-                Contender {
-                    implementation: name,
-                    version: ver,
-                    ours: true,
-                    accuracy: (h.native(&ks[0]) == direct(id, &ks[0])) as u64 as f64,
-                    unit: "equal to the crate",
-                    run: Box::new(move || {
-                        timed(ops, || {
-                            (0..ops as usize)
-                                .map(|i| h.native(black_box(&ks[i & 1023])) as u64)
-                                .fold(0, u64::wrapping_add)
-                        })
-                    }),
-                },
-                Contender {
+            let cs: Vec<Entry> = vec![
+                entry(move || {
+                    let h = id.build(Seed::fixed(black_box(SEED)));
+                    let (implementation, version) = ours(&format!("strategy {}", id.name()));
+                    Contender {
+                        implementation,
+                        version,
+                        ours: true,
+                        accuracy: (h.native(&ks[0]) == direct(id, &ks[0])) as u64 as f64,
+                        unit: "equal to the crate",
+                        run: Box::new(move || {
+                            timed(ops, || {
+                                (0..ops as usize)
+                                    .map(|i| h.native(black_box(&ks[i & 1023])) as u64)
+                                    .fold(0, u64::wrapping_add)
+                            })
+                        }),
+                    }
+                }),
+                entry(move || Contender {
                     implementation: format!("{} direct", id.source()),
                     version: String::new(),
                     ours: false,
@@ -841,34 +1138,47 @@ fn hashing(out: &mut Vec<Row>, s: &Sizes) {
                                 .fold(0, u64::wrapping_add)
                         })
                     }),
-                },
+                }),
             ];
-            contest(out, &format!("hash_{}_{len}B", id.name()), s.reps, cs);
+            contest(ctx, &format!("hash_{}_{len}B", id.name()), cs);
         }
     }
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let child = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--child="))
+        .map(|c| {
+            let (w, i) = c.rsplit_once(':').expect("--child=WORKLOAD:INDEX");
+            (
+                w.to_string(),
+                i.parse::<usize>().expect("a contender index"),
+            )
+        });
     // `cargo bench` passes --bench; anything else is a filter on workload names
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
+    let filter: Vec<String> = args
+        .iter()
         .filter(|a| !a.starts_with("--"))
+        .cloned()
         .collect();
     let s = if quick {
         Sizes {
             n: 200_000,
             hll_n: 2_000_000,
-            reps: 7,
+            runs: 5,
         }
     } else {
         Sizes {
             n: 1_000_000,
             hll_n: 10_000_000,
-            reps: 9,
+            runs: 7,
         }
     };
-    // VERSUS_N overrides n (e.g. a filter larger than the last-level cache)
+    // VERSUS_N overrides n (e.g. a filter larger than the last-level cache);
+    // VERSUS_RUNS the processes per contender (5 at least)
     let s = match std::env::var("VERSUS_N")
         .ok()
         .and_then(|v| v.parse::<f64>().ok())
@@ -876,30 +1186,52 @@ fn main() {
         Some(n) if n >= 1.0 => Sizes {
             n: n as u64,
             hll_n: (n as u64).max(s.hll_n),
-            reps: s.reps,
+            runs: s.runs,
         },
         _ => s,
     };
-    let want = |w: &str| filter.is_empty() || filter.iter().any(|f| w.contains(f.as_str()));
-    let mut out = Vec::new();
+    let runs = std::env::var("VERSUS_RUNS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(s.runs, |r| r.max(5));
+    let want = |w: &str| match &child {
+        // a child runs only the function holding its workload
+        Some((cw, _)) => cw.contains(w),
+        None => filter.is_empty() || filter.iter().any(|f| w.contains(f.as_str())),
+    };
+    let mut ctx = Ctx {
+        mode: match &child {
+            Some((workload, index)) => Mode::Child {
+                workload: workload.clone(),
+                index: *index,
+            },
+            None => Mode::Driver { quick },
+        },
+        runs,
+        out: Vec::new(),
+    };
     let t = Instant::now();
-    if want("bloom") {
-        bloom(&mut out, &s);
+    let machine = machine();
+    if want("bloom") || want("blocked") {
+        bloom(&mut ctx, &s);
     }
     if want("hll") {
-        hll(&mut out, &s);
+        hll(&mut ctx, &s);
     }
     if want("cms") {
-        count_min(&mut out, &s);
+        count_min(&mut ctx, &s);
     }
     if want("cuckoo") {
-        cuckoo(&mut out, &s);
+        cuckoo(&mut ctx, &s);
     }
     if want("tdigest") {
-        tdigest(&mut out, &s);
+        tdigest(&mut ctx, &s);
     }
     if want("hash") {
-        hashing(&mut out, &s);
+        hashing(&mut ctx, &s);
+    }
+    if let Mode::Child { workload, .. } = &ctx.mode {
+        panic!("no workload is called {workload}");
     }
     let dir = std::path::Path::new("reports/speed");
     std::fs::create_dir_all(dir).unwrap();
@@ -910,16 +1242,12 @@ fn main() {
         (true, false) => "versus_quick.csv",
         (false, false) => "versus.csv",
     };
-    let mut f = std::fs::File::create(dir.join(name)).unwrap();
-    writeln!(
-        f,
-        "workload,implementation,version,ns_per_op,ns_min,ns_max,ratio_to_best_peer,accuracy,accuracy_unit"
-    )
-    .unwrap();
-    for r in &out {
-        writeln!(
-            f,
-            "{},\"{}\",{},{:.3},{:.3},{:.3},{:.3},{},{}",
+    let mut text = String::from(
+        "workload,implementation,version,ns_per_op,ns_min,ns_max,ratio_to_best_peer,accuracy,accuracy_unit,processes,load_avg_1m,machine\n",
+    );
+    for r in &ctx.out {
+        text.push_str(&format!(
+            "{},\"{}\",{},{:.3},{:.3},{:.3},{:.3},{},{},{},{:.2},\"{}\"\n",
             r.workload,
             r.implementation,
             r.version,
@@ -928,16 +1256,24 @@ fn main() {
             r.max,
             r.ratio,
             r.accuracy,
-            r.unit
-        )
-        .unwrap();
+            r.unit,
+            r.processes,
+            r.load,
+            machine
+        ));
     }
+    // written whole, then renamed: a failed run leaves the old table
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let mut f = std::fs::File::create(&tmp).unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f.sync_all().unwrap();
+    std::fs::rename(&tmp, dir.join(name)).unwrap();
     eprintln!(
-        "wrote {} ({} rows, n = {}, {} repetitions, {:.0} s)",
+        "wrote {} ({} rows, n = {}, {} processes per contender, {:.0} s)",
         dir.join(name).display(),
-        out.len(),
+        ctx.out.len(),
         s.n,
-        s.reps,
+        runs,
         t.elapsed().as_secs_f64()
     );
 }

@@ -51,6 +51,7 @@ fn scaling_sizes_and_answers_are_what_it_says() {
                 let want = theory::fpr(n as f64, m as f64, k as f64);
                 within(fpr_hits.unwrap(), queries, want, &what);
                 assert!(f(&t, r, "batched_speedup") > 0.0);
+                assert!(f(&t, r, "batched_over_independent") > 0.0);
             }
             "blocked_bloom" => {
                 assert_eq!(f(&t, r, "lines_per_op"), 1.0, "{what}");

@@ -29,9 +29,16 @@ const SALT: [u32; 8] = [
 /// Bytes of one block.
 pub const BLOCK_BYTES: u64 = 32;
 
+/// One block, aligned to its size so it never straddles two cache lines
+/// (a plain `[u32; 8]` is 4-byte aligned, and the allocator's large blocks
+/// start 16 bytes past a page: every other block would span two lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct Block([u32; 8]);
+
 #[derive(Clone, Debug)]
 pub struct SplitBlockBloom<H> {
-    blocks: Vec<[u32; 8]>,
+    blocks: Vec<Block>,
     hasher: H,
 }
 
@@ -48,7 +55,7 @@ impl<H: KeyHasher> SplitBlockBloom<H> {
             return Err(invalid("blocks", blocks, "must be in 1..2^31"));
         }
         Ok(SplitBlockBloom {
-            blocks: vec![[0; 8]; blocks as usize],
+            blocks: vec![Block([0; 8]); blocks as usize],
             hasher,
         })
     }
@@ -76,7 +83,7 @@ impl<H: KeyHasher> SplitBlockBloom<H> {
     /// Inserts a hash as the spec's `filter_insert` does.
     pub fn insert_hash(&mut self, h: u64) {
         let b = self.block(h);
-        for (w, m) in self.blocks[b].iter_mut().zip(mask(h as u32)) {
+        for (w, m) in self.blocks[b].0.iter_mut().zip(mask(h as u32)) {
             *w |= m;
         }
     }
@@ -84,6 +91,7 @@ impl<H: KeyHasher> SplitBlockBloom<H> {
     /// The spec's `filter_check`.
     pub fn check_hash(&self, h: u64) -> bool {
         self.blocks[self.block(h)]
+            .0
             .iter()
             .zip(mask(h as u32))
             .fold(true, |ok, (w, m)| ok & (w & m == m))
@@ -101,7 +109,7 @@ impl<H: KeyHasher> SplitBlockBloom<H> {
     pub fn bitset(&self) -> Vec<u8> {
         self.blocks
             .iter()
-            .flatten()
+            .flat_map(|b| b.0)
             .flat_map(|w| w.to_le_bytes())
             .collect()
     }
@@ -113,7 +121,7 @@ impl<H: KeyHasher> SplitBlockBloom<H> {
     pub fn count_ones(&self) -> u64 {
         self.blocks
             .iter()
-            .flatten()
+            .flat_map(|b| b.0)
             .map(|w| w.count_ones() as u64)
             .sum()
     }

@@ -111,11 +111,12 @@ fn reading(rows: &[(P, R)]) -> String {
             continue;
         };
         out.push(format!(
-            "{s} batched + prefetch: {}× the one-by-one loop at {}, {}× at {}.",
+            "{s} batched + prefetch: {}× the one-by-one loop at {}, {}× at {}, where a key costs {} independent loads.",
             sig(opt(a.batched_speedup), 2),
             bytes(a),
             sig(opt(b.batched_speedup), 2),
             bytes(b),
+            sig(opt(b.batched_over_independent), 2),
         ));
     }
     out.push("Timings are medians on a shared machine: compare ratios and shapes.".into());
