@@ -249,30 +249,20 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     /// Conservative update: each of the key's cells becomes max(cell, min + count).
     pub fn update_conservative(&mut self, key: &[u8], count: u64) {
         let w = self.w as usize;
-        // one hash; the cells' indices gathered once (on the stack for up to
-        // 16 rows) and read, then raised
+        // one hash; the columns walked twice (their arithmetic is a few
+        // additions), first for the minimum, then to raise the cells
         let (h1, h2) = self.hasher.hash128(key);
-        let mut at = [0usize; 16];
-        let mut spill = Vec::new();
-        let idx: &mut [usize] = if self.d as usize <= at.len() {
-            &mut at[..self.d as usize]
-        } else {
-            spill.resize(self.d as usize, 0);
-            &mut spill
-        };
-        for (slot, (i, c)) in idx.iter_mut().zip(self.columns_of(h1, h2).enumerate()) {
-            *slot = i * w + c;
-        }
-        let min = idx
-            .iter()
-            .fold(u64::MAX, |m, &j| m.min(self.cells[j].get()));
+        let min = self
+            .columns_of(h1, h2)
+            .enumerate()
+            .fold(u64::MAX, |m, (i, c)| m.min(self.cells[i * w + c].get()));
         let target = min.saturating_add(count);
         if target > C::MAX {
             self.saturated = true;
         }
         let t = C::from_u64_saturating(target);
-        for &j in idx.iter() {
-            let cell = &mut self.cells[j];
+        for (i, c) in self.columns_of(h1, h2).enumerate() {
+            let cell = &mut self.cells[i * w + c];
             *cell = (*cell).max(t);
         }
         self.total = self.total.saturating_add(count);
