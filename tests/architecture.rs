@@ -204,3 +204,156 @@ fn every_property_test_pins_its_rng_seed() {
     }
     assert!(blocks >= 2, "{blocks} proptest! blocks");
 }
+
+/// The module a source file defines, as a path of names (`src/a/b.rs` and
+/// `src/a/b/mod.rs` are `["a", "b"]`), and whether it is a `mod.rs`.
+fn module_of(rel: &Path) -> (Vec<String>, bool) {
+    let mut parts: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let is_mod = parts.last().is_some_and(|p| p == "mod" || p == "lib");
+    if is_mod {
+        parts.pop();
+    }
+    (parts, is_mod)
+}
+
+/// The code of a file without comments and without its `#[cfg(test)] mod tests`.
+fn code_of(text: &str) -> String {
+    let code: Vec<&str> = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect();
+    let code = code.join("\n");
+    match code.find("#[cfg(test)]\nmod tests") {
+        Some(i) => code[..i].to_string(),
+        None => code,
+    }
+}
+
+/// The files a file's code reaches by `crate::`, `super::` and `self::`
+/// paths (a `use super::{a, b}` group counts each name), resolved to the
+/// longest module path that is a file; module declarations are not uses.
+fn file_edges(mods: &BTreeMap<Vec<String>, String>) -> BTreeMap<String, BTreeSet<String>> {
+    let resolve = |path: &[String]| {
+        (1..=path.len())
+            .rev()
+            .find_map(|i| mods.get(&path[..i]).cloned())
+    };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut edges = BTreeMap::new();
+    for (m, file) in mods {
+        let text = std::fs::read_to_string(Path::new("src").join(file)).unwrap();
+        let code = code_of(&text);
+        let is_mod = file.ends_with("mod.rs") || file == "lib.rs";
+        let parent: Vec<String> = if is_mod || m.is_empty() {
+            m[..m.len().saturating_sub(1)].to_vec()
+        } else {
+            m[..m.len() - 1].to_vec()
+        };
+        let mut out = BTreeSet::new();
+        for head in ["crate::", "super::", "self::"] {
+            for (i, _) in code.match_indices(head) {
+                if i > 0 && code[..i].ends_with(|c: char| ident(c) || c == '$') {
+                    continue;
+                }
+                let mut base: Vec<String> = match head {
+                    "crate::" => Vec::new(),
+                    "super::" => parent.clone(),
+                    _ => m.clone(),
+                };
+                let rest = &code[i + head.len()..];
+                let path_end = rest
+                    .find(|c: char| !(ident(c) || c == ':'))
+                    .unwrap_or(rest.len());
+                let mut segs: Vec<String> = rest[..path_end]
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect();
+                while segs.first().is_some_and(|s| s == "super") {
+                    segs.remove(0);
+                    base.pop();
+                }
+                let mut targets = vec![[base.clone(), segs.clone()].concat()];
+                if rest[path_end..].starts_with('{') {
+                    let group = &rest[path_end + 1
+                        ..rest[path_end..]
+                            .find('}')
+                            .map_or(rest.len(), |j| path_end + j)];
+                    for item in group.split(',') {
+                        let name = item.trim().split([' ', ':']).next().unwrap_or("");
+                        if !name.is_empty() && name != "self" {
+                            targets.push(
+                                [base.clone(), segs.clone(), vec![name.to_string()]].concat(),
+                            );
+                        }
+                    }
+                }
+                for t in targets {
+                    if let Some(f) = resolve(&t).filter(|f| f != file) {
+                        out.insert(f);
+                    }
+                }
+            }
+        }
+        edges.insert(file.clone(), out);
+    }
+    edges
+}
+
+/// Below the module layers, files do not lean on each other in circles: no
+/// file reaches, through the files it uses, back to itself (a piece two
+/// files share lives in a third, below both).
+#[test]
+fn no_source_files_use_each_other_in_a_circle() {
+    let mut all = Vec::new();
+    files(Path::new("src"), &mut all);
+    let mut mods = BTreeMap::new();
+    for f in &all {
+        let rel = f.strip_prefix("src").unwrap();
+        if rel == Path::new("main.rs") {
+            continue;
+        }
+        let (m, _) = module_of(rel);
+        mods.insert(m, rel.to_string_lossy().into_owned());
+    }
+    let edges = file_edges(&mods);
+    assert!(
+        edges["experiment/kinds/speed/scaling.rs"]
+            .contains("experiment/kinds/speed/scaling_build.rs"),
+        "the resolver finds `use super::scaling_build::*`"
+    );
+    // peel files that reach no file left, and files no file left reaches;
+    // what remains sits on a circle (or between two)
+    let mut left: BTreeSet<&String> = edges.keys().collect();
+    loop {
+        let peel = left
+            .iter()
+            .find(|f| {
+                !edges[**f].iter().any(|g| left.contains(g))
+                    || !left.iter().any(|g| edges[*g].contains(**f))
+            })
+            .copied();
+        match peel {
+            Some(f) => {
+                left.remove(f);
+            }
+            None => break,
+        }
+    }
+    let circles: Vec<String> = left
+        .iter()
+        .map(|f| {
+            let next: Vec<&String> = edges[*f].iter().filter(|g| left.contains(g)).collect();
+            format!("{f} -> {next:?}")
+        })
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "files on a circle:\n{}",
+        circles.join("\n")
+    );
+}

@@ -14,11 +14,13 @@ pub mod own;
 pub mod params;
 pub mod plan;
 pub mod present;
+pub mod records;
 pub mod row;
 pub mod runner;
 pub mod sequential;
 pub mod shard;
 pub mod spec;
+pub mod study;
 pub mod summary;
 pub mod verify;
 

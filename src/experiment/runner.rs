@@ -9,6 +9,7 @@ use super::grid::{self, Trial};
 use super::journal::{self, Header, Record};
 use super::kinds::Kind;
 use super::params::Seeds;
+pub use super::records::to_table;
 use super::shard::{self, Shard};
 use super::spec::Spec;
 use crate::error::{Error, Result};
@@ -390,32 +391,6 @@ pub fn run_study(
     export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
     Ok(run)
-}
-
-/// Journal records (in trial order) as the study's results table.
-pub fn to_table(spec: &Spec, records: &[Record]) -> Result<Table> {
-    let columns = spec.kind.columns();
-    let mut rows = Vec::new();
-    for r in records {
-        for cells in &r.rows {
-            if cells.len() != columns.len() {
-                return Err(Error::Other(anyhow::anyhow!(
-                    "bug: kind {} produced a row of {} cells for {} columns",
-                    spec.kind.name(),
-                    cells.len(),
-                    columns.len()
-                )));
-            }
-            let row = columns
-                .iter()
-                .zip(cells)
-                .map(|(c, s)| c.ty.parse(s))
-                .collect::<std::result::Result<Vec<Value>, String>>()
-                .map_err(|e| Error::Input(format!("{}: trial {}: {e}", spec.name, r.index)))?;
-            rows.push(row);
-        }
-    }
-    Ok(Table { columns, rows })
 }
 
 /// The manifest of a finished (or merged) study whose rows went to `rows`.

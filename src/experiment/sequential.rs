@@ -14,7 +14,6 @@
 
 use super::grid::Trial;
 use super::journal::Record;
-use super::runner;
 use super::spec::Spec;
 use crate::error::Result;
 use crate::report::ledger;
@@ -82,7 +81,7 @@ pub fn describe(spec: &Spec, quick: bool, wanted: &[bool]) -> Option<String> {
 /// setting's records, or cannot be decided within `budget` replicates.
 fn settled(spec: &Spec, ids: &[String], records: &[&Record], budget: usize) -> Result<bool> {
     let owned: Vec<Record> = records.iter().map(|r| (*r).clone()).collect();
-    let results = runner::to_table(spec, &owned)?;
+    let results = super::records::to_table(spec, &owned)?;
     let summary = super::summary::summarise(
         &results,
         &spec.kind.param_columns(),
@@ -214,7 +213,7 @@ quantity = "approx"
         assert_eq!(bits, "10");
         assert!(*n > 2 && *n <= 62 && (n - 2) % 6 == 0, "{taken:?}");
         // the rows are the rule's fixed point: no trial more, none fewer
-        let trials = runner::trials(&spec, &opts);
+        let trials = crate::experiment::runner::trials(&spec, &opts);
         assert_eq!(trials.len(), 2 * 62);
         let per = 62;
         let mut done = HashMap::new();

@@ -2,6 +2,7 @@
 //! atomic writer.
 
 pub mod csv;
+pub mod html;
 pub mod markdown;
 
 use anyhow::Context;

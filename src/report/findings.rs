@@ -152,7 +152,7 @@ pub fn markdown_table(lines: &[Line]) -> String {
 
 /// The lines as an HTML table, each claim linked to its ledger row.
 pub fn html_table(lines: &[Line]) -> String {
-    use super::html::escape;
+    use crate::export::html::escape;
     let link = |id: &str| format!("<a href=\"#claim-{0}\"><code>{0}</code></a>", escape(id));
     let mut s = String::from(
         "<table class=\"findings\"><thead><tr><th>Claim</th><th>The document says</th><th>Measured</th><th>Use instead</th></tr></thead><tbody>\n",

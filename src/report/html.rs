@@ -18,20 +18,7 @@ use crate::export::markdown::sig;
 use crate::table::{Table, Value};
 use std::path::Path;
 
-/// `&`, `<`, `>` and `"` escaped for text and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::export::html::escape;
 
 pub(super) const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:80em;padding:0 1em;color:#222}\
 table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.85em}\

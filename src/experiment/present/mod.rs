@@ -22,9 +22,10 @@ mod own_frequency;
 mod sketches;
 mod speed;
 
-use crate::experiment::kinds::{Study, Tables};
+use crate::experiment::study::Study;
 use crate::plot::Chart;
 use crate::report::{Section, SeedRow};
+use crate::table::Tables;
 
 /// A kind's presentation: everything drawn from its result tables alone.
 pub trait Present: Study {

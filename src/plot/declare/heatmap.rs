@@ -12,7 +12,7 @@
 //! scale_max = "bias 100%"              # what the darkest colour means
 //! ```
 
-use super::{DeclError, Selector, draw::keep};
+use super::{DeclError, Selector, select::keep};
 use crate::plot::Heatmap;
 use crate::table::{Column, Table};
 use serde::Deserialize;

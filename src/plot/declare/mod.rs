@@ -33,6 +33,7 @@ pub mod expr;
 mod heatmap;
 mod points;
 mod reading;
+mod select;
 
 pub use check::{Columns, validate};
 pub use draw::draw;

@@ -92,7 +92,7 @@ impl TableDecl {
     /// The selected rows' declared columns (those the table has).
     pub fn render(&self, tables: &Tables) -> Table {
         let t = source(tables, self.source);
-        let rows = super::draw::keep(t, t.rows.iter().collect(), &self.filter);
+        let rows = super::select::keep(t, t.rows.iter().collect(), &self.filter);
         let cols: Vec<&str> = self
             .columns
             .iter()
@@ -112,7 +112,7 @@ impl ReadingDecl {
     /// The sentence, or `None` when its rows do not give every value.
     pub fn render(&self, tables: &Tables) -> Option<String> {
         let t = source(tables, self.source);
-        let mut rows = super::draw::keep(t, t.rows.iter().collect(), &self.filter);
+        let mut rows = super::select::keep(t, t.rows.iter().collect(), &self.filter);
         let mut extra: Vec<(String, String)> = vec![("n_rows".into(), rows.len().to_string())];
         if let Some(each) = &self.each {
             let parts: Vec<String> = rows

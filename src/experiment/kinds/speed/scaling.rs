@@ -114,7 +114,7 @@ impl Study for Scaling {
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let h = p.hash_seed.hasher(p.hash, seeds);
         let mut keys = KeyGen::new(KeyType::U64, seeds.derive("keys"));
-        let shape = build(p, h.clone(), &mut keys, seeds)?;
+        let shape = build(&p.structure, p.n, h.clone(), &mut keys, seeds)?;
         let q = p.queries as usize;
         let ids = p.n..p.n + p.queries;
         let qkeys: Vec<[u8; 8]> = ids

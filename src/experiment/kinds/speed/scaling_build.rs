@@ -1,7 +1,6 @@
 //! The `scaling` kind's structures at a size (every one given the Bloom
 //! filter's bytes for n at 1%), filled, and the timed loops over them.
 
-use super::scaling::P;
 use crate::experiment::params::Seeds;
 use crate::hashing::HashStrategy;
 use crate::stats;
@@ -57,20 +56,23 @@ pub(super) struct Shape {
     pub(super) failures: u64,
 }
 
+/// `structure` (one of [`super::scaling::STRUCTURES`]) sized for `n` keys
+/// and filled with keys `0..n` (the sketches: given the Bloom filter's bytes).
 pub(super) fn build(
-    p: &P,
+    structure: &str,
+    n: u64,
     h: HashStrategy,
     keys: &mut KeyGen,
     seeds: Seeds,
 ) -> anyhow::Result<Shape> {
-    let budget = bloom_bits(p.n).div_ceil(8);
+    let budget = bloom_bits(n).div_ceil(8);
     let mut failures = 0;
-    let shape = match p.structure.as_str() {
+    let shape = match structure {
         "bloom" => {
-            let m = bloom_bits(p.n);
-            let k = theory::optimal_k_int(m, p.n);
+            let m = bloom_bits(n);
+            let k = theory::optimal_k_int(m, n);
             let mut f = BloomFilter::new(m, k, h)?;
-            (0..p.n).for_each(|id| f.insert(keys.key(id)));
+            (0..n).for_each(|id| f.insert(keys.key(id)));
             let bytes = f.bytes() as u64;
             Shape {
                 built: Built::Bloom(f),
@@ -81,10 +83,10 @@ pub(super) fn build(
             }
         }
         "blocked_bloom" => {
-            let m = bloom_bits(p.n);
-            let k = theory::optimal_k_int(m, p.n);
+            let m = bloom_bits(n);
+            let k = theory::optimal_k_int(m, n);
             let mut f = BlockedBloom::new(m, k, h)?;
-            (0..p.n).for_each(|id| f.insert(keys.key(id)));
+            (0..n).for_each(|id| f.insert(keys.key(id)));
             let (bytes, lines) = (f.bytes() as u64, f.cache_lines_per_query() as f64);
             Shape {
                 built: Built::Blocked(f),
@@ -95,9 +97,8 @@ pub(super) fn build(
             }
         }
         "cuckoo" => {
-            let mut f =
-                CuckooFilter::new(cuckoo_buckets(p.n), 4, 12, 500, seeds.derive("kicks"), h)?;
-            for id in 0..p.n {
+            let mut f = CuckooFilter::new(cuckoo_buckets(n), 4, 12, 500, seeds.derive("kicks"), h)?;
+            for id in 0..n {
                 failures += f.insert(keys.key(id)).is_err() as u64;
             }
             let bytes = f.memory_bytes();
@@ -113,7 +114,7 @@ pub(super) fn build(
         }
         "hll" => {
             let mut s = HyperLogLog::new(hll_p(budget), h)?;
-            (0..p.n).for_each(|id| {
+            (0..n).for_each(|id| {
                 s.insert(keys.key(id));
             });
             let bytes = s.bytes_used() as u64;
@@ -127,7 +128,7 @@ pub(super) fn build(
         }
         "count_min" => {
             let mut c = CountMin::<u32, _>::new(cms_w(budget), CMS_ROWS, h)?;
-            (0..p.n).for_each(|id| c.update(keys.key(id), 1));
+            (0..n).for_each(|id| c.update(keys.key(id), 1));
             let bytes = c.bytes();
             Shape {
                 built: Built::CountMin(c),
