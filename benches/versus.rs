@@ -345,6 +345,54 @@ fn query<'a>(
     }
 }
 
+/// An insert contender on a filter of type `F`: its accuracy the FPR of
+/// one filled with every member, its run a fresh one filled with them.
+fn inserts<'a, F: 'a>(
+    (implementation, version): (String, String),
+    ours: bool,
+    members: &'a [u64],
+    fpr: impl Fn(&dyn Fn(u64) -> bool) -> f64,
+    empty: impl Fn() -> F + 'a,
+    insert: impl Fn(&mut F, u64) + Copy + 'a,
+    contains: impl Fn(&F, u64) -> bool,
+) -> Contender<'a> {
+    let mut f = empty();
+    members.iter().for_each(|&k| insert(&mut f, k));
+    let accuracy = fpr(&|k| contains(&f, k));
+    Contender {
+        implementation,
+        version,
+        ours,
+        accuracy,
+        unit: "FPR",
+        run: Box::new(move || {
+            let mut f = empty();
+            timed(members.len() as u64, || {
+                members.iter().for_each(|&k| insert(&mut f, k));
+                black_box(&f);
+                members.len() as u64
+            })
+        }),
+    }
+}
+
+/// A batched query contender: `count` answers every query at once.
+fn batched<'a>(
+    (implementation, version): (String, String),
+    accuracy: f64,
+    queries: u64,
+    count: impl Fn() -> u64 + 'a,
+) -> Contender<'a> {
+    Contender {
+        implementation,
+        version,
+        ours: true,
+        accuracy,
+        unit: "FPR",
+        run: Box::new(move || timed(queries, &count)),
+    }
+}
+
 /// Bloom p = 1%: insert, query (half members), blocked query.
 fn bloom(ctx: &mut Ctx, s: &Sizes) {
     let n = s.n;
@@ -408,75 +456,45 @@ fn bloom(ctx: &mut Ctx, s: &Sizes) {
         )
     };
 
+    fn put<H: KeyHasher>(f: &mut BloomFilter<H>, k: u64) {
+        f.insert(&k.to_le_bytes())
+    }
+    fn has<H: KeyHasher>(f: &BloomFilter<H>, k: u64) -> bool {
+        f.contains(&k.to_le_bytes())
+    }
+    fn fb_put<S: std::hash::BuildHasher>(f: &mut fastbloom::BloomFilter<S>, k: u64) {
+        f.insert(&k);
+    }
+    fn fb_has<S: std::hash::BuildHasher>(f: &fastbloom::BloomFilter<S>, k: u64) -> bool {
+        f.contains(&k)
+    }
     let mut cs: Vec<Entry> = Vec::new();
     cs.push(entry(move || {
-        let f = default_filled();
-        let (implementation, version) = ours(DEFAULT);
-        Contender {
-            implementation,
-            version,
-            ours: true,
-            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
-            unit: "FPR",
-            run: Box::new(move || {
-                let mut f = default_empty();
-                timed(n, || {
-                    m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-                    f.k() as u64
-                })
-            }),
-        }
+        inserts(ours(DEFAULT), true, m, fpr, default_empty, put, has)
     }));
     for id in ours_ids {
         let name = strategy_name(id);
         cs.push(entry(move || {
-            let f = strategy_filled(id);
-            let (implementation, version) = ours(&name);
-            Contender {
-                implementation,
-                version,
-                ours: true,
-                accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
-                unit: "FPR",
-                run: Box::new(move || {
-                    let mut f = strategy_empty(id);
-                    timed(n, || {
-                        m.iter().for_each(|k| f.insert(&k.to_le_bytes()));
-                        f.k() as u64
-                    })
-                }),
-            }
+            inserts(
+                ours(&name),
+                true,
+                m,
+                fpr,
+                move || strategy_empty(id),
+                put,
+                has,
+            )
         }));
     }
     let v = fb_ver.clone();
     cs.push(entry(move || {
-        let f = fb_filled();
-        Contender {
-            implementation: "fastbloom (SipHash-1-3)".into(),
-            version: v,
-            ours: false,
-            accuracy: fpr(&|k| f.contains(&k)),
-            unit: "FPR",
-            run: Box::new(move || {
-                let mut f = fb();
-                timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
-            }),
-        }
+        let who = ("fastbloom (SipHash-1-3)".to_string(), v);
+        inserts(who, false, m, fpr, fb, fb_put, fb_has)
     }));
     let v = fb_ver.clone();
     cs.push(entry(move || {
-        let f = fb_xxh3_filled();
-        Contender {
-            implementation: "fastbloom (xxh3)".into(),
-            version: v,
-            ours: false,
-            accuracy: fpr(&|k| f.contains(&k)),
-            unit: "FPR",
-            run: Box::new(move || {
-                let mut f = fb_xxh3();
-                timed(n, || m.iter().map(|k| f.insert(k) as u64).sum())
-            }),
-        }
+        let who = ("fastbloom (xxh3)".to_string(), v);
+        inserts(who, false, m, fpr, fb_xxh3, fb_put, fb_has)
     }));
     contest(ctx, "bloom_insert", cs);
 
@@ -497,33 +515,17 @@ fn bloom(ctx: &mut Ctx, s: &Sizes) {
     }
     cs.push(entry(move || {
         let f = default_filled();
-        let (implementation, version) =
-            ours("BloomFilter (default type), batched: count_contained");
-        Contender {
-            implementation,
-            version,
-            ours: true,
-            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
-            unit: "FPR",
-            run: Box::new(move || timed(n, || f.count_contained(qb))),
-        }
+        let who = ours("BloomFilter (default type), batched: count_contained");
+        batched(who, fpr(&|k| f.contains(&k.to_le_bytes())), n, move || {
+            f.count_contained(qb)
+        })
     }));
     cs.push(entry(move || {
         let f = default_filled();
-        let (implementation, version) =
-            ours("BloomFilter (default type), pipelined: contains_batch");
-        Contender {
-            implementation,
-            version,
-            ours: true,
-            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
-            unit: "FPR",
-            run: Box::new(move || {
-                timed(n, || {
-                    f.contains_batch(qb).iter().filter(|&&b| b).count() as u64
-                })
-            }),
-        }
+        let who = ours("BloomFilter (default type), pipelined: contains_batch");
+        batched(who, fpr(&|k| f.contains(&k.to_le_bytes())), n, move || {
+            f.contains_batch(qb).iter().filter(|&&b| b).count() as u64
+        })
     }));
     let v = fb_ver.clone();
     cs.push(entry(move || {
@@ -560,15 +562,10 @@ fn bloom(ctx: &mut Ctx, s: &Sizes) {
     }));
     cs.push(entry(move || {
         let f = blocked_filled();
-        let (implementation, version) = ours("BlockedBloom<Xxh3>, batched: count_contained");
-        Contender {
-            implementation,
-            version,
-            ours: true,
-            accuracy: fpr(&|k| f.contains(&k.to_le_bytes())),
-            unit: "FPR",
-            run: Box::new(move || timed(n, || f.count_contained(qb))),
-        }
+        let who = ours("BlockedBloom<Xxh3>, batched: count_contained");
+        batched(who, fpr(&|k| f.contains(&k.to_le_bytes())), n, move || {
+            f.count_contained(qb)
+        })
     }));
     let v = fb_ver.clone();
     cs.push(entry(move || {
