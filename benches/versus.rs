@@ -345,10 +345,40 @@ fn query<'a>(
     }
 }
 
-/// An insert contender on a filter of type `F`: its accuracy the FPR of
-/// one filled with every member, its run a fresh one filled with them.
-fn inserts<'a, F: 'a>(
+/// A contender that adds every item of `items` to a fresh structure `S`:
+/// its accuracy read off one structure holding them all, its run timing
+/// the adds into a new one.
+fn adds<'a, T: Copy + 'a, S: 'a>(
     (implementation, version): (String, String),
+    ours: bool,
+    items: &'a [T],
+    empty: impl Fn() -> S + 'a,
+    add: impl Fn(&mut S, T) + Copy + 'a,
+    (accuracy, unit): (impl FnOnce(&mut S) -> f64, &'static str),
+) -> Contender<'a> {
+    let mut full = empty();
+    items.iter().for_each(|&x| add(&mut full, x));
+    Contender {
+        implementation,
+        version,
+        ours,
+        accuracy: accuracy(&mut full),
+        unit,
+        run: Box::new(move || {
+            let mut s = empty();
+            timed(items.len() as u64, || {
+                items.iter().for_each(|&x| add(&mut s, x));
+                black_box(&s);
+                items.len() as u64
+            })
+        }),
+    }
+}
+
+/// An insert contender on a filter of type `F`: [`adds`] of the members,
+/// its accuracy the FPR over the absent keys.
+fn inserts<'a, F: 'a>(
+    who: (String, String),
     ours: bool,
     members: &'a [u64],
     fpr: impl Fn(&dyn Fn(u64) -> bool) -> f64,
@@ -356,24 +386,8 @@ fn inserts<'a, F: 'a>(
     insert: impl Fn(&mut F, u64) + Copy + 'a,
     contains: impl Fn(&F, u64) -> bool,
 ) -> Contender<'a> {
-    let mut f = empty();
-    members.iter().for_each(|&k| insert(&mut f, k));
-    let accuracy = fpr(&|k| contains(&f, k));
-    Contender {
-        implementation,
-        version,
-        ours,
-        accuracy,
-        unit: "FPR",
-        run: Box::new(move || {
-            let mut f = empty();
-            timed(members.len() as u64, || {
-                members.iter().for_each(|&k| insert(&mut f, k));
-                black_box(&f);
-                members.len() as u64
-            })
-        }),
-    }
+    let accuracy = move |f: &mut F| fpr(&|k| contains(f, k));
+    adds(who, ours, members, empty, insert, (accuracy, "FPR"))
 }
 
 /// A batched query contender: `count` answers every query at once.
@@ -590,109 +604,69 @@ fn hll(ctx: &mut Ctx, s: &Sizes) {
     let ks = keys(n, 3);
     let ks = &ks[..];
     let err = move |e: f64| (e / n as f64 - 1.0).abs();
+    const UNIT: &str = "relative error";
+    fn put<H: KeyHasher>(h: &mut HyperLogLog<H>, k: u64) {
+        h.insert(&k.to_le_bytes());
+    }
     let mut cs: Vec<Entry> = Vec::new();
     cs.push(entry(move || {
         // the default type HyperLogLog<Xxh3_64> (what with_precision returns)
         let new = || -> HyperLogLog { HyperLogLog::new(14, Xxh3_64::new(Seed::fixed(7))).unwrap() };
-        let mut h = new();
-        ks.iter().for_each(|k| {
-            h.insert(&k.to_le_bytes());
-        });
-        let (implementation, version) =
-            ours("HyperLogLog (default type HyperLogLog<Xxh3_64>, as with_precision)");
-        Contender {
-            implementation,
-            version,
-            ours: true,
-            accuracy: err(h.ertl()),
-            unit: "relative error",
-            run: Box::new(move || {
-                let mut h = new();
-                timed(n, || {
-                    ks.iter().filter(|k| h.insert(&k.to_le_bytes())).count() as u64
-                })
-            }),
-        }
+        let who = ours("HyperLogLog (default type HyperLogLog<Xxh3_64>, as with_precision)");
+        adds(
+            who,
+            true,
+            ks,
+            new,
+            put,
+            (|h: &mut HyperLogLog| err(h.ertl()), UNIT),
+        )
     }));
     for id in [StrategyId::Xxh3_64, StrategyId::Xxh3, StrategyId::Foldhash] {
         cs.push(entry(move || {
-            let mut h = HyperLogLog::new(14, strategy(id)).unwrap();
-            ks.iter().for_each(|k| {
-                h.insert(&k.to_le_bytes());
-            });
-            let (implementation, version) =
-                ours(&format!("HyperLogLog {} (HashStrategy)", id.name()));
-            Contender {
-                implementation,
-                version,
-                ours: true,
-                accuracy: err(h.ertl()),
-                unit: "relative error",
-                run: Box::new(move || {
-                    let mut h = HyperLogLog::new(14, strategy(id)).unwrap();
-                    timed(n, || {
-                        ks.iter().filter(|k| h.insert(&k.to_le_bytes())).count() as u64
-                    })
-                }),
-            }
+            let new = move || HyperLogLog::new(14, strategy(id)).unwrap();
+            let who = ours(&format!("HyperLogLog {} (HashStrategy)", id.name()));
+            adds(
+                who,
+                true,
+                ks,
+                new,
+                put,
+                (|h: &mut HyperLogLog<_>| err(h.ertl()), UNIT),
+            )
         }));
     }
     cs.push(entry(move || {
-        let mut h = streaming_algorithms::HyperLogLog::<u64>::with_p(14);
-        ks.iter().for_each(|k| h.push(k));
-        Contender {
-            implementation: "streaming_algorithms (xxh3)".into(),
-            version: version("streaming_algorithms"),
-            ours: false,
-            accuracy: err(h.len()),
-            unit: "relative error",
-            run: Box::new(move || {
-                let mut h = streaming_algorithms::HyperLogLog::<u64>::with_p(14);
-                timed(n, || {
-                    ks.iter().for_each(|k| h.push(k));
-                    0
-                })
-            }),
-        }
-    }));
-    type Ce = cardinality_estimator::CardinalityEstimator<u64, wyhash::WyHash, 14, 6>;
-    cs.push(entry(move || {
-        let mut h = Ce::new();
-        ks.iter().for_each(|k| h.insert(k));
-        Contender {
-            implementation: "cardinality-estimator (wyhash)".into(),
-            version: version("cardinality-estimator"),
-            ours: false,
-            accuracy: err(h.estimate() as f64),
-            unit: "relative error",
-            run: Box::new(move || {
-                let mut h = Ce::new();
-                timed(n, || {
-                    ks.iter().for_each(|k| h.insert(k));
-                    0
-                })
-            }),
-        }
+        type Sa = streaming_algorithms::HyperLogLog<u64>;
+        let who = (
+            "streaming_algorithms (xxh3)".into(),
+            version("streaming_algorithms"),
+        );
+        let acc = |h: &mut Sa| err(h.len());
+        adds(
+            who,
+            false,
+            ks,
+            || Sa::with_p(14),
+            |h, k| h.push(&k),
+            (acc, UNIT),
+        )
     }));
     cs.push(entry(move || {
-        let ds =
-            || datasketches::hll::HllSketch::new(14, datasketches::hll::HllType::Hll8).unwrap();
-        let mut h = ds();
-        ks.iter().for_each(|k| h.update(k));
-        Contender {
-            implementation: "datasketches Hll8".into(),
-            version: version("datasketches"),
-            ours: false,
-            accuracy: err(h.estimate()),
-            unit: "relative error",
-            run: Box::new(move || {
-                let mut h = ds();
-                timed(n, || {
-                    ks.iter().for_each(|k| h.update(k));
-                    0
-                })
-            }),
-        }
+        type Ce = cardinality_estimator::CardinalityEstimator<u64, wyhash::WyHash, 14, 6>;
+        let who = (
+            "cardinality-estimator (wyhash)".into(),
+            version("cardinality-estimator"),
+        );
+        let acc = |h: &mut Ce| err(h.estimate() as f64);
+        adds(who, false, ks, Ce::new, |h, k| h.insert(&k), (acc, UNIT))
+    }));
+    cs.push(entry(move || {
+        use datasketches::hll::{HllSketch, HllType};
+        let who = ("datasketches Hll8".into(), version("datasketches"));
+        let new = || HllSketch::new(14, HllType::Hll8).unwrap();
+        let acc = |h: &mut HllSketch| err(h.estimate());
+        adds(who, false, ks, new, |h, k| h.update(k), (acc, UNIT))
     }));
     contest(ctx, "hll_insert_p14", cs);
 }
@@ -1007,43 +981,19 @@ fn tdigest(ctx: &mut Ctx, s: &Sizes) {
     // |rank of the estimated 0.99 quantile − 0.99|
     let rank_err =
         move |q: f64| (sorted.partition_point(|&x| x < q) as f64 / n as f64 - 0.99).abs();
+    const UNIT: &str = "rank error at q = 0.99";
     let cs: Vec<Entry> = vec![
         entry(move || {
-            let mut t = TDigest::new(100.0).unwrap();
-            xs.iter().for_each(|&x| t.add(x));
-            let (implementation, version) = ours("TDigest");
-            Contender {
-                implementation,
-                version,
-                ours: true,
-                accuracy: rank_err(t.quantile(0.99).unwrap()),
-                unit: "rank error at q = 0.99",
-                run: Box::new(move || {
-                    let mut t = TDigest::new(100.0).unwrap();
-                    timed(n, || {
-                        xs.iter().for_each(|&x| t.add(x));
-                        t.count() as u64
-                    })
-                }),
-            }
+            let acc = |t: &mut TDigest| rank_err(t.quantile(0.99).unwrap());
+            let new = || TDigest::new(100.0).unwrap();
+            adds(ours("TDigest"), true, xs, new, |t, x| t.add(x), (acc, UNIT))
         }),
         entry(move || {
-            let mut t = datasketches::tdigest::TDigestMut::new(100).unwrap();
-            xs.iter().for_each(|&x| t.update(x));
-            Contender {
-                implementation: "datasketches TDigest".into(),
-                version: version("datasketches"),
-                ours: false,
-                accuracy: rank_err(t.quantile(0.99).unwrap().unwrap()),
-                unit: "rank error at q = 0.99",
-                run: Box::new(move || {
-                    let mut t = datasketches::tdigest::TDigestMut::new(100).unwrap();
-                    timed(n, || {
-                        xs.iter().for_each(|&x| t.update(x));
-                        t.total_weight()
-                    })
-                }),
-            }
+            use datasketches::tdigest::TDigestMut;
+            let who = ("datasketches TDigest".into(), version("datasketches"));
+            let acc = |t: &mut TDigestMut| rank_err(t.quantile(0.99).unwrap().unwrap());
+            let new = || TDigestMut::new(100).unwrap();
+            adds(who, false, xs, new, |t, x| t.update(x), (acc, UNIT))
         }),
     ];
     contest(ctx, "tdigest_add", cs);
