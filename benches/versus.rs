@@ -805,41 +805,23 @@ fn count_min(ctx: &mut Ctx, s: &Sizes) {
         ours_entries(&mut cs, w, d, Some(conservative), ks, over);
         let v = version("count-min-sketch");
         cs.push(entry(move || {
-            let mut c = crate_cms();
-            ks.iter().for_each(|k| c.increment(k));
-            Contender {
-                implementation: "count-min-sketch (conservative, SipHash-1-3)".into(),
-                version: v,
-                ours: false,
-                accuracy: over(&|k| c.estimate(&k)),
-                unit: UNIT,
-                run: Box::new(move || {
-                    let mut c = crate_cms();
-                    timed(n, || {
-                        ks.iter().for_each(|k| c.increment(k));
-                        0
-                    })
-                }),
-            }
+            let who = ("count-min-sketch (conservative, SipHash-1-3)".into(), v);
+            let acc = |c: &mut count_min_sketch::CountMinSketch64<u64>| over(&|k| c.estimate(&k));
+            adds(
+                who,
+                false,
+                ks,
+                crate_cms,
+                |c, k| c.increment(&k),
+                (acc, UNIT),
+            )
         }));
         let v = version("datasketches");
         cs.push(entry(move || {
-            let mut c = ds();
-            ks.iter().for_each(|k| c.update(k));
-            Contender {
-                implementation: "datasketches CountMin".into(),
-                version: v,
-                ours: false,
-                accuracy: over(&|k| c.estimate(k)),
-                unit: UNIT,
-                run: Box::new(move || {
-                    let mut c = ds();
-                    timed(n, || {
-                        ks.iter().for_each(|k| c.update(k));
-                        0
-                    })
-                }),
-            }
+            let who = ("datasketches CountMin".into(), v);
+            let acc =
+                |c: &mut datasketches::countmin::CountMinSketch<u64>| over(&|k| c.estimate(k));
+            adds(who, false, ks, ds, |c, k| c.update(k), (acc, UNIT))
         }));
         contest(ctx, workload, cs);
     }
