@@ -62,13 +62,13 @@ pub const BATCH: usize = 16;
 pub const PIPELINE: usize = 32;
 
 /// The filter size from which the batched query prefetches. Measured by the
-/// `scaling` study on this project's 2-core EPYC VM (reports/scaling): in
-/// cache, hashing a batch and computing its probes twice costs more than it
-/// saves (0.63–0.87× the one-by-one loop up to 3.6 MB), out of cache the
-/// overlapped misses win (2.1× at 12 MB, 2.9–3.5× at 36–120 MB). The
-/// threshold sits between 3.6 and 12 MB rather than at the 32 MB L3 that
-/// /sys reports, because a dependent load already costs DRAM latency (117 ns)
-/// at 12 MB there: the L3 is shared with the host's other tenants.
+/// `scaling` study on this project's 2-core AMD EPYC VM (reports/scaling,
+/// the standard filter's pipeline against the one-by-one loop): 0.97× at
+/// 1.2 MB and 1.02× at 3.6 MB, in cache, where it gains nothing; 5.2× at
+/// 12 MB and 4.7–5.0× at 36–120 MB. The threshold sits between 3.6 and 12 MB
+/// rather than at the 32 MB L3 that /sys reports, because a dependent load
+/// already costs 147 ns at 12 MB there: the L3 is shared with the host's
+/// other tenants.
 pub const PREFETCH_FROM_BYTES: usize = 8 << 20;
 
 /// Whether a filter of `bytes` is worth the batched query's prefetching.
