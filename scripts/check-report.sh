@@ -5,7 +5,8 @@
 # screenshot beside the page (index.png, not committed) to look at.
 #
 # Then loads a few study pages (OUT/<study>/index.html, where present) and
-# fails when one writes to the console or is wider than its window.
+# fails when one writes to the console, is wider than its window, or has a
+# chart (a file of its folder, linked) that did not draw.
 #
 #   scripts/check-report.sh [OUT]      (default: reports)
 set -euo pipefail
@@ -92,12 +93,16 @@ if width is None:
     problems.append("the page did not measure its width")
 elif int(width.group(1)) > 1400:
     problems.append("%s px wide in a 1,400 px window" % width.group(1))
-if dom.count("<svg") == 0:
+charts = len(re.findall(r'<img class="chart"', dom))
+drawn = re.search(r'data-charts-drawn="(\d+)"', dom)
+if charts == 0:
     problems.append("no charts")
+elif drawn is None or int(drawn.group(1)) != charts:
+    problems.append("%s of %d charts drew (a chart file is missing or unreadable)" % (drawn.group(1) if drawn else "none", charts))
 for p in problems:
     print("check-report: %s/index.html: %s" % (study, p), file=sys.stderr)
 if problems:
     sys.exit(1)
-print("check-report: %s/index.html: %d charts, %s px wide at 1,400" % (study, dom.count("<svg"), width.group(1)))
+print("check-report: %s/index.html: %d charts drawn, %s px wide at 1,400" % (study, charts, width.group(1)))
 PY
 done

@@ -572,11 +572,16 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
     on_ctrl_c();
     let total: usize = specs.iter().map(|s| s.trials(opts.quick)).sum();
     let bar = progress(total as u64, quiet);
+    let mut study_seconds = Vec::with_capacity(specs.len());
     for spec in &specs {
         let run = runner::run_study(spec, opts, &pool, &bar)?;
         if !quiet {
             bar.suspend(|| summary(spec, &run));
         }
+        study_seconds.push(disk::StudySeconds {
+            study: spec.name.clone(),
+            seconds: run.seconds,
+        });
     }
     bar.finish_and_clear();
     RunRecord {
@@ -586,6 +591,7 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
         finished_utc: export::utc(std::time::SystemTime::now()),
         git_revision: export::git_revision(),
         studies: specs.iter().map(|s| s.name.clone()).collect(),
+        study_seconds,
         shard: opts.shard.map(|s| format!("{}/{}", s.index, s.count)),
     }
     .write(&opts.out)?;

@@ -247,10 +247,10 @@ pub enum KeysWhat {
     /// Print every key of an attack study's keys file as hex, one per line,
     /// generator lines regenerated (and checked against their digest)
     #[command(
-        after_help = "Examples:\n  sketchlab keys expand reports/hll_attack/keys.txt.gz --trial 1ced0fe8a859e884 | sketchlab estimate hll --redis --hex\n  sketchlab keys expand reports/bloom_attack/keys.txt.gz > all-keys.hex"
+        after_help = "Examples:\n  sketchlab keys expand reports/hll_attack/keys.txt --trial 1ced0fe8a859e884 | sketchlab estimate hll --redis --hex\n  sketchlab keys expand reports/bloom_attack/keys.txt > all-keys.hex"
     )]
     Expand {
-        /// OUT/<study>/keys.txt or keys.txt.gz
+        /// OUT/<study>/keys.txt (or keys.txt.xz when large)
         file: PathBuf,
         /// Only this trial's keys (its id, as in the file's `# trial ID` lines)
         #[arg(long, value_name = "ID")]

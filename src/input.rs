@@ -144,15 +144,39 @@ pub fn read_string(path: &Path, bound: u64) -> std::io::Result<String> {
         .map_err(|e| refused(format!("not valid UTF-8 text ({})", e.utf8_error())))
 }
 
-/// A file's bytes, decompressed when its name ends in `.gz`, bounded (file
-/// and decompressed bytes) by `bound`.
-pub fn read_maybe_gz(path: &Path, bound: u64) -> std::io::Result<Vec<u8>> {
+/// A file's bytes, decompressed when its name ends in `.xz` or `.gz`,
+/// bounded (file and decompressed bytes) by `bound`.
+pub fn read_packed(path: &Path, bound: u64) -> std::io::Result<Vec<u8>> {
     let bytes = read(path, bound)?;
-    if path.extension().is_some_and(|e| e == "gz") {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("gz") => gunzip(&bytes, bound),
+        Some("xz") => unxz(&bytes, bound),
+        _ => Ok(bytes),
+    }
+}
+
+/// `bytes` decompressed when they start as gzip or xz do (their magic
+/// numbers), else as they are; decompressed bytes bounded by `bound`.
+pub fn unpack_by_magic(bytes: Vec<u8>, bound: u64) -> std::io::Result<Vec<u8>> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
         gunzip(&bytes, bound)
+    } else if bytes.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
+        unxz(&bytes, bound)
     } else {
         Ok(bytes)
     }
+}
+
+/// Decompresses xz (every stream) into at most `bound` bytes.
+pub fn unxz(bytes: &[u8], bound: u64) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    liblzma::read::XzDecoder::new_multi_decoder(bytes)
+        .take(bound + 1)
+        .read_to_end(&mut out)?;
+    if out.len() as u64 > bound {
+        return Err(over(out.len() as u64, bound, true));
+    }
+    Ok(out)
 }
 
 /// Decompresses gzip (every member) into at most `bound` bytes.
@@ -215,5 +239,14 @@ mod tests {
             "{e}"
         );
         assert_eq!(gunzip(&bomb, 1 << 20).unwrap().len(), 1 << 20);
+        // and an xz one (1 MiB of zeros in about 200 bytes)
+        let bomb = crate::export::xz(&vec![0u8; 1 << 20]).unwrap();
+        assert!(bomb.len() < 2048);
+        let e = unxz(&bomb, 1 << 16).unwrap_err();
+        assert!(
+            is_refusal(&e) && e.to_string().contains("decompressed"),
+            "{e}"
+        );
+        assert_eq!(unxz(&bomb, 1 << 20).unwrap().len(), 1 << 20);
     }
 }

@@ -36,8 +36,10 @@ pub(super) fn save_baseline_as(out: &Path, name: &str) -> Result<()> {
             "manifest.json",
             "spec.toml",
             "results.csv",
+            "results.csv.xz",
             "results.csv.gz",
             "summary.csv",
+            "summary.csv.xz",
             "summary.csv.gz",
         ] {
             if from.join(f).is_file() {

@@ -127,7 +127,7 @@ pub(super) fn keys_check(
 
 /// `sketchlab keys expand FILE [--trial ID]`.
 pub(super) fn keys_expand(file: &Path, trial: Option<&str>) -> Result<()> {
-    use std::io::{Read, Write};
+    use std::io::Write;
     let trial = trial
         .map(|t| {
             u64::from_str_radix(t, 16)
@@ -136,13 +136,13 @@ pub(super) fn keys_expand(file: &Path, trial: Option<&str>) -> Result<()> {
         .transpose()?;
     let raw =
         crate::workload::file::read_regular(&file.display().to_string()).map_err(Error::Input)?;
-    let mut text = String::new();
-    let read = if raw.starts_with(&[0x1f, 0x8b]) {
-        flate2::read::MultiGzDecoder::new(&raw[..]).read_to_string(&mut text)
-    } else {
-        (&raw[..]).read_to_string(&mut text)
-    };
-    read.map_err(|e| Error::file(file, format!("not a keys file: {e}")))?;
+    // gzip (runs before xz) or xz, decompressed within the table bound
+    let text = crate::input::unpack_by_magic(raw, crate::input::table_bound())
+        .and_then(|b| {
+            String::from_utf8(b)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        })
+        .map_err(|e| Error::file(file, format!("not a keys file: {e}")))?;
     let keys =
         crate::experiment::expand::expand_file(&text, trial).map_err(|e| Error::file(file, e))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

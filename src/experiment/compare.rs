@@ -102,6 +102,7 @@ pub fn open_side(arg: &str) -> Result<Side> {
             file,
             "manifest.json"
                 | "results.csv"
+                | "results.csv.xz"
                 | "results.csv.gz"
                 | "claims.csv"
                 | "spec.toml"

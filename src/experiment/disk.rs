@@ -29,6 +29,19 @@ pub struct RunRecord {
     /// `i/N` when this folder holds one shard of a run (its report is built by `merge`).
     #[serde(default)]
     pub shard: Option<String>,
+    /// Wall seconds each study took in this run, in run order (a study
+    /// `--resume` found complete took next to none; a record inferred from
+    /// manifests, or merged, gives each study's manifest seconds). Empty in
+    /// a record older than this field.
+    #[serde(default)]
+    pub study_seconds: Vec<StudySeconds>,
+}
+
+/// One study's wall time in a run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StudySeconds {
+    pub study: String,
+    pub seconds: f64,
 }
 
 impl RunRecord {
@@ -91,6 +104,13 @@ impl RunRecord {
                 .max()
                 .unwrap_or_default(),
             git_revision: first.git_revision.clone(),
+            study_seconds: manifests
+                .iter()
+                .map(|(name, m)| StudySeconds {
+                    study: name.clone(),
+                    seconds: m.seconds,
+                })
+                .collect(),
             studies: manifests.into_iter().map(|(name, _)| name).collect(),
             shard: None,
         })
@@ -173,8 +193,7 @@ pub fn render_study_for(dir: &Path, own: Option<&'static dyn Kind>) -> Result<St
     super::verify::study(dir, &manifest, &spec, &results)?;
     // rows written before outputs were packed (or by hand) take the form
     // `export::write_output` gives their size
-    let packed = rows_path.extension().is_some_and(|e| e == "gz");
-    if packed != (rows.len() > export::PACK_FROM_BYTES) {
+    if !export::has_current_form(&rows_path, rows.len()) {
         rows_path = export::write_output(dir, "results.csv", &rows)?;
     }
     let mut files = vec![export::file_name(&rows_path), "spec.toml".to_string()];
@@ -225,7 +244,7 @@ pub fn render_study_for(dir: &Path, own: Option<&'static dyn Kind>) -> Result<St
     })
 }
 
-/// `keys.txt` (or `keys.txt.gz`, see [`export::write_output`]) for a kind
+/// `keys.txt` (or `keys.txt.xz`, see [`export::write_output`]) for a kind
 /// with crafted keys: per trial with keys a `# trial ID PARAMS` line, then
 /// one key per line as hex; regenerated from the trials' seeds. Returns the
 /// file written, `None` for a kind without crafted keys.
@@ -290,7 +309,7 @@ pub struct Rebuilt {
 /// Refuses (before writing anything) a folder whose studies come from
 /// different runs: another `--seed`, quick and full sizes mixed (a killed
 /// `reproduce --seed 5` over an older run leaves both), or a study with both
-/// `results.csv` and `results.csv.gz` (which is current cannot be told).
+/// more than one of `results.csv`, `.xz` and `.gz` (which is current cannot be told).
 pub(crate) fn check_one_run(out: &Path, run: &RunRecord) -> Result<()> {
     let mut seen: Vec<(String, Option<u64>, bool)> = Vec::new();
     for name in &run.studies {
@@ -299,10 +318,18 @@ pub(crate) fn check_one_run(out: &Path, run: &RunRecord) -> Result<()> {
         let m = Manifest::from_bytes(&read(&path)?)
             .map_err(|e| Error::file(&path, format!("{e:#}")))?;
         seen.push((name.clone(), m.seed_overridden.then_some(m.seed), m.quick));
-        if dir.join("results.csv").is_file() && dir.join("results.csv.gz").is_file() {
+        let forms = export::outputs_present(&dir, "results.csv");
+        if forms.len() > 1 {
             return Err(Error::file(
                 &dir,
-                "holds both results.csv and results.csv.gz: remove the stale one (the manifest lists the current one)",
+                format!(
+                    "holds {}: remove the stale ones (the manifest lists the current one)",
+                    forms
+                        .iter()
+                        .map(|p| export::file_name(p))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
             ));
         }
     }

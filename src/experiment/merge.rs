@@ -362,6 +362,16 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
         git_revision: merged
             .first()
             .and_then(|m| journal::build_revision(&m.build)),
+        study_seconds: order
+            .iter()
+            .filter_map(|name| {
+                let m = merged.iter().find(|m| &m.spec.name == name)?;
+                Some(disk::StudySeconds {
+                    study: name.clone(),
+                    seconds: m.seconds,
+                })
+            })
+            .collect(),
         studies: order,
         shard: None,
     }

@@ -32,51 +32,100 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// Outputs (results.csv, summary.csv, keys.txt) larger than this are
-/// written gzipped as `NAME.gz`: the committed reference run's largest
-/// tables shrink five-fold, and every reader takes either form
-/// ([`read_output`]; pandas and `zcat` read them as they are).
+/// written xz-compressed as `NAME.xz` (every reader takes either form, and
+/// `NAME.gz` from runs before xz: [`read_output`]; pandas, R and `xzcat`
+/// read them as they are).
 pub const PACK_FROM_BYTES: usize = 64 * 1024;
 
-/// Writes output `name` into `dir`: plain, or gzipped as `name.gz` when
-/// larger than [`PACK_FROM_BYTES`] (deterministic: no timestamp, the same
-/// bytes for the same content); the other form, left by an earlier run, is
-/// removed. Returns the path written.
+/// The xz preset: 6 (the `xz` default). The committed reference's results
+/// are 22% smaller than gzip -9 (5.7 against 7.3 MB); 9 saves under 1% more.
+const XZ_PRESET: u32 = 6;
+
+/// The packed forms an output may have, the current one first.
+const PACKED: [&str; 2] = ["xz", "gz"];
+
+/// The forms output `name` may have in `dir`: plain, then the packed ones.
+fn forms(dir: &Path, name: &str) -> [PathBuf; 3] {
+    [
+        dir.join(name),
+        dir.join(format!("{name}.{}", PACKED[0])),
+        dir.join(format!("{name}.{}", PACKED[1])),
+    ]
+}
+
+/// `bytes` as one xz stream (CRC-64 check, no timestamp: the same bytes for
+/// the same content, whichever machine writes them, since the crate builds
+/// its own liblzma).
+pub fn xz(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let mut z = liblzma::write::XzEncoder::new(Vec::new(), XZ_PRESET);
+    z.write_all(bytes)?;
+    Ok(z.finish()?)
+}
+
+/// Writes output `name` into `dir`: plain, or xz-compressed as `name.xz`
+/// when larger than [`PACK_FROM_BYTES`] (deterministic); the other forms,
+/// left by an earlier run, are removed. Returns the path written.
 pub fn write_output(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
-    let plain = dir.join(name);
-    let packed = dir.join(format!("{name}.gz"));
+    let [plain, packed, legacy] = forms(dir, name);
     let (path, stale) = if bytes.len() > PACK_FROM_BYTES {
-        let mut gz = flate2::GzBuilder::new()
-            .mtime(0)
-            .write(Vec::new(), flate2::Compression::best());
-        gz.write_all(bytes)?;
-        write_atomic(&packed, &gz.finish()?)?;
-        (packed, plain)
+        write_atomic(&packed, &xz(bytes)?)?;
+        (packed, [plain, legacy])
     } else {
         write_atomic(&plain, bytes)?;
-        (plain, packed)
+        (plain, [packed, legacy])
     };
-    if stale.exists() {
-        std::fs::remove_file(&stale).with_context(|| format!("removing {}", stale.display()))?;
+    for old in stale {
+        if old.exists() {
+            std::fs::remove_file(&old).with_context(|| format!("removing {}", old.display()))?;
+        }
     }
     Ok(path)
 }
 
-/// The path output `name` has in `dir`: `name`, else `name.gz`, else `None`.
-pub fn output_path(dir: &Path, name: &str) -> Option<PathBuf> {
-    [dir.join(name), dir.join(format!("{name}.gz"))]
-        .into_iter()
-        .find(|p| p.is_file())
+/// Whether `path` is an output in a packed form (its name ends `.xz` or `.gz`).
+pub fn is_packed(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| PACKED.contains(&e))
 }
 
-/// Reads output `name` from `dir`, plain or gzipped (see [`write_output`]).
+/// Whether `path` is an output in the form [`write_output`] gives `len` bytes.
+pub fn has_current_form(path: &Path, len: usize) -> bool {
+    let current = path.extension().is_some_and(|e| e == PACKED[0]);
+    if len > PACK_FROM_BYTES {
+        current
+    } else {
+        !is_packed(path)
+    }
+}
+
+/// The path output `name` has in `dir`: `name`, else `name.xz`, else
+/// `name.gz`, else `None`.
+pub fn output_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    forms(dir, name).into_iter().find(|p| p.is_file())
+}
+
+/// The forms of output `name` present in `dir` (more than one is a folder
+/// two runs wrote into).
+pub fn outputs_present(dir: &Path, name: &str) -> Vec<PathBuf> {
+    forms(dir, name)
+        .into_iter()
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// Reads output `name` from `dir`, plain or packed (see [`write_output`]).
 pub fn read_output(dir: &Path, name: &str) -> std::io::Result<Vec<u8>> {
     let Some(path) = output_path(dir, name) else {
         return Err(std::io::Error::new(
             std::io::ErrorKind::NotFound,
-            format!("neither {name} nor {name}.gz in {}", dir.display()),
+            format!(
+                "neither {name} nor {name}.xz nor {name}.gz in {}",
+                dir.display()
+            ),
         ));
     };
-    crate::input::read_maybe_gz(&path, crate::input::table_bound())
+    crate::input::read_packed(&path, crate::input::table_bound())
 }
 
 /// [`read_output`] by path: `dir/name` or `dir/name.gz`.
@@ -267,14 +316,15 @@ mod pack_tests {
     use super::*;
 
     #[test]
-    fn large_outputs_are_gzipped_deterministically_and_read_back() {
+    fn large_outputs_are_packed_deterministically_and_read_back() {
         let d = tempfile::tempdir().unwrap();
         let small = b"a,b\n1,2\n".to_vec();
         let large: Vec<u8> = (0..PACK_FROM_BYTES + 1)
             .map(|i| b'0' + (i % 10) as u8)
             .collect();
         let p = write_output(d.path(), "results.csv", &large).unwrap();
-        assert_eq!(file_name(&p), "results.csv.gz");
+        assert_eq!(file_name(&p), "results.csv.xz");
+        assert!(has_current_form(&p, large.len()) && is_packed(&p));
         let first = std::fs::read(&p).unwrap();
         assert!(first.len() < large.len() / 10);
         assert_eq!(read_output(d.path(), "results.csv").unwrap(), large);
@@ -284,11 +334,25 @@ mod pack_tests {
         // a small rewrite replaces the packed file, and the reverse
         let p = write_output(d.path(), "results.csv", &small).unwrap();
         assert_eq!(file_name(&p), "results.csv");
-        assert!(!d.path().join("results.csv.gz").exists());
+        assert!(!d.path().join("results.csv.xz").exists());
         assert_eq!(read_output(d.path(), "results.csv").unwrap(), small);
         write_output(d.path(), "results.csv", &large).unwrap();
         assert!(!d.path().join("results.csv").exists());
         assert!(read_output(d.path(), "keys.txt").is_err());
+        // a run before xz wrote gzip: read as it is, and replaced (with
+        // nothing stale left) when written again
+        std::fs::remove_file(d.path().join("results.csv.xz")).unwrap();
+        let mut gz = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::best());
+        gz.write_all(&large).unwrap();
+        std::fs::write(d.path().join("results.csv.gz"), gz.finish().unwrap()).unwrap();
+        let old = output_path(d.path(), "results.csv").unwrap();
+        assert!(is_packed(&old) && !has_current_form(&old, large.len()));
+        assert_eq!(read_output(d.path(), "results.csv").unwrap(), large);
+        write_output(d.path(), "results.csv", &large).unwrap();
+        assert_eq!(
+            outputs_present(d.path(), "results.csv"),
+            vec![d.path().join("results.csv.xz")]
+        );
     }
 }
 

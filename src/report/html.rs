@@ -29,7 +29,7 @@ tr.caveat td{color:#555;font-size:0.95em}tr.caveat td:first-child{padding-left:1
 .findings li{margin:0.35em 0}\
 .v-inconclusive{background:#fbeac0}.v-not-measured{background:#e8e8e8}\
 td.note{color:#555;font-size:0.9em}\
-figure{margin:1em 0}figure svg{max-width:100%;height:auto}\
+figure{margin:1em 0}figure svg,figure img{max-width:100%;height:auto}\
 nav{display:flex;flex-wrap:wrap;gap:0.2em 0.6em}nav a{white-space:nowrap}\
 table{display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}.filter{position:sticky;top:0;background:#fff;padding:0.4em 0;border-bottom:1px solid #ddd}";
 

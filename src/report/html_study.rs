@@ -1,11 +1,12 @@
-//! `OUT/<study>/index.html`: one study's page, self-contained like the
-//! run's index.html (style inline, charts as SVG, a heatmap's PNG as a data
-//! URI, nothing fetched): its description, reading, charts, the table its
-//! claims read, and its claims with their verdicts, each linked to its row
-//! in the run's ledger. The run's page lists the studies and links here,
-//! so that it stays a few screens long.
+//! `OUT/<study>/index.html`: one study's page, beside its files (style
+//! inline; its charts are the SVG files of its folder, or a heatmap's PNG,
+//! linked by name, so nothing comes from outside the folder): its
+//! description, reading, charts, the table its claims read, and its claims
+//! with their verdicts, each linked to its row in the run's ledger. The
+//! run's page lists the studies and links here, so that it stays a few
+//! screens long.
 
-use super::html::{STYLE, escape, inline_svg, table};
+use super::html::{STYLE, escape, table};
 use super::ledger::{LedgerRow, Reading};
 use super::{StudyResult, num};
 use crate::export::markdown::sig;
@@ -26,25 +27,28 @@ pub fn page(st: &StudyResult<'_>, ledger: &[LedgerRow]) -> std::io::Result<Strin
             .join(", "),
         escape(&st.section.reading),
     );
+    // the charts are the files beside the page, linked, not copied in: the
+    // SVG (or a heatmap's PNG) is already in the folder, and inlining it
+    // doubled every study's chart bytes (2.7 MB of the committed reference)
     for p in st.plots {
+        let Some(file) = p.file_name().map(|f| f.to_string_lossy()) else {
+            continue;
+        };
+        let alt = p
+            .file_stem()
+            .map(|x| x.to_string_lossy())
+            .unwrap_or_default();
         match p.extension().and_then(|e| e.to_str()) {
-            Some("svg") => s += &format!("<figure>{}</figure>\n", inline_svg(p)?),
-            // a heatmap has no SVG: its PNG goes in as a data URI (no request)
-            Some("png") if !p.with_extension("svg").exists() => {
-                use base64::Engine;
-                let data = base64::engine::general_purpose::STANDARD
-                    .encode(crate::input::read(p, crate::input::table_bound())?);
-                let alt = p
-                    .file_stem()
-                    .map(|x| x.to_string_lossy())
-                    .unwrap_or_default();
-                s += &format!(
-                    "<figure><img alt=\"{}\" src=\"data:image/png;base64,{data}\"></figure>\n",
-                    escape(&alt)
-                );
-            }
-            _ => {}
+            Some("svg") => {}
+            // a heatmap has no SVG: its PNG is the chart
+            Some("png") if !p.with_extension("svg").exists() => {}
+            _ => continue,
         }
+        s += &format!(
+            "<figure><img class=\"chart\" alt=\"{}\" src=\"{}\"></figure>\n",
+            escape(&alt),
+            escape(&file)
+        );
     }
     if !st.section.table.rows.is_empty() {
         s += &table(&st.section.table);
@@ -74,7 +78,9 @@ pub fn page(st: &StudyResult<'_>, ledger: &[LedgerRow]) -> std::io::Result<Strin
         }
         s += "</tbody></table>\n";
     }
-    // the page measures its own width (scripts/check-report.sh reads it)
-    s += "<script>document.body.setAttribute('data-page-width',document.documentElement.scrollWidth);</script>\n</body></html>\n";
+    // the page measures its own width, and once loaded counts the charts
+    // that drew (scripts/check-report.sh reads both: a broken link is a
+    // chart that did not)
+    s += "<script>document.body.setAttribute('data-page-width',document.documentElement.scrollWidth);window.addEventListener('load',function(){var n=0;document.querySelectorAll('img.chart').forEach(function(i){if(i.naturalWidth>0){n++;}});document.body.setAttribute('data-charts-drawn',n);});</script>\n</body></html>\n";
     Ok(s)
 }

@@ -260,9 +260,10 @@ fn claims_prints_the_ledger_filtered_by_verdict_and_document() {
 
 /// index.html is one self-contained page: every claim of claims.csv is a row
 /// carrying its verdict and document, every study a line linking to its own
-/// page, and each study's page (OUT/<study>/index.html, self-contained too)
-/// has its charts inlined as SVG; nothing is fetched (no src, href or url()
-/// outside the pages and the run's own files).
+/// page, and each study's page (OUT/<study>/index.html) links every chart
+/// file of its folder by name; nothing is fetched (no src, href or url()
+/// outside the pages and the run's own files). run.json gives every study's
+/// wall seconds, in run order.
 #[test]
 fn index_html_carries_the_ledger_and_every_chart_inline() {
     let d = quick_out();
@@ -290,6 +291,22 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
     }
     let run: serde_json::Value =
         serde_json::from_slice(&std::fs::read(d.join("run.json")).unwrap()).unwrap();
+    let timed: Vec<&str> = run["study_seconds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            assert!(t["seconds"].as_f64().unwrap() >= 0.0, "{t}");
+            t["study"].as_str().unwrap()
+        })
+        .collect();
+    let studies: Vec<&str> = run["studies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(timed, studies, "run.json times every study");
     let mut pages = vec![html.clone()];
     for study in run["studies"].as_array().unwrap() {
         let name = study.as_str().unwrap();
@@ -302,29 +319,31 @@ fn index_html_carries_the_ledger_and_every_chart_inline() {
             page.contains("<a href=\"../index.html\">"),
             "{name}: a way back"
         );
-        let svgs = std::fs::read_dir(d.join(name))
-            .unwrap()
-            .filter(|e| {
-                e.as_ref()
-                    .unwrap()
-                    .path()
-                    .extension()
-                    .is_some_and(|x| x == "svg")
-            })
-            .count();
-        assert_eq!(page.matches("<svg").count(), svgs, "{name}: charts inlined");
-        let heatmaps = std::fs::read_dir(d.join(name))
+        // each chart file of the folder (an SVG, or a heatmap's PNG) is
+        // linked by its name, and nothing else is
+        let mut charts: Vec<String> = std::fs::read_dir(d.join(name))
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| {
-                p.extension().is_some_and(|x| x == "png") && !p.with_extension("svg").exists()
+                p.extension().is_some_and(|x| x == "svg")
+                    || (p.extension().is_some_and(|x| x == "png")
+                        && !p.with_extension("svg").exists()
+                        && p.file_name().is_some_and(|f| f != "index.png"))
             })
-            .count();
-        assert_eq!(
-            page.matches("src=\"data:image/png;base64,").count(),
-            heatmaps,
-            "{name}: heatmaps inlined"
-        );
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        charts.sort();
+        let mut linked: Vec<String> = page
+            .split("<img class=\"chart\" ")
+            .skip(1)
+            .map(|t| {
+                let src = &t[t.find("src=\"").unwrap() + 5..];
+                src[..src.find('"').unwrap()].to_string()
+            })
+            .collect();
+        linked.sort();
+        assert_eq!(linked, charts, "{name}: its charts, linked");
+        assert!(!page.contains("<svg"), "{name}: no chart copied in");
         // each claim of the study's spec is listed on its page, linked to the ledger
         let spec: toml::Table =
             toml::from_str(&std::fs::read_to_string(d.join(name).join("spec.toml")).unwrap())
@@ -405,7 +424,7 @@ fn report_rebuilds_everything_from_disk_byte_identically() {
     let kept = |p: &Path| {
         let name = p.file_name().unwrap().to_string_lossy();
         name == "results.csv"
-            || name == "results.csv.gz"
+            || name == "results.csv.xz"
             || name == "spec.toml"
             || name == "manifest.json"
             || name == "run.json"
