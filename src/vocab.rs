@@ -7,6 +7,61 @@
 
 use clap::ValueEnum;
 
+/// A closed set of words and its enum (declared with [`closed_set!`]).
+pub trait ClosedSet: Sized + Copy + 'static {
+    /// The words, in declaration order.
+    const NAMES: &'static [&'static str];
+    /// The variant a word names.
+    fn from_name(s: &str) -> Option<Self>;
+    /// The variant's word.
+    fn as_str(self) -> &'static str;
+}
+
+/// A closed set of spec words as an enum: `closed_set! { pub enum Mode {
+/// Pollution = "pollution", Forgery = "forgery" } }` declares the enum with
+/// `NAMES` (the words, in order: what `common::choice` offers), `from_name`,
+/// `as_str`, `Display` (its word, so a row or a message prints what the
+/// spec said) and [`ClosedSet`] (so a kind's parameter can be the enum:
+/// `experiment::params` reads any closed set by its word), and a `match`
+/// on it is checked for completeness by the compiler.
+#[macro_export]
+macro_rules! closed_set {
+    ($(#[$m:meta])* $vis:vis enum $name:ident { $( $(#[$vm:meta])* $var:ident = $word:literal ),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name { $( $(#[$vm])* $var ),+ }
+        impl $name {
+            /// The spec's words, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[ $( $word ),+ ];
+            /// Every variant, in the order of [`Self::NAMES`].
+            #[allow(dead_code)]
+            pub const ALL: &'static [$name] = &[ $( $name::$var ),+ ];
+            /// The variant a spec word names.
+            pub fn from_name(s: &str) -> Option<Self> {
+                match s { $( $word => Some($name::$var), )+ _ => None }
+            }
+            /// The spec's word for this variant.
+            pub fn as_str(self) -> &'static str {
+                match self { $( $name::$var => $word ),+ }
+            }
+        }
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+        impl $crate::vocab::ClosedSet for $name {
+            const NAMES: &'static [&'static str] = $name::NAMES;
+            fn from_name(s: &str) -> Option<Self> {
+                $name::from_name(s)
+            }
+            fn as_str(self) -> &'static str {
+                $name::as_str(self)
+            }
+        }
+    };
+}
+
 /// A claim's verdict (claims.csv's `verdict`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
 pub enum Verdict {

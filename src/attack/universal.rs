@@ -23,31 +23,19 @@ fn mod_p61(x: u128) -> u64 {
     if r >= P61 { r - P61 } else { r }
 }
 
-/// The families a study can draw from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    CarterWegman,
-    MultiplyShift,
-    /// XXH3-64 with a 64-bit seed: a seeded hash, not a proven universal family.
-    Xxh3,
-    /// SipHash-1-3 with a 128-bit key: a keyed PRF.
-    Sip13,
+crate::closed_set! {
+    /// The families a study can draw from.
+    pub enum Family {
+        CarterWegman = "carter_wegman",
+        MultiplyShift = "multiply_shift",
+        /// XXH3-64 with a 64-bit seed: a seeded hash, not a proven universal family.
+        Xxh3 = "xxh3_64",
+        /// SipHash-1-3 with a 128-bit key: a keyed PRF.
+        Sip13 = "sip13",
+    }
 }
 
 impl Family {
-    pub const NAMES: &'static [&'static str] =
-        &["carter_wegman", "multiply_shift", "xxh3_64", "sip13"];
-
-    pub fn by_name(name: &str) -> Option<Family> {
-        Some(match name {
-            "carter_wegman" => Family::CarterWegman,
-            "multiply_shift" => Family::MultiplyShift,
-            "xxh3_64" => Family::Xxh3,
-            "sip13" => Family::Sip13,
-            _ => return None,
-        })
-    }
-
     /// A function drawn at random from the family, for `m = 2^bits` buckets.
     pub fn draw(self, bits: u32, rng: &mut impl Rng) -> Function {
         let f = match self {

@@ -318,6 +318,37 @@ impl FromValue for KeyType {
     }
 }
 
+/// The variant a validated word names (the validator checked it against
+/// the same `NAMES`, so a miss is a bug in the declaration).
+pub fn by_name<T>(v: &Value, from_name: impl Fn(&str) -> Option<T>, what: &str) -> T {
+    match v {
+        Value::Str(s) => from_name(s).unwrap_or_else(|| mismatch(v, what)),
+        _ => mismatch(v, what),
+    }
+}
+
+/// Every closed set ([`crate::vocab::ClosedSet`]) is read by its word.
+impl<T: crate::vocab::ClosedSet> FromValue for T {
+    fn from_value(v: &Value) -> Self {
+        by_name(v, T::from_name, std::any::type_name::<T>())
+    }
+}
+
+/// [`FromValue`] for enums declared elsewhere with a `from_name`.
+macro_rules! from_value_by_name {
+    ($($t:ty),*) => {$(
+        impl FromValue for $t {
+            fn from_value(v: &Value) -> Self {
+                by_name(v, <$t>::from_name, stringify!($t))
+            }
+        }
+    )*};
+}
+from_value_by_name!(
+    crate::structures::menu::Filter,
+    crate::structures::menu::Sketch
+);
+
 /// The loaded key file a `keys` parameter value names, if it names one.
 pub fn key_file_of(v: &Value) -> Option<&'static crate::workload::file::KeyFile> {
     match v {

@@ -18,35 +18,22 @@ pub fn words() -> &'static [&'static str] {
     })
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Keyset {
-    /// 8-byte little-endian integers 0, 1, 2, …
-    Sequential,
-    /// 8-byte integers `id << 40`: only the high 24 bits vary.
-    HighBits,
-    /// URLs sharing a 72-byte prefix, then the decimal id.
-    UrlPrefix,
-    /// The dictionary, word by word.
-    Words,
-    /// Random-looking 8-byte keys (the control).
-    Random,
+crate::closed_set! {
+    pub enum Keyset {
+        /// 8-byte little-endian integers 0, 1, 2, …
+        Sequential = "sequential",
+        /// 8-byte integers `id << 40`: only the high 24 bits vary.
+        HighBits = "high_bits",
+        /// URLs sharing a 72-byte prefix, then the decimal id.
+        UrlPrefix = "url_prefix",
+        /// The dictionary, word by word.
+        Words = "words",
+        /// Random-looking 8-byte keys (the control).
+        Random = "random",
+    }
 }
 
 impl Keyset {
-    pub const NAMES: &'static [&'static str] =
-        &["sequential", "high_bits", "url_prefix", "words", "random"];
-
-    pub fn from_name(s: &str) -> Option<Self> {
-        Some(match s {
-            "sequential" => Keyset::Sequential,
-            "high_bits" => Keyset::HighBits,
-            "url_prefix" => Keyset::UrlPrefix,
-            "words" => Keyset::Words,
-            "random" => Keyset::Random,
-            _ => return None,
-        })
-    }
-
     /// How many distinct keys the set has.
     pub fn max_ids(self) -> u64 {
         match self {

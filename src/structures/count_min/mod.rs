@@ -108,14 +108,16 @@ pub struct CountMin<C: Counter = u64, H = Xxh3> {
     rows: Rows,
 }
 
-/// How the d row columns derive from the key's one 128-bit hash.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Rows {
-    /// (h1 + i·s) mod w, s = 1 + (h2 mod (w − 1)).
-    #[default]
-    Double,
-    /// splitmix64(h1 ⊕ splitmix64(h2 + i)) mod w.
-    Independent,
+crate::closed_set! {
+    /// How the d row columns derive from the key's one 128-bit hash.
+    #[derive(Default)]
+    pub enum Rows {
+        /// (h1 + i·s) mod w, s = 1 + (h2 mod (w − 1)).
+        #[default]
+        Double = "double",
+        /// splitmix64(h1 ⊕ splitmix64(h2 + i)) mod w.
+        Independent = "independent",
+    }
 }
 
 /// The probe that tells two hashers apart without comparing their types.

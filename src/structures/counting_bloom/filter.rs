@@ -3,14 +3,15 @@ use crate::hashing::double::{MAX_SLOTS, Scheme};
 use crate::structures::bloom::theory as bloom_theory;
 use crate::structures::{DeleteError, InsertError, ParamError, invalid};
 
-/// What a decrement does to a counter that has saturated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Overflow {
-    /// Decrement it like any other (the chapter: "thereafter decrements can
-    /// take it below its true value").
-    Decrement,
-    /// Leave it at the maximum forever (no false negatives; it never empties).
-    Sticky,
+crate::closed_set! {
+    /// What a decrement does to a counter that has saturated.
+    pub enum Overflow {
+        /// Decrement it like any other (the chapter: "thereafter decrements can
+        /// take it below its true value").
+        Decrement = "decrement",
+        /// Leave it at the maximum forever (no false negatives; it never empties).
+        Sticky = "sticky",
+    }
 }
 
 /// m counters of `width` bits (4: two per byte; 8: one per byte), saturating.

@@ -382,6 +382,13 @@ pub fn ultraloglog_after<R: rand::Rng>(p: u32, n: f64, rng: &mut R) -> anyhow::R
     Ok(u)
 }
 
+impl std::fmt::Display for Sketch {
+    /// The spec's word for it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

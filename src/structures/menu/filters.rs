@@ -513,6 +513,13 @@ impl Filter {
 mod build;
 pub use build::Built;
 
+impl std::fmt::Display for Filter {
+    /// The spec's word for it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 #[cfg(test)]
 #[path = "filters_tests.rs"]
 mod tests;

@@ -48,22 +48,13 @@ struct Centroid {
     weight: f64,
 }
 
-/// The scale function bounding a centroid's size by its quantile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scale {
-    /// k1(q) = δ/(2π)·asin(2q − 1): shares ∝ √(q(1 − q)).
-    K1,
-    /// K2 through the reference's weight limit q(1 − q)/η: shares ∝ q(1 − q).
-    K2,
-}
-
-impl Scale {
-    pub fn parse(s: &str) -> Option<Scale> {
-        match s {
-            "k1" => Some(Scale::K1),
-            "k2" => Some(Scale::K2),
-            _ => None,
-        }
+crate::closed_set! {
+    /// The scale function bounding a centroid's size by its quantile.
+    pub enum Scale {
+        /// K2 through the reference's weight limit q(1 − q)/η: shares ∝ q(1 − q).
+        K2 = "k2",
+        /// k1(q) = δ/(2π)·asin(2q − 1): shares ∝ √(q(1 − q)).
+        K1 = "k1",
     }
 }
 

@@ -27,10 +27,27 @@ use rand::RngExt;
 
 pub struct BloomAttack;
 
+crate::closed_set! {
+    /// The values of `attack`.
+    pub enum Attack {
+        Pollution = "pollution",
+        Forgery = "forgery",
+    }
+}
+
+crate::closed_set! {
+    /// The values of `target`.
+    pub enum Target {
+        Chapter = "chapter",
+        Sip13 = "sip13",
+        Xxh3 = "xxh3",
+    }
+}
+
 crate::params! {
     pub struct P {
-        attack: String = common::choice(&["pollution", "forgery"], Def::Required, "pollution: chosen insertions; forgery: crafted non-member queries"),
-        target: String = common::choice(&["chapter", "sip13", "xxh3"], Def::Required, "chapter: the chapter's filter (mmh3, seed 0); sip13: keyed with a key the attacker never sees; xxh3: XXH3 under hash_seed, modelled by the attacker with seed 0"),
+        attack: Attack = common::choice(Attack::NAMES, Def::Required, "pollution: chosen insertions; forgery: crafted non-member queries"),
+        target: Target = common::choice(Target::NAMES, Def::Required, "chapter: the chapter's filter (mmh3, seed 0); sip13: keyed with a key the attacker never sees; xxh3: XXH3 under hash_seed, modelled by the attacker with seed 0"),
         hash_seed: HashSeed = common::HASH_SEED,
         n: u64 = common::count(Def::Int(100_000), "keys inserted (the filter's capacity)"),
         p: f64 = common::rate(Def::Float(0.01), "design false-positive rate"),
@@ -97,10 +114,10 @@ fn attack(p: &P, seeds: Seeds) -> anyhow::Result<(u64, u32, Filter, Found, u64)>
             seed.hasher(StrategyId::Xxh3, seeds),
         )?))
     };
-    let mut filter = match p.target.as_str() {
-        "chapter" => Filter::Chapter(ChapterBloom::new(p.n, p.p)?),
-        "xxh3" => xxh3(p.hash_seed)?,
-        _ => Filter::Keyed(BloomFilter::with_rate(
+    let mut filter = match p.target {
+        Target::Chapter => Filter::Chapter(ChapterBloom::new(p.n, p.p)?),
+        Target::Xxh3 => xxh3(p.hash_seed)?,
+        Target::Sip13 => Filter::Keyed(BloomFilter::with_rate(
             p.n,
             p.p,
             HashSeed::Trial.hasher(StrategyId::Sip13, seeds),
@@ -112,7 +129,7 @@ fn attack(p: &P, seeds: Seeds) -> anyhow::Result<(u64, u32, Filter, Found, u64)>
     };
     // the attacker's model: the chapter's algorithm, or XXH3 with seed 0
     type Positions = Box<dyn Fn(&[u8]) -> Vec<u64>>;
-    let (model_m, positions): (u64, Positions) = if p.target == "xxh3" {
+    let (model_m, positions): (u64, Positions) = if p.target == Target::Xxh3 {
         let model_of =
             BloomFilter::with_rate(p.n, p.p, HashSeed::Fixed(0).hasher(StrategyId::Xxh3, seeds))?;
         (
@@ -129,7 +146,7 @@ fn attack(p: &P, seeds: Seeds) -> anyhow::Result<(u64, u32, Filter, Found, u64)>
     let mut model = Model::new(model_m, positions);
     let mut rng = seeds.rng("candidates");
     let candidate = move || rng.random::<[u8; 16]>().to_vec();
-    let found = if p.attack == "pollution" {
+    let found = if p.attack == Attack::Pollution {
         let f = bloom::pollute(&mut model, p.n as usize, candidate, p.max_tries);
         for key in &f.keys {
             filter.insert(key);
@@ -170,10 +187,10 @@ impl Study for BloomAttack {
             search_capped: found.capped,
             fill: filter.fill(),
             fpr_honest: Proportion::new(honest, p.queries),
-            fpr_attack_queries: (p.attack == "forgery")
+            fpr_attack_queries: (p.attack == Attack::Forgery)
                 .then(|| Proportion::new(positives, keys.max(1))),
             fpr_design: p.p,
-            fpr_theory_polluted: (p.attack == "pollution")
+            fpr_theory_polluted: (p.attack == Attack::Pollution)
                 .then(|| (keys as f64 * k as f64 / m as f64).powi(k as i32)),
         })
     }
@@ -186,7 +203,7 @@ impl Study for BloomAttack {
         let filter = bloom_bytes(bloom_bits(p.n, p.p));
         // pollution's search grows as the model fills: about (m/k)/(k-1) * 0.27^-(k-1) at p = 1%
         let k = theory::optimal_k_int(bloom_bits(p.n, p.p) as u64, p.n).max(2) as f64;
-        let search = if p.attack == "pollution" {
+        let search = if p.attack == Attack::Pollution {
             bloom_bits(p.n, p.p) / k / (k - 1.0) * (1.0 - (2f64).ln()).powf(-(k - 1.0))
         } else {
             p.forged as f64 / p.p

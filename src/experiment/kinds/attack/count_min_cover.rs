@@ -18,9 +18,17 @@ use rand::RngExt;
 
 pub struct CountMinCover;
 
+crate::closed_set! {
+    /// The values of `target`.
+    pub enum Target {
+        Public = "public",
+        Sip13 = "sip13",
+    }
+}
+
 crate::params! {
     pub struct P {
-        target: String = common::choice(&["public", "sip13"], Def::Required, "public: the sketch hashes with xxh3, seed 0 (the attacker's model); sip13: keyed with a key the attacker never sees"),
+        target: Target = common::choice(Target::NAMES, Def::Required, "public: the sketch hashes with xxh3, seed 0 (the attacker's model); sip13: keyed with a key the attacker never sees"),
         eps: f64 = common::rate(Def::Float(0.001), "w = ceil(e/eps)"),
         depth: u64 = common::int(1, 16, Def::Int(5), "d rows"),
         honest_updates: u64 = common::count(Def::Int(1_000_000), "honest Zipf updates (s = 1.1 over 100,000 keys)"),
@@ -93,8 +101,8 @@ impl Study for CountMinCover {
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let covers = search(p, seeds)?;
-        let hasher = match p.target.as_str() {
-            "public" => HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(0)),
+        let hasher = match p.target {
+            Target::Public => HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(0)),
             _ => HashSeed::Trial.hasher(StrategyId::Sip13, seeds),
         };
         let mut cm: CountMin<u64, _> = CountMin::new(theory::width(p.eps), p.depth, hasher)?;

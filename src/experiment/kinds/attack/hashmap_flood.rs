@@ -22,15 +22,39 @@ use std::time::{Duration, Instant};
 
 pub struct HashmapFlood;
 
-const ATTACKS: &[&str] = &["fx", "murmur3_x86_32", "murmur64a"];
 /// FxHash keys: the low word every crafted hash shares.
 const FX_LOW: u32 = 0x5eed_f100;
 
+crate::closed_set! {
+    /// The values of `attack`.
+    pub enum Attack {
+        Fx = "fx",
+        Murmur3X8632 = "murmur3_x86_32",
+        Murmur64a = "murmur64a",
+    }
+}
+
+crate::closed_set! {
+    /// The values of `table`.
+    pub enum Map {
+        Attacked = "attacked",
+        RandomState = "random_state",
+    }
+}
+
+crate::closed_set! {
+    /// The values of `keys`.
+    pub enum KeySet {
+        Crafted = "crafted",
+        Random = "random",
+    }
+}
+
 crate::params! {
     pub struct P {
-        attack: String = common::choice(ATTACKS, Def::Required, "the hasher the keys are crafted against: fx (FxHash on u64 keys, no seed), murmur3_x86_32 / murmur64a (byte keys, a random seed the attacker never sees)"),
-        table: String = common::choice(&["attacked", "random_state"], Def::Required, "attacked: HashMap with that hasher; random_state: std's default (SipHash-1-3, random key)"),
-        keys: String = common::choice(&["crafted", "random"], Def::Required, "crafted: the attack's colliding keys; random: random keys of the same type and length"),
+        attack: Attack = common::choice(Attack::NAMES, Def::Required, "the hasher the keys are crafted against: fx (FxHash on u64 keys, no seed), murmur3_x86_32 / murmur64a (byte keys, a random seed the attacker never sees)"),
+        table: Map = common::choice(Map::NAMES, Def::Required, "attacked: HashMap with that hasher; random_state: std's default (SipHash-1-3, random key)"),
+        keys: KeySet = common::choice(KeySet::NAMES, Def::Required, "crafted: the attack's colliding keys; random: random keys of the same type and length"),
         n: u64 = common::int(1, 1 << 25, Def::Required, "keys inserted"),
         reps: u64 = common::int(1, 1000, Def::Int(5), "timed repetitions (each into a new map); the median is reported"),
         max_seconds: f64 = common::positive(3600.0, Def::Float(30.0), "per-trial time cap: inserting stops there, and no further repetition starts"),
@@ -64,11 +88,11 @@ enum Keys {
     Bytes(Vec<Vec<u8>>),
 }
 
-fn target(attack: &str) -> Option<Target> {
+fn target(attack: Attack) -> Option<Target> {
     match attack {
-        "murmur3_x86_32" => Some(Target::Murmur3x86_32),
-        "murmur64a" => Some(Target::Murmur64a),
-        _ => None,
+        Attack::Murmur3X8632 => Some(Target::Murmur3x86_32),
+        Attack::Murmur64a => Some(Target::Murmur64a),
+        Attack::Fx => None,
     }
 }
 
@@ -76,13 +100,13 @@ fn target(attack: &str) -> Option<Target> {
 fn make_keys(p: &P, seeds: Seeds) -> Keys {
     let n = p.n as usize;
     let mut rng = seeds.rng("keys");
-    match target(&p.attack) {
-        None if p.keys == "crafted" => Keys::U64(flood::fx_colliding(n, FX_LOW)),
+    match target(p.attack) {
+        None if p.keys == KeySet::Crafted => Keys::U64(flood::fx_colliding(n, FX_LOW)),
         None => Keys::U64((0..n).map(|_| rng.random()).collect()),
         Some(t) => {
             let len = t.unit() * flood::units_for(n).max(1) + 5;
             let base: Vec<u8> = (0..len).map(|_| rng.random()).collect();
-            if p.keys == "crafted" {
+            if p.keys == KeySet::Crafted {
                 Keys::Bytes(flood::murmur_family(t, &base, n))
             } else {
                 Keys::Bytes(
@@ -155,7 +179,7 @@ fn time_inserts<K: Hash + Eq + Clone, S: BuildHasher + Clone>(
 
 fn run_table(p: &P, seeds: Seeds, keys: &Keys) -> Timing {
     let cap = Duration::from_secs_f64(p.max_seconds);
-    let attacked = p.table == "attacked";
+    let attacked = p.table == Map::Attacked;
     // a seed the attacker never sees, drawn per trial
     let seed = Seed {
         lo: seeds.derive("hash seed"),
@@ -214,7 +238,7 @@ impl Study for HashmapFlood {
     }
 
     fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
-        if p.keys != "crafted" || p.table != "attacked" {
+        if p.keys != KeySet::Crafted || p.table != Map::Attacked {
             return Ok(Some(Vec::new()));
         }
         Ok(Some(match make_keys(p, seeds) {
@@ -225,7 +249,7 @@ impl Study for HashmapFlood {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let n = p.n as f64;
-        let len = match target(&p.attack) {
+        let len = match target(p.attack) {
             None => 8.0,
             Some(t) => (t.unit() * flood::units_for(p.n as usize).max(1) + 5) as f64,
         };
@@ -234,7 +258,7 @@ impl Study for HashmapFlood {
         } else {
             n * 8.0
         };
-        let quadratic = p.keys == "crafted" && p.table == "attacked";
+        let quadratic = p.keys == KeySet::Crafted && p.table == Map::Attacked;
         // a quadratic flood's work is capped by the time limit (~1e9 compares a second)
         let work = if quadratic {
             (n * n / 2.0).min(p.max_seconds * 1e9)

@@ -23,10 +23,27 @@ use rand::RngExt;
 
 pub struct HllAttack;
 
+crate::closed_set! {
+    /// The values of `attack`.
+    pub enum Attack {
+        DeflateIndex = "deflate_index",
+        DeflateRank1 = "deflate_rank1",
+        Inflate = "inflate",
+    }
+}
+
+crate::closed_set! {
+    /// The values of `target`.
+    pub enum Target {
+        Redis = "redis",
+        Sip13 = "sip13",
+    }
+}
+
 crate::params! {
     pub struct P {
-        attack: String = common::choice(&["deflate_index", "deflate_rank1", "inflate"], Def::Required, "deflate_index: only items whose register index is below fraction·m; deflate_rank1: only rank-1 items after a preload; inflate: one constructed key per register"),
-        target: String = common::choice(&["redis", "sip13"], Def::Required, "redis: Redis's layout (MurmurHash64A, public seed); sip13: keyed with a key the attacker never sees"),
+        attack: Attack = common::choice(Attack::NAMES, Def::Required, "deflate_index: only items whose register index is below fraction·m; deflate_rank1: only rank-1 items after a preload; inflate: one constructed key per register"),
+        target: Target = common::choice(Target::NAMES, Def::Required, "redis: Redis's layout (MurmurHash64A, public seed); sip13: keyed with a key the attacker never sees"),
         n: u64 = common::count(Def::Int(500_000), "deflation: distinct items the attacker sends"),
         fraction: f64 = common::rate(Def::Float(0.75), "deflate_index: the share of registers the items may reach"),
         preload: u64 = common::int(0, 1 << 30, Def::Int(10_000), "deflate_rank1: honest distinct items added first"),
@@ -55,12 +72,12 @@ fn items(p: &P, seeds: Seeds) -> (Vec<Vec<u8>>, u64) {
     let mut rng = seeds.rng("items");
     let tag: u32 = rng.random();
     let item = |i: u64| format!("item-{tag:08x}-{i}").into_bytes();
-    match p.attack.as_str() {
-        "inflate" => (
+    match p.attack {
+        Attack::Inflate => (
             hll::inflate(hll::REDIS_SEED, hll::REDIS_P, p.rank, || rng.random()),
             0,
         ),
-        "deflate_index" => hll::deflate(Deflate::Index(p.fraction), p.n as usize, item),
+        Attack::DeflateIndex => hll::deflate(Deflate::Index(p.fraction), p.n as usize, item),
         _ => {
             let mut out: Vec<Vec<u8>> = (0..p.preload)
                 .map(|i| format!("honest-{tag:08x}-{i}").into_bytes())
@@ -79,7 +96,7 @@ impl Study for HllAttack {
     const ABOUT: &'static str = "HyperLogLog deflation and inflation on Redis's layout (checked against redis-server) vs a sip13-keyed HLL";
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
-        if p.attack == "deflate_index" && p.fraction * 16_384.0 < 1.0 {
+        if p.attack == Attack::DeflateIndex && p.fraction * 16_384.0 < 1.0 {
             return Err(("fraction", "at least 1/16384 (one register)".into()));
         }
         Ok(())
@@ -88,7 +105,7 @@ impl Study for HllAttack {
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let (items, tries) = items(p, seeds);
         let distinct = items.len() as u64;
-        let (estimate, redis_pfcount, server) = if p.target == "redis" {
+        let (estimate, redis_pfcount, server) = if p.target == Target::Redis {
             let mut h = RedisHll::new();
             for e in &items {
                 h.add(e);
@@ -136,12 +153,12 @@ impl Study for HllAttack {
     }
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
-        let n = if p.attack == "inflate" {
+        let n = if p.attack == Attack::Inflate {
             16_384.0
         } else {
             (p.n + p.preload) as f64
         };
-        let tries = if p.attack == "deflate_index" {
+        let tries = if p.attack == Attack::DeflateIndex {
             n / p.fraction
         } else {
             2.0 * n

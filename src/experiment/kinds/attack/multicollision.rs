@@ -13,11 +13,18 @@ use rand::RngExt;
 
 pub struct Multicollision;
 
-const TARGETS: &[&str] = &["murmur3_x86_32", "murmur64a", "murmur3_x64_128"];
+crate::closed_set! {
+    /// The values of `target`.
+    pub enum Target {
+        Murmur3X8632 = "murmur3_x86_32",
+        Murmur64a = "murmur64a",
+        Murmur3X64128 = "murmur3_x64_128",
+    }
+}
 
 crate::params! {
     pub struct P {
-        target: String = common::choice(TARGETS, Def::Required, "the hash attacked"),
+        target: Target = common::choice(Target::NAMES, Def::Required, "the hash attacked"),
         units: u32 = common::int(1, 20, Def::Int(10), "independent differences: a family of 2^units inputs"),
         seeds: u64 = common::int(1, 1000, Def::Int(5), "random seeds the family is hashed under"),
     }
@@ -38,7 +45,7 @@ crate::row! {
 }
 
 fn base(p: &P, seeds: Seeds) -> Vec<u8> {
-    let t = target(&p.target);
+    let t = target(p.target.as_str());
     let mut rng = seeds.rng("base");
     (0..t.unit() * p.units as usize + 5)
         .map(|_| rng.random::<u8>())
@@ -53,7 +60,7 @@ impl Study for Multicollision {
         "Seed-independent MurmurHash multicollisions (2^n inputs, one hash under every seed)";
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
-        let t = target(&p.target);
+        let t = target(p.target.as_str());
         let base = base(p, seeds);
         let family = 1u64 << p.units;
         let members: Vec<Vec<u8>> = (0..family).map(|i| t.member(&base, i)).collect();
@@ -92,7 +99,7 @@ impl Study for Multicollision {
     }
 
     fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
-        let t = target(&p.target);
+        let t = target(p.target.as_str());
         let base = base(p, seeds);
         Ok(Some(
             (0..1u64 << p.units).map(|i| t.member(&base, i)).collect(),

@@ -17,11 +17,19 @@ use std::hash::{BuildHasher, Hasher};
 
 pub struct RuntimeHashes;
 
-const RUNTIMES: &[&str] = &["java", "php5", "python", "rust"];
+crate::closed_set! {
+    /// The values of `runtime`.
+    pub enum Runtime {
+        Java = "java",
+        Php5 = "php5",
+        Python = "python",
+        Rust = "rust",
+    }
+}
 
 crate::params! {
     pub struct P {
-        runtime: String = common::choice(RUNTIMES, Def::Required, "java: String.hashCode; php5: DJBX33A (both modelled from their definitions); python: a real python3; rust: std's RandomState"),
+        runtime: Runtime = common::choice(Runtime::NAMES, Def::Required, "java: String.hashCode; php5: DJBX33A (both modelled from their definitions); python: a real python3; rust: std's RandomState"),
         blocks: u64 = common::int(1, 20, Def::Int(16), "2-character blocks per crafted string: 2^blocks strings per runtime's set"),
     }
 }
@@ -125,17 +133,17 @@ impl Study for RuntimeHashes {
             distinct_php5_keys: None,
             distinct_own_keys: None,
         };
-        Ok(match p.runtime.as_str() {
-            "java" | "php5" => {
+        Ok(match p.runtime {
+            Runtime::Java | Runtime::Php5 => {
                 let h = |k: &Vec<u8>| -> u64 {
-                    if p.runtime == "java" {
+                    if p.runtime == Runtime::Java {
                         strings::java_hash(k) as u32 as u64
                     } else {
                         strings::php5_hash(k)
                     }
                 };
                 let (dj, dp) = (distinct(java.iter().map(h)), distinct(php.iter().map(h)));
-                let java_rt = p.runtime == "java";
+                let java_rt = p.runtime == Runtime::Java;
                 R {
                     hash_bits: Some(if java_rt { 32 } else { 64 }),
                     randomized_per_process: Some(0),
@@ -153,7 +161,7 @@ impl Study for RuntimeHashes {
                     }
                 }
             }
-            "python" => {
+            Runtime::Python => {
                 if !python::installed() {
                     row("python3 not installed", "not measured")
                 } else {
@@ -202,7 +210,7 @@ impl Study for RuntimeHashes {
 
     fn keys(&self, p: &P, _seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
         // the set crafted against this runtime's own hash, its first 256 strings
-        let blocks = if p.runtime == "php5" {
+        let blocks = if p.runtime == Runtime::Php5 {
             PHP5_BLOCKS
         } else {
             JAVA_BLOCKS

@@ -20,13 +20,23 @@ use rand::RngExt;
 
 pub struct SeedRecovery;
 
-pub(crate) const HASHES: &[&str] = &["murmur3_x86_32", "murmur64a", "xxh64", "xxh3_64", "sip13"];
 /// Further keys the recovered seed must reproduce the victim's hash of.
 const CHECKS: usize = 100;
 
+crate::closed_set! {
+    /// The values of `hash`.
+    pub enum Victim {
+        Murmur3X8632 = "murmur3_x86_32",
+        Murmur64a = "murmur64a",
+        Xxh64 = "xxh64",
+        Xxh364 = "xxh3_64",
+        Sip13 = "sip13",
+    }
+}
+
 crate::params! {
     pub struct P {
-        hash: String = common::choice(HASHES, Def::Required, "the victim's hash, seeded with a secret drawn per trial"),
+        hash: Victim = common::choice(Victim::NAMES, Def::Required, "the victim's hash, seeded with a secret drawn per trial"),
         secrets: u64 = common::int(1, 100_000, Def::Int(100), "secret seeds drawn (one victim process each)"),
         m: u64 = common::int(2, 1 << 20, Def::Int(1024), "buckets the crafted pairs must share (a power of two)"),
         pairs: u64 = common::int(1, 10_000, Def::Int(20), "pairs crafted per secret under the recovered seed"),
@@ -62,21 +72,21 @@ fn strategy(name: &str) -> StrategyId {
 }
 
 /// The attacker's seed from one observed output, or `None` (SipHash).
-fn invert(hash: &str, key: [u8; 8], output: u64) -> Option<Seed> {
+fn invert(hash: Victim, key: [u8; 8], output: u64) -> Option<Seed> {
     Some(match hash {
-        "murmur3_x86_32" => {
+        Victim::Murmur3X8632 => {
             let k4 = key[..4].try_into().expect("4 bytes");
             Seed::fixed(seed::murmur3_x86_32_seed(k4, output as u32) as u64)
         }
-        "murmur64a" => Seed::fixed(seed::murmur64a_seed(key, output)),
-        "xxh64" => Seed::fixed(seed::xxh64_seed(key, output)),
-        "xxh3_64" => Seed::fixed(seed::xxh3_64_seed(key, output)),
-        _ => return None,
+        Victim::Murmur64a => Seed::fixed(seed::murmur64a_seed(key, output)),
+        Victim::Xxh64 => Seed::fixed(seed::xxh64_seed(key, output)),
+        Victim::Xxh364 => Seed::fixed(seed::xxh3_64_seed(key, output)),
+        Victim::Sip13 => return None,
     })
 }
 
 fn attack(p: &P, seeds: Seeds, secrets: u64) -> Vec<Outcome> {
-    let id = strategy(&p.hash);
+    let id = strategy(p.hash.as_str());
     let bits = p.m.trailing_zeros();
     let mut victim_rng = seeds.rng("victim");
     let mut rng = seeds.rng("attacker");
@@ -88,9 +98,9 @@ fn attack(p: &P, seeds: Seeds, secrets: u64) -> Vec<Outcome> {
             };
             let victim = id.build(secret);
             let key: [u8; 8] = rng.random();
-            let observed_len = if p.hash == "murmur3_x86_32" { 4 } else { 8 };
+            let observed_len = if p.hash == Victim::Murmur3X8632 { 4 } else { 8 };
             let output = victim.native(&key[..observed_len]) as u64;
-            let (guess, evaluations) = match invert(&p.hash, key, output) {
+            let (guess, evaluations) = match invert(p.hash, key, output) {
                 Some(s) => (s, 0),
                 None => {
                     // brute force: random keys until one reproduces the output
@@ -151,9 +161,9 @@ impl Study for SeedRecovery {
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let out = attack(p, seeds, p.secrets);
-        let seed_bits = match p.hash.as_str() {
-            "murmur3_x86_32" => 32,
-            "sip13" => 128,
+        let seed_bits = match p.hash {
+            Victim::Murmur3X8632 => 32,
+            Victim::Sip13 => 128,
             _ => 64,
         };
         let crafted = Proportion::new(
@@ -163,7 +173,7 @@ impl Study for SeedRecovery {
         let mf = p.m as f64;
         Ok(R {
             seed_bits,
-            observed_key_bytes: if p.hash == "murmur3_x86_32" { 4 } else { 8 },
+            observed_key_bytes: if p.hash == Victim::Murmur3X8632 { 4 } else { 8 },
             recovered: Proportion::new(
                 out.iter().filter(|o| o.recovered).count() as u64,
                 p.secrets,
@@ -192,7 +202,7 @@ impl Study for SeedRecovery {
     }
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
-        let guesses = if p.hash == "sip13" {
+        let guesses = if p.hash == Victim::Sip13 {
             p.guesses as f64
         } else {
             0.0

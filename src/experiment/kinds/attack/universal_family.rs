@@ -16,10 +16,18 @@ use crate::stats::Proportion;
 
 pub struct UniversalFamily;
 
+crate::closed_set! {
+    /// The values of `function`.
+    pub enum Draws {
+        Fresh = "fresh",
+        Constant = "constant",
+    }
+}
+
 crate::params! {
     pub struct P {
-        family: String = common::choice(Family::NAMES, Def::Required, "carter_wegman ((a·x + b) mod (2^61 − 1)) mod m; multiply_shift (a·x mod 2^64) >> (64 − log2 m); xxh3_64 (random 64-bit seed); sip13 (random 128-bit key)"),
-        function: String = common::choice(&["fresh", "constant"], Def::Required, "fresh: the victim draws a new function for every draw; constant: it always uses the function the attacker crafted against"),
+        family: Family = common::choice(Family::NAMES, Def::Required, "carter_wegman ((a·x + b) mod (2^61 − 1)) mod m; multiply_shift (a·x mod 2^64) >> (64 − log2 m); xxh3_64 (random 64-bit seed); sip13 (random 128-bit key)"),
+        function: Draws = common::choice(Draws::NAMES, Def::Required, "fresh: the victim draws a new function for every draw; constant: it always uses the function the attacker crafted against"),
         m: u64 = common::int(2, 1 << 20, Def::Required, "buckets (a power of two)"),
         pairs: u64 = common::int(1, 100_000, Def::Int(200), "pairs crafted to collide under the attacker's function"),
         collisions: u64 = common::int(10, 1_000_000, Def::Int(4_000), "collisions expected at the 1/m rate: fresh draws are sized to give this many (pairs · draws = collisions · m)"),
@@ -57,14 +65,10 @@ crate::row! {
     }
 }
 
-fn family(p: &P) -> Family {
-    Family::by_name(&p.family).expect("a validated family")
-}
-
 /// The victim's draws: sized for `collisions` at 1/m when fresh; one pass
 /// when the function is constant (repeating it would count the same pairs again).
 fn draws(p: &P) -> u64 {
-    if p.function == "fresh" {
+    if p.function == Draws::Fresh {
         (p.collisions * p.m).div_ceil(p.pairs)
     } else {
         1
@@ -75,7 +79,7 @@ fn draws(p: &P) -> u64 {
 /// learnt), the pairs it crafted against it, and the keys it tried.
 fn attacker(p: &P, seeds: Seeds) -> (Function, Vec<(u64, u64)>, u64) {
     let mut rng = seeds.rng("attacker");
-    let known = family(p).draw(p.m.trailing_zeros(), &mut rng);
+    let known = p.family.draw(p.m.trailing_zeros(), &mut rng);
     let (pairs, tries) = universal::craft_pairs(&known, p.pairs as usize, &mut rng);
     (known, pairs, tries)
 }
@@ -98,7 +102,7 @@ impl Study for UniversalFamily {
     }
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
-        let fam = family(p);
+        let fam = p.family;
         let bits = p.m.trailing_zeros();
         let mf = p.m as f64;
         let (known, pairs, tries) = attacker(p, seeds);
@@ -111,7 +115,7 @@ impl Study for UniversalFamily {
         let (mut crafted_hits, mut random_hits) = (0u64, 0u64);
         for _ in 0..draws {
             let fresh;
-            let f = if p.function == "fresh" {
+            let f = if p.function == Draws::Fresh {
                 fresh = fam.draw(bits, &mut victim);
                 &fresh
             } else {

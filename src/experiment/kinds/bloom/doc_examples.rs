@@ -24,17 +24,20 @@ use rand::RngExt;
 
 pub struct DocExamples;
 
-const EXAMPLES: &[&str] = &[
-    "chapter_m12_k3",
-    "essay_m16_k3",
-    "essay_m16_k10",
-    "essay_m16_k1",
-    "reference_fpr",
-];
+crate::closed_set! {
+    /// The values of `example`.
+    pub enum Example {
+        ChapterM12K3 = "chapter_m12_k3",
+        EssayM16K3 = "essay_m16_k3",
+        EssayM16K10 = "essay_m16_k10",
+        EssayM16K1 = "essay_m16_k1",
+        ReferenceFpr = "reference_fpr",
+    }
+}
 
 crate::params! {
     pub struct P {
-        example: String = common::choice(EXAMPLES, Def::Required, "which worked example"),
+        example: Example = common::choice(Example::NAMES, Def::Required, "which worked example"),
         trials: u64 = common::count(Def::Int(100_000), "random filters simulated for the small examples"),
         n: u64 = common::count(Def::Int(100_000), "reference_fpr: expected_items"),
         p: f64 = common::rate(Def::Float(0.01), "reference_fpr: false_positive_rate"),
@@ -124,9 +127,9 @@ struct Documented {
     shared_bits: u64,
 }
 
-fn documented(example: &str) -> Option<Documented> {
+fn documented(example: Example) -> Option<Documented> {
     Some(match example {
-        "chapter_m12_k3" => Documented {
+        Example::ChapterM12K3 => Documented {
             m: 12,
             k: 3,
             inserted: &["apple", "banana"],
@@ -138,7 +141,7 @@ fn documented(example: &str) -> Option<Documented> {
             ],
             shared_bits: 0,
         },
-        "essay_m16_k3" => Documented {
+        Example::EssayM16K3 => Documented {
             m: 16,
             k: 3,
             inserted: &["/login", "/logout"],
@@ -147,7 +150,7 @@ fn documented(example: &str) -> Option<Documented> {
             queries: &[("/signup", None, true)],
             shared_bits: 1,
         },
-        "essay_m16_k10" => Documented {
+        Example::EssayM16K10 => Documented {
             m: 16,
             k: 10,
             inserted: &["/login", "/logout", "/signup"],
@@ -156,7 +159,7 @@ fn documented(example: &str) -> Option<Documented> {
             queries: &[],
             shared_bits: 0,
         },
-        "essay_m16_k1" => Documented {
+        Example::EssayM16K1 => Documented {
             m: 16,
             k: 1,
             inserted: &["/login", "/logout"],
@@ -165,7 +168,7 @@ fn documented(example: &str) -> Option<Documented> {
             queries: &[("/signup", None, true)],
             shared_bits: 0,
         },
-        _ => return None,
+        Example::ReferenceFpr => return None,
     })
 }
 
@@ -275,7 +278,7 @@ impl Study for DocExamples {
         "the documents' worked examples: consistency, the chapter's own code, and simulation";
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
-        if let Some(d) = documented(&p.example) {
+        if let Some(d) = documented(p.example) {
             return run_small(&d, p, seeds);
         }
         // reference_fpr: the chapter's class, items as Python str keys.
@@ -298,7 +301,7 @@ impl Study for DocExamples {
     }
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
-        Some(if documented(&p.example).is_some() {
+        Some(if documented(p.example).is_some() {
             // the chapter's tiny filters, simulated `trials` times
             Footprint::one(1024.0, p.trials as f64 * 20.0)
         } else {

@@ -17,13 +17,22 @@ use crate::workload::{KeyGen, KeyType};
 
 pub struct DoubleHashing;
 
+crate::closed_set! {
+    /// How the k probes derive from the key.
+    pub enum Probing {
+        Double = "double",
+        Enhanced = "enhanced",
+        Independent = "independent",
+    }
+}
+
 crate::params! {
     pub struct P {
         n: u64 = common::count(Def::Int(100_000), "keys inserted"),
         bits_per_key: f64 = common::positive(1e4, Def::Required, "m/n"),
         k: KSetting = common::k_param(Def::Str("optimal"), "probes per key"),
-        scheme: String = common::choice(
-            &["double", "enhanced", "independent"],
+        scheme: Probing = common::choice(
+            Probing::NAMES,
             Def::Required,
             "double = (h1 + i*h2) mod m; enhanced = + (i^3 - i)/6 (Dillinger & Manolios); independent = k seeded hashes",
         ),
@@ -70,15 +79,15 @@ impl Study for DoubleHashing {
         let (m, k) = m_k(p.n, p.bits_per_key, p.k);
         let hasher = p.hash_seed.hasher(p.hash, seeds);
         let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
-        let fq = match p.scheme.as_str() {
-            "independent" => fill_and_query(
+        let fq = match p.scheme {
+            Probing::Independent => fill_and_query(
                 &mut IndependentBloom::new(m, k, &hasher)?,
                 &mut keys,
                 p.n,
                 p.queries,
             )?,
-            s => {
-                let scheme = if s == "enhanced" {
+            s @ (Probing::Double | Probing::Enhanced) => {
+                let scheme = if s == Probing::Enhanced {
                     Scheme::Enhanced
                 } else {
                     Scheme::KirschMitzenmacher
@@ -91,14 +100,18 @@ impl Study for DoubleHashing {
         Ok(R {
             m,
             k_used: k,
-            hash_evaluations_per_query: if p.scheme == "independent" { k } else { 1 },
+            hash_evaluations_per_query: if p.scheme == Probing::Independent {
+                k
+            } else {
+                1
+            },
             fill_measured: fq.fill,
             fill_theory: theory::expected_fill(nf, mf, kf),
             false_negatives: fq.false_negatives,
             fpr_measured: fq.fpr,
             fpr_theory: theory::fpr(nf, mf, kf),
             fpr_theory_double: theory::fpr_double_hashing(nf, m, k),
-            fpr_theory_scheme: if p.scheme == "double" {
+            fpr_theory_scheme: if p.scheme == Probing::Double {
                 theory::fpr_double_hashing(nf, m, k)
             } else {
                 theory::fpr(nf, mf, kf)
@@ -117,7 +130,7 @@ impl Study for DoubleHashing {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let (m, k) = crate::experiment::kinds::bloom::bloom_fpr::m_k(p.n, p.bits_per_key, p.k);
-        let hashes = if p.scheme == "independent" {
+        let hashes = if p.scheme == Probing::Independent {
             k as f64
         } else {
             1.0

@@ -27,24 +27,27 @@ use crate::workload::{KeyGen, KeyType};
 
 pub struct CountingBloomStudy;
 
-const TESTS: &[&str] = &[
-    "space",
-    "saturation",
-    "forced_overflow",
-    "bogus_deletes",
-    "chapter_example",
-    "plain_delete",
-    "essay_logout",
-];
+crate::closed_set! {
+    /// The values of `test`.
+    pub enum Test {
+        Space = "space",
+        Saturation = "saturation",
+        ForcedOverflow = "forced_overflow",
+        BogusDeletes = "bogus_deletes",
+        ChapterExample = "chapter_example",
+        PlainDelete = "plain_delete",
+        EssayLogout = "essay_logout",
+    }
+}
 
 crate::params! {
     pub struct P {
-        test: String = common::choice(TESTS, Def::Required, "what to measure (see the kind's doc)"),
+        test: Test = common::choice(Test::NAMES, Def::Required, "what to measure (see the kind's doc)"),
         capacity: u64 = common::count(Def::Int(1_000_000), "keys the filter is sized for (m and k by the chapter's formulas)"),
         p: f64 = common::rate(Def::Float(0.01), "design false-positive rate"),
         load: f64 = common::positive(1000.0, Def::Float(1.0), "keys inserted / capacity"),
         counter_bits: u32 = common::int(4, 8, Def::Int(4), "bits per counter: 4 or 8"),
-        overflow: String = common::choice(&["decrement", "sticky"], Def::Str("decrement"), "what a delete does to a saturated counter"),
+        overflow: Overflow = common::choice(Overflow::NAMES, Def::Str("decrement"), "what a delete does to a saturated counter"),
         delete_fraction: f64 = ParamDef::new("", FRACTION, Def::Float(0.5), "forced_overflow: fraction of the members deleted (legitimately)"),
         bogus_deletes: u64 = common::int(0, 1_000_000_000, Def::Int(0), "bogus_deletes: never-inserted keys deleted (without the membership check)"),
         queries: u64 = QUERIES,
@@ -138,7 +141,7 @@ impl Study for CountingBloomStudy {
     }
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
-        let overflow = if p.overflow == "sticky" {
+        let overflow = if p.overflow == Overflow::Sticky {
             Overflow::Sticky
         } else {
             Overflow::Decrement
@@ -148,7 +151,7 @@ impl Study for CountingBloomStudy {
             CountingBloom::with_rate(p.capacity, p.p, p.counter_bits, overflow, hasher.clone())?;
         let (m, k) = (f.m(), f.k());
         let max = f.counters().max() as u32;
-        let n = if p.test == "chapter_example" {
+        let n = if p.test == Test::ChapterExample {
             0
         } else {
             (p.capacity as f64 * p.load).round() as u64
@@ -184,8 +187,8 @@ impl Study for CountingBloomStudy {
             let stride = (n - first).div_ceil(1_000_000).max(1) as usize;
             (first..n).step_by(stride)
         };
-        match p.test.as_str() {
-            "space" => {
+        match p.test {
+            Test::Space => {
                 let mut plain = BloomFilter::new(m, k, hasher)?;
                 for id in 0..n {
                     plain.insert(keys.key(id));
@@ -200,7 +203,7 @@ impl Study for CountingBloomStudy {
                 r.plain_bytes = plain.bytes();
                 r.bytes_over_plain = f.bytes() as f64 / plain.bytes() as f64;
             }
-            "forced_overflow" => {
+            Test::ForcedOverflow => {
                 let del = (n as f64 * p.delete_fraction).round() as u64;
                 // a member the filter already denies cannot be deleted: that
                 // refusal is itself a false negative, counted
@@ -217,7 +220,7 @@ impl Study for CountingBloomStudy {
                 r.deleted = del;
                 r.lost_members = Some(Proportion::new(lost, checked));
             }
-            "bogus_deletes" => {
+            Test::BogusDeletes => {
                 // ids from 2^40 on were never inserted
                 for j in 0..p.bogus_deletes {
                     f.remove_unchecked(keys.key((1 << 40) + j));
@@ -230,7 +233,7 @@ impl Study for CountingBloomStudy {
                 r.deleted = p.bogus_deletes;
                 r.lost_members = Some(Proportion::new(lost, checked));
             }
-            "plain_delete" => {
+            Test::PlainDelete => {
                 let mut plain = BloomFilter::with_rate(p.capacity, p.p, hasher)?;
                 for id in 0..n {
                     plain.insert(keys.key(id));
@@ -248,7 +251,7 @@ impl Study for CountingBloomStudy {
                 r.lost_members = Some(Proportion::new(lost, checked));
                 r.bytes = plain.bytes();
             }
-            "essay_logout" => {
+            Test::EssayLogout => {
                 // the essay's picture is lost; its text fixes m = 16, k = 3, five
                 // bits set by two keys, and bit 9 shared: any such layout, e.g.
                 let (login, logout) = ([2u64, 9, 13], [5u64, 9, 11]);
@@ -264,7 +267,7 @@ impl Study for CountingBloomStudy {
                 ));
                 r.consistent = Some(five && vanished);
             }
-            "chapter_example" => {
+            Test::ChapterExample => {
                 let show = |c: &[u8]| c.iter().map(|v| format!("[{v}]")).collect::<String>();
                 r.documented_before = Some(show(&BEFORE));
                 r.documented_after = Some(show(&AFTER));
@@ -278,9 +281,9 @@ impl Study for CountingBloomStudy {
 
     fn key_ids(&self, p: &P) -> Option<u64> {
         let n = (p.capacity as f64 * p.load).round() as u64;
-        Some(match p.test.as_str() {
+        Some(match p.test {
             // never-inserted keys at ids from 2^40 on
-            "bogus_deletes" => (1u64 << 40) + p.bogus_deletes,
+            Test::BogusDeletes => (1u64 << 40) + p.bogus_deletes,
             _ => n + p.queries,
         })
     }

@@ -26,9 +26,19 @@ use crate::workload::{KeyGen, KeyType};
 
 pub struct CuckooStudy;
 
+crate::closed_set! {
+    /// The values of `test`.
+    pub enum Test {
+        Load = "load",
+        Fpr = "fpr",
+        BogusDeletes = "bogus_deletes",
+        Deletes = "deletes",
+    }
+}
+
 crate::params! {
     pub struct P {
-        test: String = common::choice(&["load", "fpr", "bogus_deletes", "deletes"], Def::Required, "what to measure (see the kind's doc)"),
+        test: Test = common::choice(Test::NAMES, Def::Required, "what to measure (see the kind's doc)"),
         buckets_log2: u32 = common::int(1, 30, Def::Int(16), "log2 of the number of buckets"),
         bucket_size: usize = common::int(1, 64, Def::Int(4), "slots per bucket (b)"),
         fingerprint_bits: u32 = common::int(4, 32, Def::Int(12), "bits per fingerprint (f)"),
@@ -111,7 +121,7 @@ impl Study for CuckooStudy {
             hasher,
         )?;
         let mut keys = KeyGen::new(p.keys, seeds.derive("keys"));
-        let target = if p.test == "load" {
+        let target = if p.test == Test::Load {
             c.capacity()
         } else {
             (c.capacity() as f64 * p.load).round() as u64
@@ -136,7 +146,11 @@ impl Study for CuckooStudy {
             capacity: c.capacity(),
             items: c.items(),
             load_factor: alpha,
-            first_failure_load: if p.test == "load" { failed_at } else { None },
+            first_failure_load: if p.test == Test::Load {
+                failed_at
+            } else {
+                None
+            },
             kicks_per_insert: c.kicks() as f64 / n.max(1) as f64,
             fpr_theory: theory::fpr(f, b, alpha),
             fpr_bound: theory::fpr(f, b, 1.0),
@@ -150,8 +164,8 @@ impl Study for CuckooStudy {
             false_negatives,
             ..R::default()
         };
-        match p.test.as_str() {
-            "fpr" => {
+        match p.test {
+            Test::Fpr => {
                 let fp = (n..n + p.queries)
                     .filter(|&id| c.contains(keys.key(id)))
                     .count() as u64;
@@ -189,7 +203,7 @@ impl Study for CuckooStudy {
                     );
                 }
             }
-            "bogus_deletes" => {
+            Test::BogusDeletes => {
                 for j in 0..p.bogus_deletes {
                     // a bogus delete succeeds when its fingerprint matches a resident
                     let _ = c.remove(keys.key(n + p.queries + j));
@@ -197,7 +211,7 @@ impl Study for CuckooStudy {
                 let lost = (0..n).filter(|&id| !c.contains(keys.key(id))).count() as u64;
                 r.lost_members = Some(Proportion::new(lost, n));
             }
-            "deletes" => {
+            Test::Deletes => {
                 let d = (n as f64 * p.delete_fraction).round() as u64;
                 let failures = (0..d).filter(|&id| c.remove(keys.key(id)).is_err()).count();
                 let lost = (d..n).filter(|&id| !c.contains(keys.key(id))).count() as u64;

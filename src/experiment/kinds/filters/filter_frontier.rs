@@ -23,7 +23,7 @@ pub struct FilterFrontier;
 
 crate::params! {
     pub struct P {
-        structure: String = common::choice(&Filter::NAMES, Def::Required, "the structure, sized for n keys at rate fpr (see structures::menu)"),
+        structure: Filter = common::choice(&Filter::NAMES, Def::Required, "the structure, sized for n keys at rate fpr (see structures::menu)"),
         fpr: f64 = common::rate(Def::Required, "the target false-positive rate ε the structure is sized for"),
         n: u64 = common::count(Def::Int(1_000_000), "keys inserted"),
         keys: KeyType = KEYS,
@@ -79,8 +79,7 @@ impl Study for FilterFrontier {
     const ABOUT: &'static str = "every filter sized for (n, ε) on the same keys: bits per key, measured FPR and the waste over log2(1/ε)";
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
-        let s = Filter::from_name(&p.structure)
-            .ok_or_else(|| anyhow::anyhow!("bug: structure {} unchecked", p.structure))?;
+        let s = p.structure;
         let mut r = R {
             inserts_after_build: s.inserts_after_build(),
             deletes: s.deletes(),

@@ -21,7 +21,7 @@ crate::params! {
     pub struct P {
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
-        keyset: String = common::choice(Keyset::NAMES, Def::Required, "structured keys"),
+        keyset: Keyset = common::choice(Keyset::NAMES, Def::Required, "structured keys"),
         n: u64 = common::count(Def::Int(100_000), "keys inserted (words: at most half the dictionary; the other half is queried)"),
         p: f64 = common::rate(Def::Float(0.01), "Bloom design rate"),
         queries: u64 = common::count(Def::Int(1_000_000), "keys of the same keyset never inserted"),
@@ -59,7 +59,7 @@ impl Study for HashInStructures {
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let h = p.hash_seed.hasher(p.hash, seeds);
-        let set = Keyset::from_name(&p.keyset).expect("validated keyset");
+        let set = p.keyset;
         let max = set.max_ids();
         let n = p.n.min(max / 2);
         let queries = p.queries.min(max - n);

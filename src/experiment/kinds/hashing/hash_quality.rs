@@ -23,20 +23,23 @@ use std::collections::HashSet;
 
 pub struct HashQuality;
 
-pub(crate) const TESTS: &[&str] = &[
-    "avalanche",
-    "sequential",
-    "high_bits",
-    "url_prefix",
-    "words",
-    "random",
-];
+crate::closed_set! {
+    /// The values of `test`.
+    pub enum Test {
+        Avalanche = "avalanche",
+        Sequential = "sequential",
+        HighBits = "high_bits",
+        UrlPrefix = "url_prefix",
+        Words = "words",
+        Random = "random",
+    }
+}
 
 crate::params! {
     pub struct P {
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
-        test: String = common::choice(TESTS, Def::Required, "avalanche, or a keyset for bucket uniformity"),
+        test: Test = common::choice(Test::NAMES, Def::Required, "avalanche, or a keyset for bucket uniformity"),
         samples: u64 = common::count(Def::Int(20_000), "avalanche: random base keys"),
         key_bytes: usize = common::int(1, 64, Def::Int(8), "avalanche: key length in bytes"),
         n: u64 = common::count(Def::Int(1 << 20), "keyset: keys hashed (the words keyset has 104,334)"),
@@ -88,7 +91,7 @@ impl Study for HashQuality {
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let h = p.hash_seed.hasher(p.hash, seeds);
         let width = h.width() as usize;
-        if p.test == "avalanche" {
+        if p.test == Test::Avalanche {
             let (samples, len) = (p.samples, p.key_bytes);
             let inbits = len * 8;
             let mut counts = vec![0u32; inbits * width];
@@ -125,7 +128,7 @@ impl Study for HashQuality {
                 ..R::default()
             });
         }
-        let set = Keyset::from_name(&p.test).expect("validated keyset");
+        let set = Keyset::from_name(p.test.as_str()).expect("validated keyset");
         let n = p.n.min(set.max_ids());
         let mut g = KeysetGen::new(set, seeds.derive("keys"));
         let (mut low, mut high) = (vec![0u32; BUCKETS], vec![0u32; BUCKETS]);
@@ -159,7 +162,7 @@ impl Study for HashQuality {
     }
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
-        Some(if p.test == "avalanche" {
+        Some(if p.test == Test::Avalanche {
             let bits = p.key_bytes as f64 * 8.0;
             Footprint::one(bits * 128.0 * 4.0, p.samples as f64 * (bits + 1.0))
         } else {

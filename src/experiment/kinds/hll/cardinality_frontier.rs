@@ -29,7 +29,7 @@ pub struct CardinalityFrontier;
 
 crate::params! {
     pub struct P {
-        sketch: String = common::choice(&Sketch::NAMES, Def::Required, "the sketch (see structures::menu)"),
+        sketch: Sketch = common::choice(&Sketch::NAMES, Def::Required, "the sketch (see structures::menu)"),
         lg_k: u32 = common::int(4, 18, Def::Int(12), "log2 of the registers (bins, nominal entries)"),
         max_n: u64 = common::count(Def::Int(1_000_000), "distinct keys streamed (read at every power of ten up to it)"),
         simulate_to: u64 = common::count(Def::Int(1_000_000_000), "hll6/hll8/ultraloglog: read simulated registers at powers of ten above max_n up to this"),
@@ -83,8 +83,7 @@ impl Study for CardinalityFrontier {
     const MIN_REPLICATES: u32 = 2;
 
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
-        let s = Sketch::from_name(&p.sketch)
-            .ok_or_else(|| anyhow::anyhow!("bug: sketch {} unchecked", p.sketch))?;
+        let s = p.sketch;
         let hasher = p.hash_seed.hasher(p.hash, seeds);
         let mut keys = KeyGen::new(KeyType::U64, seeds.derive("keys"));
         let (mut whole, mut even, mut odd) = (

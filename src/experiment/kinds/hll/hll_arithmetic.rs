@@ -18,11 +18,19 @@ use crate::structures::hyperloglog::theory;
 
 pub struct HllArithmetic;
 
-const FACTS: &[&str] = &["averaging", "tenfold", "freak_register", "disjointness"];
+crate::closed_set! {
+    /// The values of `fact`.
+    pub enum Fact {
+        Averaging = "averaging",
+        Tenfold = "tenfold",
+        FreakRegister = "freak_register",
+        Disjointness = "disjointness",
+    }
+}
 
 crate::params! {
     pub struct P {
-        fact: String = common::choice(FACTS, Def::Required, "which piece of arithmetic (see the kind's doc)"),
+        fact: Fact = common::choice(Fact::NAMES, Def::Required, "which piece of arithmetic (see the kind's doc)"),
         p: u32 = common::int(4, 18, Def::Int(14), "precision: m = 2^p registers (averaging, freak_register)"),
         error: f64 = common::rate(Def::Float(0.01), "relative error (tenfold: the starting error; disjointness: the count's standard error)"),
         n: u64 = common::count(Def::Int(1_000_000_000), "union size (disjointness)"),
@@ -50,13 +58,13 @@ impl Study for HllArithmetic {
 
     fn run(&self, p: &P, _seeds: Seeds) -> anyhow::Result<R> {
         let m = 1usize << p.p;
-        Ok(match p.fact.as_str() {
-            "averaging" => R {
+        Ok(match p.fact {
+            Fact::Averaging => R {
                 value: (m as f64).sqrt(),
                 alternative: Some(theory::standard_error(1) / theory::standard_error(m)),
                 what: format!("√{m}; the formula's error ratio for 1 vs {m} registers"),
             },
-            "tenfold" => {
+            Fact::Tenfold => {
                 let (a, b) = (p.error, p.error / 10.0);
                 R {
                     value: theory::registers_for_error(b) / theory::registers_for_error(a),
@@ -73,7 +81,7 @@ impl Study for HllArithmetic {
                     ),
                 }
             }
-            "freak_register" => {
+            Fact::FreakRegister => {
                 let (h, a) = theory::freak_register_shift(m, 6, 20);
                 R {
                     value: h,
@@ -83,7 +91,7 @@ impl Study for HllArithmetic {
                     ),
                 }
             }
-            "disjointness" => {
+            Fact::Disjointness => {
                 let sd = p.error * p.n as f64;
                 R {
                     value: 1.0 / sd,
@@ -95,7 +103,6 @@ impl Study for HllArithmetic {
                     ),
                 }
             }
-            other => anyhow::bail!("unknown fact {other}"),
         })
     }
 

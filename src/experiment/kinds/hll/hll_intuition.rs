@@ -28,18 +28,21 @@ use rand::RngExt;
 
 pub struct HllIntuition;
 
-const PARTS: &[&str] = &[
-    "leading_zeros",
-    "longest_run",
-    "coin_wait",
-    "coin_longest",
-    "lucky",
-    "twenty_zeros",
-];
+crate::closed_set! {
+    /// The values of `part`.
+    pub enum Part {
+        LeadingZeros = "leading_zeros",
+        LongestRun = "longest_run",
+        CoinWait = "coin_wait",
+        CoinLongest = "coin_longest",
+        Lucky = "lucky",
+        TwentyZeros = "twenty_zeros",
+    }
+}
 
 crate::params! {
     pub struct P {
-        part: String = common::choice(PARTS, Def::Required, "which argument"),
+        part: Part = common::choice(Part::NAMES, Def::Required, "which argument"),
         n: u64 = common::count(Def::Int(1_000_000), "hashes per trial (leading_zeros), the largest N (longest_run, lucky), sets per trial (twenty_zeros)"),
         max_x: u64 = common::int(1, 64, Def::Int(24), "the largest k (leading_zeros) or r (coin_wait, coin_longest)"),
         set_size: u64 = common::int(1, 1_000_000, Def::Int(10), "hashes per set (twenty_zeros)"),
@@ -135,8 +138,8 @@ impl Study for HllIntuition {
             theory,
             shorthand,
         };
-        Ok(match p.part.as_str() {
-            "leading_zeros" => {
+        Ok(match p.part {
+            Part::LeadingZeros => {
                 let mut at_least = vec![0u64; 66];
                 for id in 0..p.n {
                     at_least[leading_zeros(&h, keys.key(id)) as usize] += 1;
@@ -152,7 +155,7 @@ impl Study for HllIntuition {
                     })
                     .collect()
             }
-            "longest_run" | "lucky" => {
+            Part::LongestRun | Part::Lucky => {
                 let checkpoints = super::hll_range::checkpoints(p.n, 3);
                 let streams = p.streams;
                 // per checkpoint: the summed longest runs and how many streams have a unique maximum
@@ -179,7 +182,7 @@ impl Study for HllIntuition {
                     .iter()
                     .enumerate()
                     .map(|(c, &n)| {
-                        if p.part == "lucky" {
+                        if p.part == Part::Lucky {
                             row(n, unique[c] as f64 / streams as f64, unique_max(n), None)
                         } else {
                             let log2 = (n as f64).log2();
@@ -189,7 +192,7 @@ impl Study for HllIntuition {
                     })
                     .collect()
             }
-            "coin_wait" => (1..=p.max_x)
+            Part::CoinWait => (1..=p.max_x)
                 .map(|r| {
                     // the mean wait over `streams` independent runs
                     let mut total = 0u64;
@@ -206,7 +209,7 @@ impl Study for HllIntuition {
                     row(r, mean, exact, Some(2f64.powi(r as i32)))
                 })
                 .collect(),
-            "coin_longest" => (1..=p.max_x)
+            Part::CoinLongest => (1..=p.max_x)
                 .map(|r| {
                     // the mean longest run over `streams` sequences of 2^r flips
                     let flips = 1usize << r;
@@ -223,7 +226,7 @@ impl Study for HllIntuition {
                     row(r, mean, expected_longest_run(flips), Some(r as f64))
                 })
                 .collect(),
-            "twenty_zeros" => {
+            Part::TwentyZeros => {
                 let mut hits = 0u64;
                 let mut id = 0u64;
                 for _ in 0..p.n {
@@ -243,15 +246,14 @@ impl Study for HllIntuition {
                     Some(2f64.powi(20)),
                 )]
             }
-            other => anyhow::bail!("bug: part {other} passed validation"),
         })
     }
 
     fn key_ids(&self, p: &P) -> Option<u64> {
-        Some(match p.part.as_str() {
-            "leading_zeros" => p.n,
-            "longest_run" | "lucky" => p.streams.saturating_mul(p.n),
-            "twenty_zeros" => p.n.saturating_mul(p.set_size),
+        Some(match p.part {
+            Part::LeadingZeros => p.n,
+            Part::LongestRun | Part::Lucky => p.streams.saturating_mul(p.n),
+            Part::TwentyZeros => p.n.saturating_mul(p.set_size),
             _ => 0, // coin flips: no keys
         })
     }

@@ -15,11 +15,18 @@ use rand::RngExt;
 
 pub struct RedisHllStudy;
 
-const ELEMENTS: &[&str] = &["random_bytes", "sequential", "u64"];
+crate::closed_set! {
+    /// The values of `elements`.
+    pub enum Elements {
+        RandomBytes = "random_bytes",
+        Sequential = "sequential",
+        U64 = "u64",
+    }
+}
 
 crate::params! {
     pub struct P {
-        elements: String = common::choice(ELEMENTS, Def::Required, "random_bytes: 1..40 random bytes; sequential: decimal strings from a seeded start, as `seq | redis-cli` sends; u64: 8 random bytes"),
+        elements: Elements = common::choice(Elements::NAMES, Def::Required, "random_bytes: 1..40 random bytes; sequential: decimal strings from a seeded start, as `seq | redis-cli` sends; u64: 8 random bytes"),
         max_n: u64 = common::count(Def::Int(1_000_000), "the last checkpoint (elements added)"),
         per_decade: u32 = common::int(1, 100, Def::Int(3), "log-spaced checkpoints per decade"),
     }
@@ -51,12 +58,12 @@ impl Study for RedisHllStudy {
         let mut rng = seeds.rng("elements");
         let start = rng.random_range(0..1_000_000_000u64);
         let mut element = |i: u64| -> Vec<u8> {
-            match p.elements.as_str() {
-                "random_bytes" => {
+            match p.elements {
+                Elements::RandomBytes => {
                     let len = rng.random_range(1..40);
                     (0..len).map(|_| rng.random::<u8>()).collect()
                 }
-                "sequential" => (start + i).to_string().into_bytes(),
+                Elements::Sequential => (start + i).to_string().into_bytes(),
                 _ => rng.random::<u64>().to_le_bytes().to_vec(),
             }
         };

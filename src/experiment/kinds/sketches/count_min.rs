@@ -21,6 +21,14 @@ use datasketches::hash::value::raw_bytes;
 
 pub struct CountMinStudy;
 
+crate::closed_set! {
+    /// The values of `counter`.
+    pub enum Width {
+        U32 = "u32",
+        U64 = "u64",
+    }
+}
+
 crate::params! {
     pub struct P {
         universe: u64 = common::count(Def::Int(1_000_000), "distinct keys the stream draws from"),
@@ -28,8 +36,8 @@ crate::params! {
         s: f64 = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
         eps: f64 = common::rate(Def::Float(0.001), "w = ceil(e/eps) counters per row"),
         depth: u64 = common::int(1, 64, Def::Int(4), "d rows (delta = e^-d)"),
-        rows: String = common::choice(&["double", "independent"], Def::Str("double"), "row columns from one 128-bit hash: (h1 + i·s) mod w, or a different function of it per row"),
-        counter: String = common::choice(&["u32", "u64"], Def::Str("u32"), "counter width (saturating)"),
+        rows: Rows = common::choice(Rows::NAMES, Def::Str("double"), "row columns from one 128-bit hash: (h1 + i·s) mod w, or a different function of it per row"),
+        counter: Width = common::choice(Width::NAMES, Def::Str("u32"), "counter width (saturating)"),
         conservative: bool = ParamDef::new("", PType::Bool, Def::Bool(false), "conservative update instead of plain"),
         weight: u64 = common::count(Def::Int(1), "count added by each update (N = updates x weight)"),
         hash: StrategyId = HASH,
@@ -115,13 +123,13 @@ impl CountMinStudy {
     ) -> anyhow::Result<Vec<R>> {
         let w = theory::width(p.eps);
         let cm_hasher = h.clone();
-        let rows = if p.rows == "independent" {
+        let rows = if p.rows == Rows::Independent {
             Rows::Independent
         } else {
             Rows::Double
         };
         let mut cm = CountMin::<C, H>::new(w, p.depth, h)?.with_rows(rows);
-        let with_peer = p.counter == "u64" && !p.conservative;
+        let with_peer = p.counter == Width::U64 && !p.conservative;
         let mut peer = with_peer
             .then(|| {
                 CountMinSketch::<u64>::with_seed(p.depth as u8, w as u32, seeds.derive("peer"))
@@ -247,7 +255,7 @@ impl Study for CountMinStudy {
 
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
         let h = p.hash_seed.hasher(p.hash, seeds);
-        if p.counter == "u32" {
+        if p.counter == Width::U32 {
             self.measure::<u32, _>(p, seeds, h)
         } else {
             self.measure::<u64, _>(p, seeds, h)
@@ -260,7 +268,7 @@ impl Study for CountMinStudy {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let (w, d) = (crate::structures::count_min::theory::width(p.eps), p.depth);
-        let cell = if p.counter == "u64" { 8 } else { 4 };
+        let cell = if p.counter == Width::U64 { 8 } else { 4 };
         let sketch = crate::structures::count_min::theory::bytes(w, d, cell) as f64;
         // the exact counts: one u64 per key of the universe
         Some(

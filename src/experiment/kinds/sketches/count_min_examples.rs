@@ -21,11 +21,18 @@ use datasketches::hash::value::raw_bytes;
 
 pub struct CountMinExamples;
 
-const EXAMPLES: &[&str] = &["chapter_apple_banana", "essay_api_users", "essay_80kb"];
+crate::closed_set! {
+    /// The values of `example`.
+    pub enum Example {
+        ChapterAppleBanana = "chapter_apple_banana",
+        EssayApiUsers = "essay_api_users",
+        Essay80kb = "essay_80kb",
+    }
+}
 
 crate::params! {
     pub struct P {
-        example: String = common::choice(EXAMPLES, Def::Required, "which worked example"),
+        example: Example = common::choice(Example::NAMES, Def::Required, "which worked example"),
     }
 }
 
@@ -63,8 +70,8 @@ impl Study for CountMinExamples {
         "The documents' Count-Min examples: apple/banana, /api/v2/users, 80 KB";
 
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
-        Ok(match p.example.as_str() {
-            "chapter_apple_banana" => {
+        Ok(match p.example {
+            Example::ChapterAppleBanana => {
                 let mut rows = [[0u64; 6]; 3];
                 for (cols, count) in [([1usize, 3, 2], 3u64), ([1, 2, 3], 2)] {
                     for (r, &c) in cols.iter().enumerate() {
@@ -91,7 +98,7 @@ impl Study for CountMinExamples {
                     detail: format!("rows after: {rows:?}; estimate(apple) = {apple}"),
                 }
             }
-            "essay_api_users" => {
+            Example::EssayApiUsers => {
                 let cells = [806u64, 812, 1190, 806];
                 let min = *cells.iter().min().expect("four cells");
                 // every cell ≥ the true count, so the truth is at most the minimum;

@@ -30,22 +30,25 @@ use std::collections::HashMap;
 
 pub struct HeavyHitters;
 
-pub const STRUCTURES: &[&str] = &[
-    "count_min",
-    "count_min_conservative",
-    "frequent_items",
-    "space_saving",
-];
-
 /// Count-Min rows, and the bytes of one tracked candidate (key, estimate).
 const DEPTH: u64 = 4;
 const CANDIDATE_BYTES: u64 = 16;
 /// Bytes of one frequent-items map slot for u64 items (Option<u64>, u64, u16).
 const FI_SLOT_BYTES: u64 = 26;
 
+crate::closed_set! {
+    /// The values of `structure`.
+    pub enum Structure {
+        CountMin = "count_min",
+        CountMinConservative = "count_min_conservative",
+        FrequentItems = "frequent_items",
+        SpaceSaving = "space_saving",
+    }
+}
+
 crate::params! {
     pub struct P {
-        structure: String = common::choice(STRUCTURES, Def::Required, "Count-Min with a top list (plain or conservative update), DataSketches' frequent items, or SpaceSaving"),
+        structure: Structure = common::choice(Structure::NAMES, Def::Required, "Count-Min with a top list (plain or conservative update), DataSketches' frequent items, or SpaceSaving"),
         bytes: u64 = common::int(1024, 1 << 30, Def::Int(32_768), "the memory budget every structure gets"),
         s: f64 = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
         n: u64 = common::count(Def::Int(1_000_000), "stream length (updates)"),
@@ -177,8 +180,8 @@ impl Study for HeavyHitters {
             u64,
             f64,
             &str,
-        ) = match p.structure.as_str() {
-            "frequent_items" => {
+        ) = match p.structure {
+            Structure::FrequentItems => {
                 // the largest map whose measured footprint fits the budget
                 let mut lg = (p.bytes / FI_SLOT_BYTES).ilog2();
                 let fi = loop {
@@ -205,7 +208,7 @@ impl Study for HeavyHitters {
                     "3.5/M (DataSketches)",
                 )
             }
-            "space_saving" => {
+            Structure::SpaceSaving => {
                 let k = (p.bytes / space_saving::COUNTER_BYTES) as usize;
                 let mut ss = SpaceSaving::new(k)?;
                 ids.iter().for_each(|&key| ss.insert(key));
@@ -224,7 +227,7 @@ impl Study for HeavyHitters {
                 let w = (p.bytes - p.top * CANDIDATE_BYTES) / (DEPTH * 4);
                 let hasher = p.hash_seed.hasher(p.hash, seeds);
                 let mut cm = CountMin::<u32, _>::new(w, DEPTH, hasher)?;
-                let conservative = p.structure == "count_min_conservative";
+                let conservative = p.structure == Structure::CountMinConservative;
                 let mut list = TopList {
                     k: top,
                     est: HashMap::new(),

@@ -15,12 +15,20 @@ use crate::workload::{KeyGen, KeyType};
 
 pub struct MinHashStudy;
 
+crate::closed_set! {
+    /// The values of `variant`.
+    pub enum Variant {
+        KHashes = "k_hashes",
+        BottomK = "bottom_k",
+    }
+}
+
 crate::params! {
     pub struct P {
         jaccard: f64 = common::rate(Def::Float(0.5), "target Jaccard similarity J"),
         union_size: u64 = common::count(Def::Int(1000), "|A ∪ B|"),
         k: u64 = common::int(1, 1 << 16, Def::Int(128), "minima per signature"),
-        variant: String = common::choice(&["k_hashes", "bottom_k"], Def::Str("k_hashes"), "k seeded hash functions, or the k smallest of one"),
+        variant: Variant = common::choice(Variant::NAMES, Def::Str("k_hashes"), "k seeded hash functions, or the k smallest of one"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
@@ -65,7 +73,7 @@ impl Study for MinHashStudy {
         let in_b = |id: u64| id < inter || id >= inter + a_only;
         let h = p.hash_seed.hasher(p.hash, seeds);
         let k = p.k as usize;
-        let (estimate, agree) = if p.variant == "k_hashes" {
+        let (estimate, agree) = if p.variant == Variant::KHashes {
             let (mut a, mut b) = (MinHash::new(k, &h)?, MinHash::new(k, &h)?);
             for id in 0..u {
                 let key = keys.key(id);
@@ -110,7 +118,7 @@ impl Study for MinHashStudy {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let n = p.union_size as f64;
-        let per_key = if p.variant == "k_hashes" {
+        let per_key = if p.variant == Variant::KHashes {
             p.k as f64
         } else {
             1.0

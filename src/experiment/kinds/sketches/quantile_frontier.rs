@@ -9,7 +9,7 @@
 //! q-quantile, DDSketch's own guarantee), at q = 0.5, 0.99, 0.999 and
 //! 0.9999 (one row per q), beside the bytes of its serialized state.
 
-use super::tdigest::{DISTS, draw_values, mid_rank, reservoir_sample};
+use super::tdigest::{Dist, draw_values, mid_rank, reservoir_sample};
 use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common;
@@ -28,22 +28,26 @@ const DD_MIN_VALUE: f64 = 1e-9;
 
 pub struct QuantileFrontier;
 
-pub const STRUCTURES: &[&str] = &[
-    "tdigest",
-    "datasketches_tdigest",
-    "kll",
-    "req",
-    "ddsketch",
-    "reservoir",
-];
 /// The quantiles read.
 pub const QS: [f64; 4] = [0.5, 0.99, 0.999, 0.9999];
 
+crate::closed_set! {
+    /// The values of `structure`.
+    pub enum Structure {
+        Tdigest = "tdigest",
+        DatasketchesTdigest = "datasketches_tdigest",
+        Kll = "kll",
+        Req = "req",
+        Ddsketch = "ddsketch",
+        Reservoir = "reservoir",
+    }
+}
+
 crate::params! {
     pub struct P {
-        structure: String = common::choice(STRUCTURES, Def::Required, "the sketch (size: δ for the t-digests, k for KLL and REQ, 1/α for DDSketch, values for the reservoir)"),
+        structure: Structure = common::choice(Structure::NAMES, Def::Required, "the sketch (size: δ for the t-digests, k for KLL and REQ, 1/α for DDSketch, values for the reservoir)"),
         size: u64 = common::int(8, 1024, Def::Int(200), "the structure's size knob (REQ: even)"),
-        dist: String = common::choice(DISTS, Def::Str("lognormal"), "the stream's distribution"),
+        dist: Dist = common::choice(Dist::NAMES, Def::Str("lognormal"), "the stream's distribution"),
         n: u64 = common::count(Def::Int(1_000_000), "values in the stream"),
     }
 }
@@ -80,21 +84,20 @@ impl Study for QuantileFrontier {
     const REPRODUCIBLE: bool = false;
 
     fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
-        if p.structure == "req" && p.size % 2 == 1 {
+        if p.structure == Structure::Req && p.size % 2 == 1 {
             return Err(("size", "even for req (its k)".into()));
         }
         Ok(())
     }
 
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
-        let values = draw_values(&p.dist, p.n, seeds)?;
+        let values = draw_values(p.dist, p.n, seeds)?;
         let size = p.size as f64;
         let n = p.n as f64;
         // each structure's estimate at every q, its bytes, and its theory
         type Theory = Box<dyn Fn(f64) -> Option<f64>>;
-        let (estimates, bytes, theory): (Vec<Option<f64>>, f64, Theory) = match p.structure.as_str()
-        {
-            "tdigest" => {
+        let (estimates, bytes, theory): (Vec<Option<f64>>, f64, Theory) = match p.structure {
+            Structure::Tdigest => {
                 let mut td = TDigest::new(size)?;
                 values.iter().for_each(|&x| td.add(x));
                 let e = QS.iter().map(|&q| td.quantile(q)).collect();
@@ -104,7 +107,7 @@ impl Study for QuantileFrontier {
                     Box::new(move |q| Some(theory::half_centroid(Scale::K2, q, size, n))),
                 )
             }
-            "datasketches_tdigest" => {
+            Structure::DatasketchesTdigest => {
                 let mut ds = TDigestMut::new(p.size as u16)?;
                 values.iter().for_each(|&x| ds.update(x));
                 let e = QS
@@ -113,7 +116,7 @@ impl Study for QuantileFrontier {
                     .collect::<Result<_, _>>()?;
                 (e, ds.serialize().len() as f64, Box::new(|_| None))
             }
-            "kll" => {
+            Structure::Kll => {
                 let mut kll = KllSketch::<KllFloat<f64>>::new(p.size as u16)?;
                 for &x in &values {
                     kll.update(KllFloat::<f64>::new(x)?);
@@ -124,7 +127,7 @@ impl Study for QuantileFrontier {
                 }
                 (e, kll.serialize().len() as f64, Box::new(|_| None))
             }
-            "req" => {
+            Structure::Req => {
                 let mut req =
                     ReqSketch::<ReqFloat<f64>>::new(p.size as u16, RankAccuracy::HighRank)?;
                 for &x in &values {
@@ -136,7 +139,7 @@ impl Study for QuantileFrontier {
                 }
                 (e, req.serialize().len() as f64, Box::new(|_| None))
             }
-            "ddsketch" => {
+            Structure::Ddsketch => {
                 let mut dd = DDSketch::new(DdConfig::new(1.0 / size, DD_MAX_BINS, DD_MIN_VALUE));
                 values.iter().for_each(|&x| dd.add(x));
                 let e = QS

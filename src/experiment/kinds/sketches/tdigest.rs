@@ -17,24 +17,28 @@ use rand_distr::{Distribution, LogNormal, Normal, Pareto};
 
 pub struct TDigestStudy;
 
-pub const DISTS: &[&str] = &[
-    "uniform",
-    "normal",
-    "lognormal",
-    "pareto",
-    "sorted",
-    "reverse_sorted",
-    "adversarial",
-];
 /// The quantiles read.
 pub const QS: [f64; 6] = [0.5, 0.9, 0.95, 0.99, 0.999, 0.9999];
 
+crate::closed_set! {
+    /// The values of `dist`.
+    pub enum Dist {
+        Uniform = "uniform",
+        Normal = "normal",
+        Lognormal = "lognormal",
+        Pareto = "pareto",
+        Sorted = "sorted",
+        ReverseSorted = "reverse_sorted",
+        Adversarial = "adversarial",
+    }
+}
+
 crate::params! {
     pub struct P {
-        dist: String = common::choice(DISTS, Def::Required, "uniform(0,1), normal(0,1), lognormal(0,1), pareto(scale 1, shape 1.5), log-normal sorted or reverse_sorted, adversarial (10^12 − 10^(12(1−u)))"),
+        dist: Dist = common::choice(Dist::NAMES, Def::Required, "uniform(0,1), normal(0,1), lognormal(0,1), pareto(scale 1, shape 1.5), log-normal sorted or reverse_sorted, adversarial (10^12 − 10^(12(1−u)))"),
         n: u64 = common::count(Def::Int(1_000_000), "values in the stream"),
         compression: f64 = common::positive(100_000.0, Def::Float(100.0), "t-digest compression delta (also DataSketches' k)"),
-        scale: String = common::choice(&["k2", "k1"], Def::Str("k2"), "sketchlab's t-digest scale function: k2 (the reference's) or k1 (arcsine)"),
+        scale: Scale = common::choice(Scale::NAMES, Def::Str("k2"), "sketchlab's t-digest scale function: k2 (the reference's) or k1 (arcsine)"),
         kll_k: u64 = common::int(8, 65_535, Def::Int(200), "DataSketches KLL k"),
     }
 }
@@ -64,7 +68,7 @@ crate::row! {
 }
 
 /// The stream of a trial: `n` values of the distribution `dist` (one of
-/// [`DISTS`]), from the trial's seeds, in stream order. `sorted` and
+/// [`Dist`]), from the trial's seeds, in stream order. `sorted` and
 /// `reverse_sorted` are the log-normal draws in ascending and descending
 /// order (a merging digest sees its extremes first, or last);
 /// `adversarial` is 10^12 − 10^(12·(1 − u)) for uniform u: every decade of
@@ -72,23 +76,23 @@ crate::row! {
 /// at every scale (a sketch that interpolates linearly inside a centroid is
 /// wrong at every scale, and a relative-error bucket near 10^12 holds most
 /// of the stream), with no ties (f64 resolves 10^12 − 1 from 10^12).
-pub fn draw_values(dist: &str, n: u64, seeds: Seeds) -> anyhow::Result<Vec<f64>> {
+pub fn draw_values(dist: Dist, n: u64, seeds: Seeds) -> anyhow::Result<Vec<f64>> {
     let mut rng = seeds.rng("values");
     let normal = Normal::new(0.0, 1.0)?;
     let lognormal = LogNormal::new(0.0, 1.0)?;
     let pareto = Pareto::new(1.0, 1.5)?;
     let mut v: Vec<f64> = (0..n)
         .map(|_| match dist {
-            "uniform" => rng.random::<f64>(),
-            "normal" => normal.sample(&mut rng),
-            "lognormal" | "sorted" | "reverse_sorted" => lognormal.sample(&mut rng),
-            "adversarial" => 1e12 - 10f64.powf(12.0 * (1.0 - rng.random::<f64>())),
-            _ => pareto.sample(&mut rng),
+            Dist::Uniform => rng.random::<f64>(),
+            Dist::Normal => normal.sample(&mut rng),
+            Dist::Lognormal | Dist::Sorted | Dist::ReverseSorted => lognormal.sample(&mut rng),
+            Dist::Adversarial => 1e12 - 10f64.powf(12.0 * (1.0 - rng.random::<f64>())),
+            Dist::Pareto => pareto.sample(&mut rng),
         })
         .collect();
     match dist {
-        "sorted" => v.sort_by(f64::total_cmp),
-        "reverse_sorted" => v.sort_by(|a, b| b.total_cmp(a)),
+        Dist::Sorted => v.sort_by(f64::total_cmp),
+        Dist::ReverseSorted => v.sort_by(|a, b| b.total_cmp(a)),
         _ => {}
     }
     Ok(v)
@@ -133,8 +137,8 @@ impl Study for TDigestStudy {
     const REPRODUCIBLE: bool = false;
 
     fn run_rows(&self, p: &P, seeds: Seeds) -> anyhow::Result<Vec<R>> {
-        let values = draw_values(&p.dist, p.n, seeds)?;
-        let scale = Scale::parse(&p.scale).unwrap_or(Scale::K2);
+        let values = draw_values(p.dist, p.n, seeds)?;
+        let scale = p.scale;
         let mut td = TDigest::with_scale(p.compression, scale)?;
         let mut ds = TDigestMut::new(p.compression.min(65_535.0) as u16)?;
         let mut kll = KllSketch::<KllFloat<f64>>::new(p.kll_k as u16)?;

@@ -45,11 +45,11 @@ use std::hint::black_box;
 
 pub struct Scaling;
 
-pub const STRUCTURES: &[&str] = &["bloom", "blocked_bloom", "cuckoo", "hll", "count_min"];
+pub use super::scaling_build::Structure;
 
 crate::params! {
     pub struct P {
-        structure: String = common::choice(STRUCTURES, Def::Required, "the structure timed (see the kind's doc for how each is sized)"),
+        structure: Structure = common::choice(Structure::NAMES, Def::Required, "the structure timed (see the kind's doc for how each is sized)"),
         n: u64 = common::int(100, 1 << 32, Def::Required, "keys the structure is sized for (filters: and filled with)"),
         queries: u64 = common::int(1000, 1 << 28, Def::Int(1_000_000), "operations per timed repetition (never-inserted keys)"),
         reps: u64 = common::int(1, 1000, Def::Int(7), "timed repetitions of each loop, interleaved; medians reported"),
@@ -114,7 +114,7 @@ impl Study for Scaling {
     fn run(&self, p: &P, seeds: Seeds) -> anyhow::Result<R> {
         let h = p.hash_seed.hasher(p.hash, seeds);
         let mut keys = KeyGen::new(KeyType::U64, seeds.derive("keys"));
-        let shape = build(&p.structure, p.n, h.clone(), &mut keys, seeds)?;
+        let shape = build(p.structure, p.n, h.clone(), &mut keys, seeds)?;
         let q = p.queries as usize;
         let ids = p.n..p.n + p.queries;
         let qkeys: Vec<[u8; 8]> = ids
@@ -234,9 +234,9 @@ impl Study for Scaling {
 
     fn footprint(&self, p: &P) -> Option<Footprint> {
         let budget = bloom_bits(p.n) as f64 / 8.0;
-        let bytes = match p.structure.as_str() {
-            "cuckoo" => cuckoo_buckets(p.n) as f64 * 4.0 * 2.0,
-            "hll" => (3u64 << hll_p(budget as u64)) as f64 / 4.0,
+        let bytes = match p.structure {
+            Structure::Cuckoo => cuckoo_buckets(p.n) as f64 * 4.0 * 2.0,
+            Structure::Hll => (3u64 << hll_p(budget as u64)) as f64 / 4.0,
             _ => budget,
         };
         // the structure, a load probe of its size, the query keys and load indices

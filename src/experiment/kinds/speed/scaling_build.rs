@@ -56,10 +56,21 @@ pub(super) struct Shape {
     pub(super) failures: u64,
 }
 
-/// `structure` (one of [`super::scaling::STRUCTURES`]) sized for `n` keys
+crate::closed_set! {
+    /// The structures the scaling study times.
+    pub enum Structure {
+        Bloom = "bloom",
+        BlockedBloom = "blocked_bloom",
+        Cuckoo = "cuckoo",
+        Hll = "hll",
+        CountMin = "count_min",
+    }
+}
+
+/// `structure` sized for `n` keys
 /// and filled with keys `0..n` (the sketches: given the Bloom filter's bytes).
 pub(super) fn build(
-    structure: &str,
+    structure: Structure,
     n: u64,
     h: HashStrategy,
     keys: &mut KeyGen,
@@ -68,7 +79,7 @@ pub(super) fn build(
     let budget = bloom_bits(n).div_ceil(8);
     let mut failures = 0;
     let shape = match structure {
-        "bloom" => {
+        Structure::Bloom => {
             let m = bloom_bits(n);
             let k = theory::optimal_k_int(m, n);
             let mut f = BloomFilter::new(m, k, h)?;
@@ -82,7 +93,7 @@ pub(super) fn build(
                 failures,
             }
         }
-        "blocked_bloom" => {
+        Structure::BlockedBloom => {
             let m = bloom_bits(n);
             let k = theory::optimal_k_int(m, n);
             let mut f = BlockedBloom::new(m, k, h)?;
@@ -96,7 +107,7 @@ pub(super) fn build(
                 failures,
             }
         }
-        "cuckoo" => {
+        Structure::Cuckoo => {
             let mut f = CuckooFilter::new(cuckoo_buckets(n), 4, 12, 500, seeds.derive("kicks"), h)?;
             for id in 0..n {
                 failures += f.insert(keys.key(id)).is_err() as u64;
@@ -112,7 +123,7 @@ pub(super) fn build(
                 failures,
             }
         }
-        "hll" => {
+        Structure::Hll => {
             let mut s = HyperLogLog::new(hll_p(budget), h)?;
             (0..n).for_each(|id| {
                 s.insert(keys.key(id));
@@ -126,7 +137,7 @@ pub(super) fn build(
                 failures,
             }
         }
-        "count_min" => {
+        Structure::CountMin => {
             let mut c = CountMin::<u32, _>::new(cms_w(budget), CMS_ROWS, h)?;
             (0..n).for_each(|id| c.update(keys.key(id), 1));
             let bytes = c.bytes();
@@ -138,7 +149,6 @@ pub(super) fn build(
                 failures,
             }
         }
-        other => anyhow::bail!("bug: unknown structure {other}"),
     };
     Ok(shape)
 }

@@ -11,7 +11,7 @@ impl Present for BloomAttack {
     const VIEW: &'static str = include_str!("bloom_attack.toml");
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let rows = typed_rows::<BloomAttack>(&t.results);
-        let v = |a: &str, tg: &str| {
+        let v = |a: Attack, tg: Target| {
             super::last_where(&rows, |p| p.attack == a && p.target == tg).map(|(_, r)| r)
         };
         let crafted = |a, tg| v(a, tg).and_then(|r| r.fpr_attack_queries.map(|q| q.rate));
@@ -23,21 +23,21 @@ impl Present for BloomAttack {
                 structure: "Bloom filter".into(),
                 attack: "forgery: crafted non-member queries".into(),
                 designed: super::cell(design, |x| format!("{} FPR", pct(x, 2))),
-                constant_seed: super::cell(crafted("forgery", "chapter"), |x| {
+                constant_seed: super::cell(crafted(Attack::Forgery, Target::Chapter), |x| {
                     format!("{} of crafted queries positive (mmh3, seed 0)", p(x))
                 }),
                 random_seed: "see bloom_twins".into(),
-                keyed: super::cell(crafted("forgery", "sip13"), p),
+                keyed: super::cell(crafted(Attack::Forgery, Target::Sip13), p),
             },
             SeedRow {
                 structure: "Bloom filter".into(),
                 attack: "pollution: insertions setting k fresh bits".into(),
                 designed: super::cell(design, |x| format!("{} FPR", pct(x, 2))),
-                constant_seed: super::cell(honest("pollution", "chapter"), |x| {
+                constant_seed: super::cell(honest(Attack::Pollution, Target::Chapter), |x| {
                     format!("{} honest FPR (mmh3, seed 0)", p(x))
                 }),
                 random_seed: "—".into(),
-                keyed: super::cell(honest("pollution", "sip13"), p),
+                keyed: super::cell(honest(Attack::Pollution, Target::Sip13), p),
             },
         ]
     }

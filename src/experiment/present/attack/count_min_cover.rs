@@ -11,8 +11,8 @@ impl Present for CountMinCover {
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let rows = typed_rows::<CountMinCover>(&t.results);
-        let v = |tg: &str| super::last_where(&rows, |p| p.target == tg).map(|(_, r)| r);
-        let (public, keyed) = (v("public"), v("sip13"));
+        let v = |tg: Target| super::last_where(&rows, |p| p.target == tg).map(|(_, r)| r);
+        let (public, keyed) = (v(Target::Public), v(Target::Sip13));
         vec![SeedRow {
             structure: "Count-Min sketch".into(),
             attack: "cover keys inflating never-inserted targets".into(),

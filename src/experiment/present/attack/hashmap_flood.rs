@@ -12,23 +12,24 @@ impl Present for HashmapFlood {
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let rows = typed_rows::<HashmapFlood>(&t.results);
         // the last (largest n) row of each series
-        let find = |a: &str, tb: &str, k: &str| {
+        let find = |a: Attack, tb: Map, k: KeySet| {
             super::last_where(&rows, |p| p.attack == a && p.table == tb && p.keys == k)
                 .map(|(_, r)| r)
         };
         let compares = |a, tb, k| find(a, tb, k).map(|r| r.compares_per_insert);
         let c = |x: f64| format!("{} compares/insert", sig(x, 3));
-        let seeded = find("murmur64a", "attacked", "crafted");
+        let seeded = find(Attack::Murmur64a, Map::Attacked, KeySet::Crafted);
         vec![SeedRow {
             structure: "std HashMap".into(),
             attack: super::cell(
-                find("fx", "attacked", "crafted").map(|r| r.inserted as f64),
+                find(Attack::Fx, Map::Attacked, KeySet::Crafted).map(|r| r.inserted as f64),
                 |n| format!("{} colliding keys", sig(n, 3)),
             ),
-            designed: super::cell(compares("murmur64a", "random_state", "random"), |x| {
-                format!("O(1): {} compares/insert on random keys", sig(x, 2))
-            }),
-            constant_seed: super::cell(compares("fx", "attacked", "crafted"), |x| {
+            designed: super::cell(
+                compares(Attack::Murmur64a, Map::RandomState, KeySet::Random),
+                |x| format!("O(1): {} compares/insert on random keys", sig(x, 2)),
+            ),
+            constant_seed: super::cell(compares(Attack::Fx, Map::Attacked, KeySet::Crafted), |x| {
                 format!("{} (FxHash, no seed)", c(x))
             }),
             random_seed: super::cell(seeded.map(|r| r.compares_per_insert), |x| {
@@ -43,23 +44,24 @@ impl Present for HashmapFlood {
                     }
                 )
             }),
-            keyed: super::cell(compares("murmur64a", "random_state", "crafted"), |x| {
-                format!("{} (RandomState)", c(x))
-            }),
+            keyed: super::cell(
+                compares(Attack::Murmur64a, Map::RandomState, KeySet::Crafted),
+                |x| format!("{} (RandomState)", c(x)),
+            ),
         }]
     }
 
     fn section(&self, t: &Tables) -> Section {
         let table = crate::experiment::present::declared_table(Self::VIEW, t);
         let rows = typed_rows::<HashmapFlood>(&t.results);
-        let attacks = common::first_seen(rows.iter().map(|(p, _)| p.attack.as_str()));
+        let attacks = common::first_seen(rows.iter().map(|(p, _)| p.attack));
         // per attacked/crafted series: the largest n, its time, and the growth exponent of ns/insert
         let mut parts = Vec::new();
         for a in attacks {
-            for table in ["attacked", "random_state"] {
+            for table in [Map::Attacked, Map::RandomState] {
                 let series: Vec<&R> = rows
                     .iter()
-                    .filter(|(p, _)| p.attack == a && p.table == table && p.keys == "crafted")
+                    .filter(|(p, _)| p.attack == a && p.table == table && p.keys == KeySet::Crafted)
                     .map(|(_, r)| r)
                     .collect();
                 let (Some(first), Some(last)) = (series.first(), series.last()) else {
@@ -67,8 +69,8 @@ impl Present for HashmapFlood {
                 };
                 let slope = (last.ns_per_insert.value / first.ns_per_insert.value).ln()
                     / (last.inserted as f64 / first.inserted as f64).ln();
-                let who = if table == "attacked" {
-                    a
+                let who = if table == Map::Attacked {
+                    a.as_str()
                 } else {
                     "RandomState"
                 };

@@ -12,29 +12,32 @@ impl Present for HllAttack {
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let rows = typed_rows::<HllAttack>(&t.results);
-        let v = |a: &str, tg: &str| {
+        let v = |a: Attack, tg: Target| {
             super::last_where(&rows, |p| p.attack == a && p.target == tg).map(|(_, r)| r)
         };
         let err = |x: f64| format!("{:+.1}%", 100.0 * (x - 1.0));
         [
             (
-                "deflate_index",
+                Attack::DeflateIndex,
                 "deflation: items filtered to 3/4 of the registers",
             ),
             (
-                "deflate_rank1",
+                Attack::DeflateRank1,
                 "deflation: rank-1 items only, after a preload",
             ),
-            ("inflate", "inflation: one constructed key per register"),
+            (
+                Attack::Inflate,
+                "inflation: one constructed key per register",
+            ),
         ]
         .into_iter()
-        .filter(|(a, _)| v(a, "redis").is_some())
+        .filter(|(a, _)| v(*a, Target::Redis).is_some())
         .map(|(a, what)| SeedRow {
             structure: "HyperLogLog (Redis layout, p = 14)".into(),
             attack: what.into(),
             designed: "±0.81% (one standard error)".into(),
-            constant_seed: super::cell(v(a, "redis").map(|r| r.estimate_over_truth), |x| {
-                let pf = match v(a, "redis").and_then(|r| r.redis_equal) {
+            constant_seed: super::cell(v(a, Target::Redis).map(|r| r.estimate_over_truth), |x| {
+                let pf = match v(a, Target::Redis).and_then(|r| r.redis_equal) {
                     Some(true) => ", PFCOUNT equal",
                     Some(false) => ", PFCOUNT DIFFERS",
                     None => ", no redis-server reached",
@@ -42,7 +45,7 @@ impl Present for HllAttack {
                 format!("{} (MurmurHash64A, public seed{pf})", err(x))
             }),
             random_seed: "—".into(),
-            keyed: super::cell(v(a, "sip13").map(|r| r.estimate_over_truth), err),
+            keyed: super::cell(v(a, Target::Sip13).map(|r| r.estimate_over_truth), err),
         })
         .collect()
     }

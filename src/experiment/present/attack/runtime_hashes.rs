@@ -11,25 +11,25 @@ impl Present for RuntimeHashes {
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let rows = typed_rows::<RuntimeHashes>(&t.results);
-        let v = |rt: &str| super::last_where(&rows, |p| p.runtime == rt).map(|(_, r)| r);
-        let count = |rt: &str, f: fn(&R) -> Option<u64>| v(rt).and_then(f).map(|x| x as f64);
+        let v = |rt: Runtime| super::last_where(&rows, |p| p.runtime == rt).map(|(_, r)| r);
+        let count = |rt: Runtime, f: fn(&R) -> Option<u64>| v(rt).and_then(f).map(|x| x as f64);
         vec![SeedRow {
             structure: "Runtime string hash (hash table keys)".into(),
             attack: "2^n strings of equivalent blocks".into(),
             designed: "one bucket per string, about".into(),
-            constant_seed: super::cell(count("java", |r| r.distinct_own_keys), |d| {
+            constant_seed: super::cell(count(Runtime::Java, |r| r.distinct_own_keys), |d| {
                 format!(
                     "Java String.hashCode: {} hash value(s) for {} strings; PHP 5: {}",
                     d,
-                    count("java", |r| Some(r.crafted_keys)).unwrap_or(f64::NAN),
-                    count("php5", |r| r.distinct_own_keys).unwrap_or(f64::NAN)
+                    count(Runtime::Java, |r| Some(r.crafted_keys)).unwrap_or(f64::NAN),
+                    count(Runtime::Php5, |r| r.distinct_own_keys).unwrap_or(f64::NAN)
                 )
             }),
             random_seed: "—".into(),
-            keyed: super::cell(count("python", |r| r.distinct_java_keys), |d| {
+            keyed: super::cell(count(Runtime::Python, |r| r.distinct_java_keys), |d| {
                 format!(
                     "CPython: {d} distinct; Rust RandomState: {}",
-                    count("rust", |r| r.distinct_java_keys).unwrap_or(f64::NAN)
+                    count(Runtime::Rust, |r| r.distinct_java_keys).unwrap_or(f64::NAN)
                 )
             }),
         }]

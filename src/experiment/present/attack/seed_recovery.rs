@@ -11,20 +11,20 @@ impl Present for SeedRecovery {
 
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let rows = typed_rows::<SeedRecovery>(&t.results);
-        let v = |h: &str| super::last_where(&rows, |p| p.hash == h);
+        let v = |h: Victim| super::last_where(&rows, |p| p.hash == h);
         // the least over the non-cryptographic hashes
         let worst = |f: fn(&R) -> f64| {
-            HASHES
+            Victim::ALL
                 .iter()
-                .filter(|&&h| h != "sip13")
-                .filter_map(|h| v(h).map(|(_, r)| f(r)))
+                .filter(|&&h| h != Victim::Sip13)
+                .filter_map(|&h| v(h).map(|(_, r)| f(r)))
                 .reduce(f64::min)
         };
-        let keyed = v("sip13").map(|(_, r)| r);
+        let keyed = v(Victim::Sip13).map(|(_, r)| r);
         vec![SeedRow {
             structure: "Any seeded hash (seed kept secret per process)".into(),
             attack: "seed recovered from one observed output, then collisions crafted".into(),
-            designed: super::cell(v("xxh3_64").map(|(p, _)| p.m as f64), |m| {
+            designed: super::cell(v(Victim::Xxh364).map(|(p, _)| p.m as f64), |m| {
                 format!("pairs collide at 1/m = {}", sig(1.0 / m, 3))
             }),
             constant_seed: "the seed is known: every crafted pair collides".into(),

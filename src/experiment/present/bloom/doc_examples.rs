@@ -48,7 +48,7 @@ impl Present for DocExamples {
         let book_fp = rows
             .iter()
             .filter(|(_, r)| r.book_code_false_positive == Some(false))
-            .map(|(p, _)| p.example.clone())
+            .map(|(p, _)| p.example.as_str())
             .collect::<Vec<_>>();
         Section {
             table,

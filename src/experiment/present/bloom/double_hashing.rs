@@ -32,12 +32,12 @@ fn reading(rows: &[(P, Rs)]) -> String {
             && a.hash == b.hash
             && a.keys == b.keys
     };
-    let of = |scheme: &'static str| rows.iter().filter(move |(p, _)| p.scheme == scheme);
+    let of = |scheme: Probing| rows.iter().filter(move |(p, _)| p.scheme == scheme);
     let mut out = Vec::new();
-    for scheme in ["double", "enhanced"] {
+    for scheme in [Probing::Double, Probing::Enhanced] {
         let (mut pairs, mut within, mut worst) = (0, 0, (1.0f64, String::new()));
         for (p, r) in of(scheme) {
-            let Some((_, o)) = of("independent").find(|(q, _)| same(p, q)) else {
+            let Some((_, o)) = of(Probing::Independent).find(|(q, _)| same(p, q)) else {
                 continue;
             };
             let (Some(a), Some(b)) = (r.fpr_measured.interval(), o.fpr_measured.interval()) else {
@@ -77,7 +77,7 @@ fn reading(rows: &[(P, Rs)]) -> String {
             ));
         }
     }
-    let misses: Vec<String> = of("independent")
+    let misses: Vec<String> = of(Probing::Independent)
         .filter_map(|(p, r)| {
             let i = r.fpr_measured.interval()?;
             let th = r.fpr_theory.value?;

@@ -24,10 +24,10 @@ impl Present for CountingBloomStudy {
 }
 
 fn reading(rows: &[(P, R)]) -> String {
-    let of = |test: &'static str| rows.iter().filter(move |(p, _)| p.test == test);
+    let of = |test: Test| rows.iter().filter(move |(p, _)| p.test == test);
     let rate = |x: Option<Proportion>| x.map_or(f64::NAN, |q| q.rate);
     let mut out = Vec::new();
-    for (p, r) in of("space") {
+    for (p, r) in of(Test::Space) {
         out.push(format!(
             "{}-bit counters take {}× the bytes of the plain filter (FPR {} vs {})",
             p.counter_bits,
@@ -36,7 +36,7 @@ fn reading(rows: &[(P, R)]) -> String {
             pct(rate(r.plain_fpr_measured), 3)
         ));
     }
-    let sat: Vec<&(P, R)> = of("saturation").collect();
+    let sat: Vec<&(P, R)> = of(Test::Saturation).collect();
     if !sat.is_empty() {
         let levels = common::sorted_levels(sat.iter().map(|(p, _)| p.load));
         let mut loads = Vec::new();
@@ -63,7 +63,7 @@ fn reading(rows: &[(P, R)]) -> String {
         }
         out.push(loads.join("; "));
     }
-    for test in ["forced_overflow", "bogus_deletes", "plain_delete"] {
+    for test in [Test::ForcedOverflow, Test::BogusDeletes, Test::PlainDelete] {
         for (p, r) in of(test) {
             out.push(format!(
                 "{test} ({}-bit, {}, load {}, {} deletes, {} overflow events): {} of the remaining members vanished",
@@ -77,14 +77,14 @@ fn reading(rows: &[(P, R)]) -> String {
         }
     }
     let text = |x: &Option<String>| x.clone().unwrap_or_default();
-    if let Some((_, r)) = of("essay_logout").next() {
+    if let Some((_, r)) = of(Test::EssayLogout).next() {
         out.push(format!(
             "the essay's layout (m = 16, k = 3, bit 9 shared; positions chosen, the picture is lost) {}: {}",
             text(&r.documented_before),
             text(&r.documented_after)
         ));
     }
-    if let Some((_, r)) = of("chapter_example").next() {
+    if let Some((_, r)) = of(Test::ChapterExample).next() {
         let (before, after): (u32, u32) = (
             BEFORE.iter().map(|&c| c as u32).sum(),
             AFTER.iter().map(|&c| c as u32).sum(),

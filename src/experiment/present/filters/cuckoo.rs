@@ -16,7 +16,7 @@ impl Present for CuckooStudy {
             .summary
             .as_ref()
             .map(|s| (s, summary_rows::<CuckooStudy, Rs>(s)));
-        let load = load.filter(|(_, rows)| rows.iter().any(|(p, _)| p.test == "load"));
+        let load = load.filter(|(_, rows)| rows.iter().any(|(p, _)| p.test == Test::Load));
         let summary_load = load.as_ref().map(|(s, _)| *s);
         let mut parts = Vec::new();
         if let Some((_, rows)) = &load {
@@ -37,7 +37,7 @@ impl Present for CuckooStudy {
             ));
         }
         let rows = typed_rows::<CuckooStudy>(&t.results);
-        for (p, r) in rows.iter().filter(|(p, _)| p.test == "fpr") {
+        for (p, r) in rows.iter().filter(|(p, _)| p.test == Test::Fpr) {
             if let (Some(e), Some(ratio)) = (r.fpr_measured, r.space_ratio) {
                 parts.push(format!(
                     "f = {}: FPR {}, {} bits/item = {}× a Bloom filter at that FPR",
@@ -48,7 +48,7 @@ impl Present for CuckooStudy {
                 ));
             }
         }
-        for (p, r) in rows.iter().filter(|(p, _)| p.test == "deletes") {
+        for (p, r) in rows.iter().filter(|(p, _)| p.test == Test::Deletes) {
             let (Some(d), Some(fails), Some(lost), Some(still), Some(at)) = (
                 r.deleted,
                 r.delete_failures,

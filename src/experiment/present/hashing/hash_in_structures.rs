@@ -38,10 +38,10 @@ impl Present for HashInStructures {
             ];
             let metrics: [fn(&R) -> f64; 2] = [|r| r.fpr_measured.rate, |r| r.hll_rel_error];
             for metric in metrics {
-                for s in Keyset::NAMES {
+                for &s in Keyset::ALL {
                     row.push(
                         mine.iter()
-                            .find(|(p, _)| p.keyset == *s)
+                            .find(|(p, _)| p.keyset == s)
                             .map(|(_, r)| metric(r))
                             .into(),
                     );

@@ -17,23 +17,29 @@ impl Present for HashQuality {
             columns: vec!["hash".into(), "width".into(), "avalanche worst bias".into()],
             rows: vec![],
         };
-        table
-            .columns
-            .extend(TESTS[1..].iter().map(|c| format!("z low16 {c}").into()));
+        table.columns.extend(
+            Test::NAMES[1..]
+                .iter()
+                .map(|c| format!("z low16 {c}").into()),
+        );
         table.columns.push("z high16 (worst)".into());
         let hashes = common::first_seen(all.iter().map(|(p, _)| p.hash));
         let mut failing = Vec::new();
         for hash in hashes {
             let name = hash.name();
             let rows: Vec<&(P, R)> = all.iter().filter(|(p, _)| p.hash == hash).collect();
-            let of = |test: &str| rows.iter().find(|(p, _)| p.test == test).map(|(_, r)| r);
+            let of = |test: Test| rows.iter().find(|(p, _)| p.test == test).map(|(_, r)| r);
             let mut row: Vec<Value> = vec![
                 name.into(),
                 rows.first()
                     .map_or(Value::Empty, |(_, r)| Value::Int(r.width.into())),
             ];
-            row.push(of("avalanche").and_then(|r| r.avalanche_worst_bias).into());
-            for c in &TESTS[1..] {
+            row.push(
+                of(Test::Avalanche)
+                    .and_then(|r| r.avalanche_worst_bias)
+                    .into(),
+            );
+            for &c in &Test::ALL[1..] {
                 row.push(of(c).and_then(|r| r.chi2_low16_z).into());
             }
             row.push(

@@ -23,7 +23,7 @@ impl Present for CardinalityFrontier {
         };
         let rows = summary_rows::<CardinalityFrontier, Rs>(summary);
         let mut parts = Vec::new();
-        for sketch in first_seen(rows.iter().map(|(p, _)| p.sketch.clone())) {
+        for sketch in first_seen(rows.iter().map(|(p, _)| p.sketch)) {
             let mine: Vec<_> = rows.iter().filter(|(p, _)| p.sketch == sketch).collect();
             let streamed = mine
                 .iter()

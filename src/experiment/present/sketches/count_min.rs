@@ -21,7 +21,7 @@ impl Present for CountMinStudy {
             .sum();
         let u32_unders: Vec<f64> = alls
             .iter()
-            .filter(|(p, _)| p.counter == "u32")
+            .filter(|(p, _)| p.counter == Width::U32)
             .filter_map(|(_, r)| r.underestimates.value)
             .collect();
         // (an empty f64 sum is −0: the sentence is left out without u32 rows)

@@ -23,14 +23,18 @@ impl Present for MinHashStudy {
         let worst_at = worst
             .1
             .map_or((String::new(), String::new(), String::new()), |p| {
-                (p.variant.clone(), p.k.to_string(), p.jaccard.to_string())
+                (
+                    p.variant.to_string(),
+                    p.k.to_string(),
+                    p.jaccard.to_string(),
+                )
             });
         // bottom-k against k-hash at each (k, J)
         let (mut bottom_k_le, mut pairs) = (0, 0);
-        for (p, r) in rows.iter().filter(|(p, _)| p.variant == "bottom_k") {
-            let twin = rows
-                .iter()
-                .find(|(q, _)| q.variant == "k_hashes" && q.k == p.k && q.jaccard == p.jaccard);
+        for (p, r) in rows.iter().filter(|(p, _)| p.variant == Variant::BottomK) {
+            let twin = rows.iter().find(|(q, _)| {
+                q.variant == Variant::KHashes && q.k == p.k && q.jaccard == p.jaccard
+            });
             if let (Some(a), Some(b)) = (r.err.sd, twin.and_then(|(_, q)| q.err.sd)) {
                 pairs += 1;
                 bottom_k_le += (a <= b) as usize;

@@ -22,7 +22,7 @@ impl Present for FilterSpeed {
         let fastest = |eps: f64, of: &dyn Fn(&R) -> Option<f64>| {
             at.iter()
                 .filter(|(p, _)| p.fpr == eps)
-                .filter_map(|(p, r)| Some((of(r)?, p.structure.as_str())))
+                .filter_map(|(p, r)| Some((of(r)?, p.structure.name())))
                 .min_by(|a, b| a.0.total_cmp(&b.0))
         };
         let mut parts = Vec::new();

@@ -71,11 +71,11 @@ fn reading(rows: &[(P, R)]) -> String {
         );
     }
     // a structure's smallest and largest rows
-    let ends = |s: &'static str| {
+    let ends = |s: Structure| {
         let mine = || rows.iter().filter(move |(p, _)| p.structure == s);
         Some((&mine().min_by(by_bytes)?.1, &mine().max_by(by_bytes)?.1))
     };
-    for s in ["bloom", "blocked_bloom", "cuckoo", "hll", "count_min"] {
+    for &s in Structure::ALL {
         let Some((a, b)) = ends(s) else {
             continue;
         };
@@ -106,7 +106,7 @@ fn reading(rows: &[(P, R)]) -> String {
             sig(hi, 2)
         ));
     }
-    for s in ["bloom", "blocked_bloom"] {
+    for s in [Structure::Bloom, Structure::BlockedBloom] {
         let Some((a, b)) = ends(s) else {
             continue;
         };
