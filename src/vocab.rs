@@ -50,6 +50,24 @@ macro_rules! closed_set {
                 f.write_str(self.as_str())
             }
         }
+        impl<'de> serde::Deserialize<'de> for $name {
+            /// From its word; any other word is refused naming the words.
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let word = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+                $name::from_name(&word).ok_or_else(|| {
+                    <D::Error as serde::de::Error>::custom(format!(
+                        "{:?}: must be one of {}",
+                        word,
+                        $name::NAMES.join(", ")
+                    ))
+                })
+            }
+        }
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
         impl $crate::vocab::ClosedSet for $name {
             const NAMES: &'static [&'static str] = $name::NAMES;
             fn from_name(s: &str) -> Option<Self> {
@@ -131,6 +149,27 @@ impl Document {
 
     pub fn parse(s: &str) -> Option<Document> {
         Document::ALL.into_iter().find(|d| d.id() == s)
+    }
+}
+
+impl std::fmt::Display for Document {
+    /// Its id ("000").
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Document {
+    /// From its id (`"000"`); any other is refused naming the ids.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        Document::parse(&id).ok_or_else(|| {
+            let ids: Vec<&str> = Document::ALL.iter().map(|d| d.id()).collect();
+            <D::Error as serde::de::Error>::custom(format!(
+                "{id:?}: must be one of {}",
+                ids.join(", ")
+            ))
+        })
     }
 }
 

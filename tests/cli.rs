@@ -422,7 +422,7 @@ fn bad_specs_are_rejected_with_the_field_named() {
         ),
         (
             variant("document = \"000\"", "document = \"001\""),
-            "claim[0].document",
+            "document (line 16): \"001\": must be one of 000, 002",
         ),
         (
             variant("name = \"tiny\"", "name = \"../escape\""),
@@ -430,7 +430,11 @@ fn bad_specs_are_rejected_with_the_field_named() {
         ),
         (
             variant("basis = \"measured\"", "basis = \"guessed\""),
-            "claim[0].basis = \"guessed\"",
+            "\"guessed\": must be one of measured, counted, computed, reference",
+        ),
+        (
+            variant("basis = \"measured\"", "basis = \"reference\""),
+            "claim[0].basis = \"reference\": a study's claim is measured, counted or computed",
         ),
         (variant("basis = \"measured\"\n", ""), "basis"),
         (
@@ -447,7 +451,7 @@ fn bad_specs_are_rejected_with_the_field_named() {
         ),
         (
             variant("quantity = \"rate\"", "quantity = \"rate\"\ncheck = \"most\""),
-            "claim[0].check = \"most\"",
+            "check (line 26): \"most\": must be one of value, equal_across, max, pooled, every, argmin, report",
         ),
         (
             "name = \"s\"\nkind = \"scalable_bloom\"\ndescription = \"d\"\nseed = 1\n[grid]\nn = 100\ngrowth = 1\n".to_string(),

@@ -29,7 +29,7 @@ fn all_claims() -> Vec<(String, String, String, String)> {
         for c in &spec.claims {
             out.push((
                 c.id.clone(),
-                c.document.clone(),
+                c.document.id().to_string(),
                 c.quote.clone(),
                 path.display().to_string(),
             ));
@@ -38,7 +38,7 @@ fn all_claims() -> Vec<(String, String, String, String)> {
     for r in sketchlab::report::references::rows().unwrap() {
         out.push((
             r.claim_id,
-            r.document,
+            r.document.id().to_string(),
             r.quote,
             "data/claims_without_study.toml".into(),
         ));

@@ -69,7 +69,7 @@ fn ledger_row(r: &LedgerRow) -> String {
     let caveat = r.reading == Reading::Caveat;
     format!(
         "<tr data-verdict=\"{v}\" data-document=\"{}\" id=\"claim-{id}\" data-reading=\"{}\"{}><td>{}<code>{id}</code></td><td>“{}”</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"v-{v}\">{v}</td><td>{}</td><td class=\"note\">{}</td></tr>\n",
-        escape(&r.document),
+        escape(r.document.id()),
         r.reading.as_str(),
         if caveat { " class=\"caveat\"" } else { "" },
         if caveat { "↳ caveat " } else { "" },
@@ -82,7 +82,11 @@ fn ledger_row(r: &LedgerRow) -> String {
             .unwrap_or_default(),
         escape(r.basis.as_str()),
         escape(&r.unit),
-        escape(&format!("{}, {}", r.ty, r.margin)),
+        escape(&format!(
+            "{}, {}",
+            r.ty.map_or("", crate::report::verdict::ClaimType::as_str),
+            r.margin
+        )),
         if r.study.is_empty() {
             String::new()
         } else {
@@ -105,7 +109,7 @@ fn ledger_tables(rows: &[LedgerRow]) -> String {
     );
     let mut s = String::new();
     for d in &documents::DOCUMENTS {
-        let mine: Vec<&LedgerRow> = rows.iter().filter(|r| r.document == d.id).collect();
+        let mine: Vec<&LedgerRow> = rows.iter().filter(|r| r.document.id() == d.id).collect();
         if mine.is_empty() {
             continue;
         }
@@ -158,7 +162,7 @@ fn findings(rows: &[LedgerRow]) -> String {
         for r in &f.cited {
             s += &format!(
                 "<li><a href=\"#claim-{id}\"><code>{id}</code></a> (doc {}, {}): “{}” — documented {} ({}). <strong>Use instead:</strong> {}</li>\n",
-                escape(&r.document),
+                escape(r.document.id()),
                 escape(&r.section),
                 escape(&r.quote),
                 escape(&r.documented),

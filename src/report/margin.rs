@@ -5,56 +5,50 @@
 //! and a reason of its own (`margin`, `margin_reason` in the spec), which the
 //! ledger shows beside the verdict.
 
-/// A kind of quantity a claim states.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Quantity {
-    /// A rate or error that sizes a structure: an FPR, a standard error, an
-    /// overshoot, the share of keys beyond a bound, a hit rate.
-    Rate,
-    /// Memory: bits, bytes, bits per key, a space ratio.
-    Memory,
-    /// A cost paid per request or per run: lookups, disk reads, store load,
-    /// operations, seconds.
-    Cost,
-    /// An estimator's bias as a share of the truth (a mean relative error
-    /// stated as 0).
-    Bias,
-    /// A formula stated with "≈" or "approximately".
-    Approx,
-    /// A round figure in prose: "about", "around", "~", "roughly".
-    About,
-    /// A probability stated as "exactly" another (MinHash's agreement is the
-    /// Jaccard similarity): equality at a resolution, and the interval must
-    /// not exclude it.
-    ExactProbability,
-    /// Counts, sizes and results of arithmetic, a theorem's value: exact, at
-    /// the precision the document prints (the claim's `resolution`).
-    Exact,
-    /// An order-of-magnitude intuition ("about 2^12 flips", "about log2 N"):
-    /// judged in decades of the count it stands for (the claim's `order_of`
-    /// says whether its value is that count or its log2), never as a share
-    /// of a logarithm.
-    Order,
+crate::closed_set! {
+    /// A kind of quantity a claim states.
+    pub enum Quantity {
+        /// A rate or error that sizes a structure: an FPR, a standard error, an
+        /// overshoot, the share of keys beyond a bound, a hit rate.
+        Rate = "rate",
+        /// Memory: bits, bytes, bits per key, a space ratio.
+        Memory = "memory",
+        /// A cost paid per request or per run: lookups, disk reads, store load,
+        /// operations, seconds.
+        Cost = "cost",
+        /// An estimator's bias as a share of the truth (a mean relative error
+        /// stated as 0).
+        Bias = "bias",
+        /// A formula stated with "≈" or "approximately".
+        Approx = "approx",
+        /// A round figure in prose: "about", "around", "~", "roughly".
+        About = "about",
+        /// A probability stated as "exactly" another (MinHash's agreement is the
+        /// Jaccard similarity): equality at a resolution, and the interval must
+        /// not exclude it.
+        ExactProbability = "exact_probability",
+        /// Counts, sizes and results of arithmetic, a theorem's value: exact, at
+        /// the precision the document prints (the claim's `resolution`).
+        Exact = "exact",
+        /// An order-of-magnitude intuition ("about 2^12 flips", "about log2 N"):
+        /// judged in decades of the count it stands for (the claim's `order_of`
+        /// says whether its value is that count or its log2), never as a share
+        /// of a logarithm.
+        Order = "order",
+    }
 }
 
-/// What a claim of quantity [`Quantity::Order`] states.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OrderOf {
-    /// A count (flips, keys): judged as log10 of it.
-    Count,
-    /// The log2 of a count (a run length, bits): judged as its log10.
-    Log2,
+crate::closed_set! {
+    /// What a claim of quantity [`Quantity::Order`] states.
+    pub enum OrderOf {
+        /// A count (flips, keys): judged as log10 of it.
+        Count = "count",
+        /// The log2 of a count (a run length, bits): judged as its log10.
+        Log2 = "log2",
+    }
 }
 
 impl OrderOf {
-    pub fn parse(s: &str) -> Option<OrderOf> {
-        match s {
-            "count" => Some(OrderOf::Count),
-            "log2" => Some(OrderOf::Log2),
-            _ => None,
-        }
-    }
-
     /// The value in decades of the count it stands for.
     pub fn decades(self, x: f64) -> f64 {
         match self {
@@ -65,44 +59,22 @@ impl OrderOf {
 }
 
 /// Every quantity, in the order README lists them.
-pub const ALL: [Quantity; 9] = [
-    Quantity::Rate,
-    Quantity::Memory,
-    Quantity::Cost,
-    Quantity::Bias,
-    Quantity::Approx,
-    Quantity::About,
-    Quantity::ExactProbability,
-    Quantity::Exact,
-    Quantity::Order,
-];
+pub const ALL: &[Quantity] = Quantity::ALL;
 
-/// How a margin applies to the documented value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scale {
-    /// A share of the documented value (absolute at a documented 0).
-    Relative,
-    /// In the claim's own unit.
-    Absolute,
+crate::closed_set! {
+    /// How a margin applies to the documented value.
+    pub enum Scale {
+        /// A share of the documented value (absolute at a documented 0).
+        Relative = "relative",
+        /// In the claim's own unit.
+        Absolute = "absolute",
+    }
 }
 
 impl Quantity {
+    /// The spec's word for it.
     pub fn name(self) -> &'static str {
-        match self {
-            Quantity::Rate => "rate",
-            Quantity::Memory => "memory",
-            Quantity::Cost => "cost",
-            Quantity::Bias => "bias",
-            Quantity::Approx => "approx",
-            Quantity::About => "about",
-            Quantity::ExactProbability => "exact_probability",
-            Quantity::Exact => "exact",
-            Quantity::Order => "order",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Quantity> {
-        ALL.into_iter().find(|q| q.name() == s)
+        self.as_str()
     }
 
     /// The margin, `None` for [`Quantity::Exact`] (the claim's resolution).
@@ -166,7 +138,7 @@ impl Quantity {
 /// The table as markdown (README's verdict section and REPORT.md).
 pub fn table_markdown() -> String {
     let mut s = String::from("| quantity | margin | reason |\n|---|---|---|\n");
-    for q in ALL {
+    for &q in ALL {
         s += &format!("| `{}` | {} | {} |\n", q.name(), q.label(), q.reason());
     }
     s
@@ -178,11 +150,11 @@ mod tests {
 
     #[test]
     fn every_quantity_parses_back_and_has_a_reason() {
-        for q in ALL {
-            assert_eq!(Quantity::parse(q.name()), Some(q));
+        for &q in ALL {
+            assert_eq!(Quantity::from_name(q.name()), Some(q));
             assert!(q.reason().len() > 40, "{}", q.name());
         }
-        assert_eq!(Quantity::parse("tolerance"), None);
+        assert_eq!(Quantity::from_name("tolerance"), None);
         assert_eq!(Quantity::Rate.label(), "±10%");
         assert_eq!(Quantity::Bias.label(), "±0.01");
         assert_eq!(Quantity::Exact.label(), "exact");

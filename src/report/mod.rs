@@ -98,7 +98,7 @@ fn with_caveats<'a>(rows: &[&'a LedgerRow]) -> Vec<&'a LedgerRow> {
 fn ledger_by_section(ledger: &[LedgerRow]) -> String {
     let mut s = String::new();
     for d in &documents::DOCUMENTS {
-        let rows: Vec<&LedgerRow> = ledger.iter().filter(|r| r.document == d.id).collect();
+        let rows: Vec<&LedgerRow> = ledger.iter().filter(|r| r.document.id() == d.id).collect();
         if rows.is_empty() {
             continue;
         }
@@ -150,7 +150,12 @@ fn ledger_by_section(ledger: &[LedgerRow]) -> String {
                         .map(|(a, b)| format!("[{}, {}]", sig(a, 4), sig(b, 4)))
                         .unwrap_or_default(),
                     r.unit.replace('|', "\\|"),
-                    format!("{}, {}", r.ty, r.margin).replace('|', "\\|"),
+                    format!(
+                        "{}, {}",
+                        r.ty.map_or("", crate::report::verdict::ClaimType::as_str),
+                        r.margin
+                    )
+                    .replace('|', "\\|"),
                     if r.reading == Reading::Caveat {
                         format!("({})", r.verdict.as_str())
                     } else {
@@ -394,7 +399,7 @@ pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo)
     let per_document: Vec<String> = documents::DOCUMENTS
         .iter()
         .map(|d| {
-            let rows: Vec<&LedgerRow> = ledger.iter().filter(|r| r.document == d.id).collect();
+            let rows: Vec<&LedgerRow> = ledger.iter().filter(|r| r.document.id() == d.id).collect();
             format!("document {}: {}", d.id, section_counts(&rows))
         })
         .collect();

@@ -23,7 +23,7 @@ struct File {
 #[serde(deny_unknown_fields)]
 struct Raw {
     id: String,
-    document: String,
+    document: crate::vocab::Document,
     quote: String,
     /// What the sentence states (a year, a count, a name), as text.
     documented: String,
@@ -68,9 +68,6 @@ fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
     for c in file.claim {
         if !seen.insert(c.id.clone()) {
             return Err(format!("claims_without_study.toml: duplicate id {}", c.id));
-        }
-        if super::documents::document(&c.document).is_none() {
-            return Err(format!("{}: unknown document {}", c.id, c.document));
         }
         if c.reference.trim().is_empty() {
             return Err(format!(
@@ -118,7 +115,7 @@ fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
                 place: (0, 0),
                 reading: Reading::Intended,
                 caveat_of: None,
-                ty: String::new(),
+                ty: None,
                 margin: String::new(),
                 correction: c.correction.unwrap_or_default(),
                 rests_on: String::new(),

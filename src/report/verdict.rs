@@ -17,84 +17,47 @@ pub use crate::vocab::Verdict;
 /// Every verdict, in the order the ledger counts them ([`Verdict::ALL`]).
 pub const VERDICTS: [Verdict; 4] = Verdict::ALL;
 
-/// Which reading of its sentence a claim is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reading {
-    /// What the sentence asserts in the regime the document speaks of: this
-    /// reading's verdict is the claim's.
-    Intended,
-    /// A literal or edge reading (the exact word, a constructed edge case,
-    /// another implementation, key type or runtime than the sentence's),
-    /// attached to an intended claim, reported under it and counted apart.
-    Caveat,
-}
-
-impl Reading {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reading::Intended => "intended",
-            Reading::Caveat => "caveat",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Reading> {
-        [Reading::Intended, Reading::Caveat]
-            .into_iter()
-            .find(|r| r.as_str() == s)
+crate::closed_set! {
+    /// Which reading of its sentence a claim is.
+    #[derive(Default)]
+    pub enum Reading {
+        /// What the sentence asserts in the regime the document speaks of: this
+        /// reading's verdict is the claim's.
+        #[default]
+        Intended = "intended",
+        /// A literal or edge reading (the exact word, a constructed edge case,
+        /// another implementation, key type or runtime than the sentence's),
+        /// attached to an intended claim, reported under it and counted apart.
+        Caveat = "caveat",
     }
 }
 
-/// What kind of statement a claim is; the type picks the test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ClaimType {
-    /// A theorem's value or the document's arithmetic: computed (or counted)
-    /// exactly and compared at the precision the document prints.
-    Exact,
-    /// "≈", "about": the value within its quantity's materiality margin.
-    Approximation,
-    /// "at most", "within", a guarantee ("probability δ", "in seven lookups"):
-    /// holds at or below the bound, however far below (reported, never a failure).
-    UpperBound,
-    /// "at least", "possible", "more": holds at or above the bound.
-    LowerBound,
-    /// A formula that holds in a limit (large m, large n): tested only over its
-    /// declared regime (`regime`), the settings outside it being caveats.
-    Asymptotic,
-    /// A typical-case sentence: tested on typical (random) inputs; a
-    /// constructed edge case is a caveat.
-    Typical,
-    /// A worked example's numbers: the example must be able to happen and
-    /// show what it says; how typical it is goes in a caveat.
-    Illustration,
+crate::closed_set! {
+    /// What kind of statement a claim is; the type picks the test.
+    pub enum ClaimType {
+        /// A theorem's value or the document's arithmetic: computed (or counted)
+        /// exactly and compared at the precision the document prints.
+        Exact = "exact",
+        /// "≈", "about": the value within its quantity's materiality margin.
+        Approximation = "approximation",
+        /// "at most", "within", a guarantee ("probability δ", "in seven lookups"):
+        /// holds at or below the bound, however far below (reported, never a failure).
+        UpperBound = "upper_bound",
+        /// "at least", "possible", "more": holds at or above the bound.
+        LowerBound = "lower_bound",
+        /// A formula that holds in a limit (large m, large n): tested only over its
+        /// declared regime (`regime`), the settings outside it being caveats.
+        Asymptotic = "asymptotic",
+        /// A typical-case sentence: tested on typical (random) inputs; a
+        /// constructed edge case is a caveat.
+        Typical = "typical",
+        /// A worked example's numbers: the example must be able to happen and
+        /// show what it says; how typical it is goes in a caveat.
+        Illustration = "illustration",
+    }
 }
-
-pub const CLAIM_TYPES: [ClaimType; 7] = [
-    ClaimType::Exact,
-    ClaimType::Approximation,
-    ClaimType::UpperBound,
-    ClaimType::LowerBound,
-    ClaimType::Asymptotic,
-    ClaimType::Typical,
-    ClaimType::Illustration,
-];
 
 impl ClaimType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClaimType::Exact => "exact",
-            ClaimType::Approximation => "approximation",
-            ClaimType::UpperBound => "upper_bound",
-            ClaimType::LowerBound => "lower_bound",
-            ClaimType::Asymptotic => "asymptotic",
-            ClaimType::Typical => "typical",
-            ClaimType::Illustration => "illustration",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<ClaimType> {
-        CLAIM_TYPES.into_iter().find(|t| t.as_str() == s)
-    }
-
     pub fn is_bound(self) -> bool {
         matches!(self, ClaimType::UpperBound | ClaimType::LowerBound)
     }
@@ -330,7 +293,7 @@ mod tests {
             Verdict::Holds | Verdict::DoesNotHold => 0,
             _ => 1,
         };
-        for ty in CLAIM_TYPES {
+        for &ty in ClaimType::ALL {
             for m in [0.0, 0.02, 0.1, 0.25] {
                 let t = rel(ty, 1.0, m);
                 for centre in [0.5, 0.9, 0.97, 1.0, 1.03, 1.1, 1.2, 2.0] {
@@ -357,10 +320,10 @@ mod tests {
         for v in VERDICTS {
             assert_eq!(Verdict::parse(v.as_str()), Some(v));
         }
-        for t in CLAIM_TYPES {
-            assert_eq!(ClaimType::parse(t.as_str()), Some(t));
+        for &t in ClaimType::ALL {
+            assert_eq!(ClaimType::from_name(t.as_str()), Some(t));
         }
         assert_eq!(Verdict::parse("approximately"), None);
-        assert_eq!(Reading::parse("caveat"), Some(Reading::Caveat));
+        assert_eq!(Reading::from_name("caveat"), Some(Reading::Caveat));
     }
 }

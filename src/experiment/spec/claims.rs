@@ -15,7 +15,7 @@ use std::path::Path;
 #[serde(deny_unknown_fields)]
 pub(super) struct RawClaim {
     id: String,
-    document: String,
+    document: crate::vocab::Document,
     quote: String,
     documented: f64,
     #[serde(default)]
@@ -29,27 +29,27 @@ pub(super) struct RawClaim {
     /// What kind of statement: exact, approximation, upper_bound,
     /// lower_bound, asymptotic, typical, illustration.
     #[serde(rename = "type")]
-    ty: String,
+    ty: ClaimType,
     /// intended (default) or caveat.
     #[serde(default)]
-    reading: Option<String>,
+    reading: Reading,
     /// For a caveat: the intended claim it qualifies.
     #[serde(default)]
     caveat_of: Option<String>,
     /// The kind of quantity (its margin comes from the materiality table).
-    quantity: String,
+    quantity: Quantity,
     /// An exact claim's printed precision (relative).
     #[serde(default)]
     resolution: Option<f64>,
     /// For quantity = "order": "count" or "log2" (what the values are).
     #[serde(default)]
-    order_of: Option<String>,
+    order_of: Option<OrderOf>,
     /// A margin of the claim's own (relative; `margin_scale = "absolute"` for
     /// the claim's unit), with the reason it overrides the table's.
     #[serde(default)]
     margin: Option<f64>,
     #[serde(default)]
-    margin_scale: Option<String>,
+    margin_scale: Option<Scale>,
     #[serde(default)]
     margin_reason: Option<String>,
     /// An asymptotic claim's regime (which rows, and why).
@@ -67,7 +67,7 @@ pub(super) struct RawClaim {
     #[serde(default)]
     per_theory: bool,
     #[serde(default)]
-    check: Option<String>,
+    check: Check,
     /// check = "argmin": the column whose value at the smallest metric is
     /// the measured value (the k that minimises the FPR).
     #[serde(default)]
@@ -77,9 +77,11 @@ pub(super) struct RawClaim {
     #[serde(default)]
     note: Option<String>,
     #[serde(default)]
-    table: Option<String>,
-    /// "measured" (a sampled value with an interval) or "computed" (a formula or an exact enumeration).
-    basis: String,
+    table: Source,
+    /// "measured" (a sampled value with an interval), "counted" or
+    /// "computed" (a formula or an exact enumeration); "reference" is the
+    /// citations' (data/references.toml), not a study's.
+    basis: Basis,
 }
 
 /// Validates a spec's claims against its kind; `replicates` and
@@ -103,32 +105,14 @@ pub(super) fn validate(
                 "must be unique within the study",
             ));
         }
-        if crate::vocab::Document::parse(&c.document).is_none() {
-            let ids: Vec<&str> = crate::vocab::Document::ALL.iter().map(|d| d.id()).collect();
+        let source = c.table;
+        if source == Source::Summary && !(replicates > 1 && quick_replicates > 1) {
             return Err(fe(
-                &at("document"),
-                &format!("{:?}", c.document),
-                &format!("must be one of {}", ids.join(", ")),
+                &at("table"),
+                "\"summary\"",
+                "needs grid.replicates >= 2 (in [grid] and [quick])",
             ));
         }
-        let source = match c.table.as_deref() {
-            None | Some("results") => Source::Results,
-            Some("summary") if replicates > 1 && quick_replicates > 1 => Source::Summary,
-            Some("summary") => {
-                return Err(fe(
-                    &at("table"),
-                    "\"summary\"",
-                    "needs grid.replicates >= 2 (in [grid] and [quick])",
-                ));
-            }
-            Some(other) => {
-                return Err(fe(
-                    &at("table"),
-                    &format!("{other:?}"),
-                    "must be one of results, summary",
-                ));
-            }
-        };
         let columns: Vec<String> = match source {
             Source::Results => kind.columns(),
             Source::Summary => kind.summary_columns(),
@@ -170,34 +154,7 @@ pub(super) fn validate(
                 "must be a finite number >= documented",
             ));
         }
-        let ty = ClaimType::parse(&c.ty).ok_or_else(|| {
-            fe(
-                &at("type"),
-                &format!("{:?}", c.ty),
-                "must be one of exact, approximation, upper_bound, lower_bound, asymptotic, typical, illustration",
-            )
-        })?;
-        let quantity = Quantity::parse(&c.quantity).ok_or_else(|| {
-            let names: Vec<&str> = crate::report::margin::ALL
-                .iter()
-                .map(|q| q.name())
-                .collect();
-            fe(
-                &at("quantity"),
-                &format!("{:?}", c.quantity),
-                &format!("must be one of {}", names.join(", ")),
-            )
-        })?;
-        let reading = match c.reading.as_deref() {
-            None => Reading::Intended,
-            Some(r) => Reading::parse(r).ok_or_else(|| {
-                fe(
-                    &at("reading"),
-                    &format!("{r:?}"),
-                    "must be one of intended, caveat",
-                )
-            })?,
-        };
+        let (ty, quantity, reading) = (c.ty, c.quantity, c.reading);
         match (reading, &c.caveat_of) {
             (Reading::Caveat, None) => {
                 return Err(fe(
@@ -244,17 +201,7 @@ pub(super) fn validate(
                 "only an exact quantity has a resolution; the others take their margin from the materiality table",
             ));
         }
-        let scale = match c.margin_scale.as_deref() {
-            None | Some("relative") => Scale::Relative,
-            Some("absolute") => Scale::Absolute,
-            Some(other) => {
-                return Err(fe(
-                    &at("margin_scale"),
-                    &format!("{other:?}"),
-                    "must be one of relative, absolute",
-                ));
-            }
-        };
+        let scale = c.margin_scale.unwrap_or(Scale::Relative);
         let margin_override = match (c.margin, &c.margin_reason) {
             (None, None) if c.margin_scale.is_none() => None,
             (Some(m), Some(why)) if !why.trim().is_empty() => {
@@ -276,22 +223,7 @@ pub(super) fn validate(
                 ));
             }
         };
-        let check = match c.check.as_deref() {
-            None | Some("value") => Check::Value,
-            Some("equal_across") => Check::EqualAcross,
-            Some("max") => Check::Max,
-            Some("pooled") => Check::Pooled,
-            Some("every") => Check::Every,
-            Some("report") => Check::Report,
-            Some("argmin") => Check::ArgMin,
-            Some(other) => {
-                return Err(fe(
-                    &at("check"),
-                    &format!("{other:?}"),
-                    "must be one of value, equal_across, max, pooled, every, report, argmin",
-                ));
-            }
-        };
+        let check = c.check;
         match (&c.by, check == Check::ArgMin) {
             (Some(by), true) if kind.columns().iter().any(|col| col.name == *by) => {}
             (Some(by), true) => {
@@ -317,18 +249,14 @@ pub(super) fn validate(
             }
             (None, false) => {}
         }
-        let basis = match c.basis.as_str() {
-            "measured" => Basis::Measured,
-            "counted" => Basis::Counted,
-            "computed" => Basis::Computed,
-            other => {
-                return Err(fe(
-                    &at("basis"),
-                    &format!("{other:?}"),
-                    "must be one of measured, counted, computed",
-                ));
-            }
-        };
+        let basis = c.basis;
+        if basis == Basis::Reference {
+            return Err(fe(
+                &at("basis"),
+                "\"reference\"",
+                "a study's claim is measured, counted or computed (a citation's basis is data/references.toml's)",
+            ));
+        }
         if c.per_theory && (c.theory_metric.is_none() || c.documented != 1.0) {
             return Err(fe(
                 &at("per_theory"),
@@ -336,17 +264,9 @@ pub(super) fn validate(
                 "needs theory_metric and documented = 1 (the measured value is a ratio to the formula)",
             ));
         }
-        let order_of = match (&c.order_of, quantity == Quantity::Order) {
+        let order_of = match (c.order_of, quantity == Quantity::Order) {
             (None, false) => None,
-            (Some(o), true) if check == Check::Value => {
-                Some(OrderOf::parse(o).ok_or_else(|| {
-                    fe(
-                        &at("order_of"),
-                        &format!("{o:?}"),
-                        "must be one of count, log2",
-                    )
-                })?)
-            }
+            (Some(o), true) if check == Check::Value => Some(o),
             (Some(o), true) => {
                 return Err(fe(
                     &at("check"),

@@ -15,67 +15,63 @@ use crate::table::{Interval, Tables, Value};
 mod measure;
 use measure::measure;
 
-/// How a claim's value is obtained from the selected rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Check {
-    /// The metric of the single selected row (or its ratio to `baseline`).
-    Value,
-    /// The metric must agree across the selected rows: measured is the largest
-    /// ratio between two of them, with its interval, tested against 1 within
-    /// the claim's margin.
-    EqualAcross,
-    /// The largest value over the selected rows (e.g. false negatives).
-    Max,
-    /// One proportion pooled over the selected rows (successes and trials
-    /// summed): for a claim about a population of settings.
-    Pooled,
-    /// A universal claim ("every", "any", "always") over the selected rows
-    /// (the claim's declared regime): does-not-hold when one row fails at the
-    /// confidence corrected for the number of rows taken the worst of (Holm's
-    /// first step, 1 − (1 − c)/k), holds when every row holds at c,
-    /// inconclusive otherwise; the deciding row is shown.
-    Every,
-    /// The value of the claim's `by` column where the metric is smallest (the
-    /// k that minimises the FPR), a proportion's counts pooled over the
-    /// selected rows sharing a `by` value; its interval spans the `by`
-    /// values whose interval reaches the smallest's (those the data cannot
-    /// tell from the minimum).
-    ArgMin,
-    /// The value is shown but no verdict is given (e.g. what a lost table row
-    /// must be for a sentence to hold): `not-measured`, with the value.
-    Report,
+crate::closed_set! {
+    /// How a claim's value is obtained from the selected rows.
+    #[derive(Default)]
+    pub enum Check {
+        /// The metric of the single selected row (or its ratio to `baseline`).
+        #[default]
+        Value = "value",
+        /// The metric must agree across the selected rows: measured is the largest
+        /// ratio between two of them, with its interval, tested against 1 within
+        /// the claim's margin.
+        EqualAcross = "equal_across",
+        /// The largest value over the selected rows (e.g. false negatives).
+        Max = "max",
+        /// One proportion pooled over the selected rows (successes and trials
+        /// summed): for a claim about a population of settings.
+        Pooled = "pooled",
+        /// A universal claim ("every", "any", "always") over the selected rows
+        /// (the claim's declared regime): does-not-hold when one row fails at the
+        /// confidence corrected for the number of rows taken the worst of (Holm's
+        /// first step, 1 − (1 − c)/k), holds when every row holds at c,
+        /// inconclusive otherwise; the deciding row is shown.
+        Every = "every",
+        /// The value of the claim's `by` column where the metric is smallest (the
+        /// k that minimises the FPR), a proportion's counts pooled over the
+        /// selected rows sharing a `by` value; its interval spans the `by`
+        /// values whose interval reaches the smallest's (those the data cannot
+        /// tell from the minimum).
+        ArgMin = "argmin",
+        /// The value is shown but no verdict is given (e.g. what a lost table row
+        /// must be for a sentence to hold): `not-measured`, with the value.
+        Report = "report",
+    }
 }
 
-/// Which table a claim reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    Results,
-    Summary,
+crate::closed_set! {
+    /// Which table a claim reads.
+    #[derive(Default)]
+    pub enum Source {
+        #[default]
+        Results = "results",
+        Summary = "summary",
+    }
 }
 
-/// Whether a claim's value comes from a measurement or from a formula or an
-/// exact enumeration (which has no sampling interval).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Basis {
-    /// A sampled value: decided on its interval.
-    Measured,
-    /// An exact measurement of this run (a count, bytes from the allocator): no sampling interval.
-    Counted,
-    /// A formula's value or an exact enumeration.
-    Computed,
-    /// A fact no harness measures (a date, a venue, a theorem, a deployment):
-    /// `not-measured`, with the reference a reader checks it against.
-    Reference,
-}
-
-impl Basis {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Basis::Measured => "measured",
-            Basis::Counted => "counted",
-            Basis::Computed => "computed",
-            Basis::Reference => "reference",
-        }
+crate::closed_set! {
+    /// Whether a claim's value comes from a measurement or from a formula or an
+    /// exact enumeration (which has no sampling interval).
+    pub enum Basis {
+        /// A sampled value: decided on its interval.
+        Measured = "measured",
+        /// An exact measurement of this run (a count, bytes from the allocator): no sampling interval.
+        Counted = "counted",
+        /// A formula's value or an exact enumeration.
+        Computed = "computed",
+        /// A fact no harness measures (a date, a venue, a theorem, a deployment):
+        /// `not-measured`, with the reference a reader checks it against.
+        Reference = "reference",
     }
 }
 
@@ -83,7 +79,7 @@ impl Basis {
 #[derive(Clone, Debug)]
 pub struct Claim {
     pub id: String,
-    pub document: String,
+    pub document: crate::vocab::Document,
     pub quote: String,
     pub documented: f64,
     pub documented_high: Option<f64>,
@@ -183,7 +179,7 @@ impl Claim {
 #[derive(Clone, Debug)]
 pub struct LedgerRow {
     pub claim_id: String,
-    pub document: String,
+    pub document: crate::vocab::Document,
     pub quote: String,
     pub documented: String,
     pub theory: Option<f64>,
@@ -202,8 +198,8 @@ pub struct LedgerRow {
     pub place: (usize, usize),
     pub reading: Reading,
     pub caveat_of: Option<String>,
-    /// The claim's type ("" for a reference row).
-    pub ty: String,
+    /// The claim's type (`None` for a reference row).
+    pub ty: Option<ClaimType>,
     /// The margin the verdict was decided with, and where it comes from.
     pub margin: String,
     /// The corrected statement (filled in by [`link`]).
@@ -216,7 +212,7 @@ pub struct LedgerRow {
 impl LedgerRow {
     /// Sets `section` and `place` from the quote's position in its document.
     pub fn placed(mut self) -> Self {
-        let at = super::documents::document(&self.document)
+        let at = super::documents::document(self.document.id())
             .ok_or_else(String::new)
             .and_then(|d| d.locate(&self.quote));
         (self.section, self.place) = match at {
@@ -267,7 +263,7 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
     let (_, _, margin) = claim.margin();
     let mut row = LedgerRow {
         claim_id: claim.id.clone(),
-        document: claim.document.clone(),
+        document: claim.document,
         quote: claim.quote.clone(),
         documented: documented_text(claim),
         theory: None,
@@ -282,7 +278,7 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
         place: (0, 0),
         reading: claim.reading,
         caveat_of: claim.caveat_of.clone(),
-        ty: claim.ty.as_str().to_string(),
+        ty: Some(claim.ty),
         margin,
         correction: claim.correction.clone().unwrap_or_default(),
         rests_on: rests_on(claim),
@@ -540,23 +536,23 @@ pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
     let f = |x: Option<f64>| x.map(|v| sig(v, 6)).unwrap_or_default();
     for r in rows {
         w.write_record([
-            &r.claim_id,
-            &r.document,
-            &r.quote,
-            &r.documented,
-            &f(r.theory),
-            &f(r.measured),
-            &r.unit,
+            r.claim_id.as_str(),
+            r.document.id(),
+            r.quote.as_str(),
+            r.documented.as_str(),
+            f(r.theory).as_str(),
+            f(r.measured).as_str(),
+            r.unit.as_str(),
             r.verdict.as_str(),
             r.basis.as_str(),
-            &f(r.interval.map(|i| i.0)),
-            &f(r.interval.map(|i| i.1)),
+            f(r.interval.map(|i| i.0)).as_str(),
+            f(r.interval.map(|i| i.1)).as_str(),
             r.reading.as_str(),
             r.caveat_of.as_deref().unwrap_or_default(),
-            &r.ty,
-            &r.margin,
-            &r.correction,
-            &r.rests_on,
+            r.ty.map_or("", ClaimType::as_str),
+            r.margin.as_str(),
+            r.correction.as_str(),
+            r.rests_on.as_str(),
         ])?;
     }
     Ok(w.into_inner()?)

@@ -32,7 +32,7 @@ fn table(rows: &[(&str, u64, u64)]) -> Tables {
 fn claim(setting: &str, check: Check, quantity: Quantity) -> Claim {
     Claim {
         id: "c".into(),
-        document: "002".into(),
+        document: crate::vocab::Document::Essay,
         quote: "q".into(),
         documented: 0.01,
         documented_high: None,
