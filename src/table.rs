@@ -115,6 +115,17 @@ pub enum ColType {
 }
 
 impl ColType {
+    /// The type's word in a manifest's column schema.
+    pub fn word(self) -> &'static str {
+        match self {
+            ColType::Int => "int",
+            ColType::Float => "float",
+            ColType::Str => "text",
+            ColType::Bool => "bool",
+            ColType::IntOrStr => "int_or_text",
+        }
+    }
+
     /// Parses one CSV field; empty is [`Value::Empty`] for every type.
     pub fn parse(self, s: &str) -> Result<Value, String> {
         if s.is_empty() {

@@ -16,7 +16,7 @@
 //! Claims whose verdict differs between the two `claims.csv` are listed.
 
 use super::kinds::{self, Kind};
-use super::row::{Agg, Shape};
+use super::row::{Better, Role, Shape};
 use crate::error::{Error, Result};
 use crate::export::{self, Manifest};
 use crate::table::{ColType, Table, Value};
@@ -26,9 +26,6 @@ use std::path::{Path, PathBuf};
 
 /// |z| beyond which a proportion moved (99.9% two-sided).
 pub const Z_MOVED: f64 = 3.29;
-
-/// Metric names where a larger value is better (everything else: smaller is).
-const HIGHER_IS_BETTER: &[&str] = &["recall", "precision", "throughput", "per_second"];
 
 /// One run's outputs: a directory, or a git revision's committed report
 /// extracted into a temporary one.
@@ -361,7 +358,9 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
             seeds_differ,
         });
         for f in kind.fields() {
-            if matches!(f.agg, Agg::Same | Agg::Key) {
+            // the schema says what a field is: a setting or a formula's
+            // value is not a result that can regress
+            if f.role != Role::Measured || f.better == Better::Neither {
                 continue;
             }
             if let Shape::Scalar(ty) = f.shape
@@ -369,7 +368,7 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
             {
                 continue;
             }
-            let higher_better = HIGHER_IS_BETTER.iter().any(|h| f.name.contains(h));
+            let higher_better = f.better == Better::Higher;
             let mut ch = MetricChange {
                 study: study.clone(),
                 metric: f.name.to_string(),

@@ -232,8 +232,12 @@ pub fn render_study_for(dir: &Path, own: Option<&'static dyn Kind>) -> Result<St
             .map(|n| n.to_string_lossy().into_owned()),
     );
     let mut manifest = manifest;
-    if manifest.files != files {
+    // the schema of the kind that reads the rows (a manifest written before
+    // the schema gains it)
+    let columns = kind.schema();
+    if manifest.files != files || manifest.columns != columns {
         manifest.files = files;
+        manifest.columns = columns;
         export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
     }
     Ok(Study {

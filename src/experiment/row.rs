@@ -51,15 +51,153 @@ pub enum Shape {
     Estimate,
 }
 
+crate::closed_set! {
+    /// Which way a metric is better (declared on the field: `[higher]`,
+    /// `[lower]`, `[neither]`); `compare` calls a move that way an
+    /// improvement and the other a regression.
+    pub enum Better {
+        Higher = "higher",
+        Lower = "lower",
+        Neither = "neither",
+    }
+}
+
+crate::closed_set! {
+    /// What a field of a row is.
+    pub enum Role {
+        /// A measurement of this trial.
+        Measured = "measured",
+        /// A formula's value for the trial's setting (a `*_theory` field).
+        Theory = "theory",
+        /// A property of the setting the trial measured in (a size, a
+        /// configuration in words: aggregated `Same` or `Key`).
+        Setting = "setting",
+    }
+}
+
 /// One declared metric field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldDef {
     pub name: &'static str,
     pub shape: Shape,
     pub agg: Agg,
+    pub role: Role,
+    pub better: Better,
+}
+
+/// An option of a `row!` field's brackets: its aggregation, or which way
+/// it is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opt {
+    Agg(Agg),
+    Better(Better),
+}
+
+/// The words a `row!` field's brackets take (`[Median, higher]`).
+#[allow(non_upper_case_globals)]
+pub mod opt {
+    use super::{Agg, Better, Opt};
+    pub const Mean: Opt = Opt::Agg(Agg::Mean);
+    pub const Median: Opt = Opt::Agg(Agg::Median);
+    pub const Sum: Opt = Opt::Agg(Agg::Sum);
+    pub const Max: Opt = Opt::Agg(Agg::Max);
+    pub const Same: Opt = Opt::Agg(Agg::Same);
+    pub const Key: Opt = Opt::Agg(Agg::Key);
+    pub const Pitchfork: Opt = Opt::Agg(Agg::Pitchfork);
+    pub const higher: Opt = Opt::Better(Better::Higher);
+    pub const lower: Opt = Opt::Better(Better::Lower);
+    pub const neither: Opt = Opt::Better(Better::Neither);
 }
 
 impl FieldDef {
+    /// Each of the field's columns described, in [`Self::columns`] order;
+    /// `timing`: the kind's measurements are timings.
+    pub fn schema(&self, timing: bool) -> Vec<crate::export::ColumnSchema> {
+        let shape = match self.shape {
+            Shape::Scalar(_) => "scalar",
+            Shape::Interval => "interval",
+            Shape::Proportion => "proportion",
+            Shape::Estimate => "estimate",
+        };
+        let parts: &[&str] = match self.shape {
+            Shape::Scalar(_) => &["value"],
+            Shape::Interval => &["value", "lo", "hi"],
+            Shape::Estimate => &["value", "lo", "hi", "lo999", "hi999"],
+            Shape::Proportion => &["value", "lo", "hi", "k", "n"],
+        };
+        let role = match self.role {
+            Role::Measured if timing => "timing",
+            r => r.as_str(),
+        };
+        let agg = match self.agg {
+            Agg::Mean => "mean",
+            Agg::Median => "median",
+            Agg::Sum => "sum",
+            Agg::Max => "max",
+            Agg::Same => "same",
+            Agg::Key => "key",
+            Agg::Pitchfork => "pitchfork",
+        };
+        self.columns()
+            .into_iter()
+            .zip(parts)
+            .map(|(c, part)| crate::export::ColumnSchema {
+                name: c.name,
+                ty: c.ty.word().into(),
+                role: role.into(),
+                field: self.name.into(),
+                part: (*part).into(),
+                shape: shape.into(),
+                agg: Some(agg.into()),
+                better: Some(self.better.as_str().into()),
+                values: vec![],
+                about: String::new(),
+            })
+            .collect()
+    }
+
+    /// A field as `row!` declares it: `default` aggregation unless the
+    /// options name one; its role from the aggregation and its name (a
+    /// `_theory` field is a formula's); better lower for a measurement (an
+    /// error, a rate, a time) unless declared, neither otherwise. Decided
+    /// here, once: every reader takes the field's schema, never its name.
+    pub fn declared(name: &'static str, shape: Shape, default: Agg, opts: &[Opt]) -> FieldDef {
+        let agg = opts
+            .iter()
+            .rev()
+            .find_map(|o| match o {
+                Opt::Agg(a) => Some(*a),
+                Opt::Better(_) => None,
+            })
+            .unwrap_or(default);
+        let role = if name.ends_with("_theory") || name.contains("_theory_") {
+            Role::Theory
+        } else if matches!(agg, Agg::Same | Agg::Key) {
+            Role::Setting
+        } else {
+            Role::Measured
+        };
+        let better = opts
+            .iter()
+            .rev()
+            .find_map(|o| match o {
+                Opt::Better(b) => Some(*b),
+                Opt::Agg(_) => None,
+            })
+            .unwrap_or(if role == Role::Measured {
+                Better::Lower
+            } else {
+                Better::Neither
+            });
+        FieldDef {
+            name,
+            shape,
+            agg,
+            role,
+            better,
+        }
+    }
+
     /// The result-table columns this field occupies.
     pub fn columns(&self) -> Vec<Column> {
         match self.shape {
@@ -352,8 +490,8 @@ pub trait SummaryRow {
 /// read back by the same field names ([`SummaryRow`]).
 #[macro_export]
 macro_rules! row {
-    ($vis:vis struct $name:ident, summary $sname:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty $([$agg:ident])? ),* $(,)? }) => {
-        $crate::row! { $vis struct $name { $( $(#[$fm])* $field : $ty $([$agg])? ),* } }
+    ($vis:vis struct $name:ident, summary $sname:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty $([$($opt:ident),+])? ),* $(,)? }) => {
+        $crate::row! { $vis struct $name { $( $(#[$fm])* $field : $ty $([$($opt),+])? ),* } }
         /// The summary row: each field's mean (or kept value), interval and sd
         /// (a reading uses the fields it needs).
         #[derive(Clone, Debug, Default)]
@@ -366,18 +504,17 @@ macro_rules! row {
             }
         }
     };
-    (@agg $ty:ty) => { <$ty as $crate::experiment::row::Field>::AGG };
-    (@agg $ty:ty, $agg:ident) => { $crate::experiment::row::Agg::$agg };
-    ($vis:vis struct $name:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty $([$agg:ident])? ),* $(,)? }) => {
+    ($vis:vis struct $name:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty $([$($opt:ident),+])? ),* $(,)? }) => {
         #[derive(Clone, Debug, Default)]
         $vis struct $name { $( $(#[$fm])* pub $field: $ty ),* }
         impl $crate::experiment::row::Row for $name {
             fn fields() -> Vec<$crate::experiment::row::FieldDef> {
-                vec![ $( $crate::experiment::row::FieldDef {
-                    name: stringify!($field),
-                    shape: <$ty as $crate::experiment::row::Field>::SHAPE,
-                    agg: $crate::row!(@agg $ty $(, $agg)?),
-                } ),* ]
+                vec![ $( $crate::experiment::row::FieldDef::declared(
+                    stringify!($field),
+                    <$ty as $crate::experiment::row::Field>::SHAPE,
+                    <$ty as $crate::experiment::row::Field>::AGG,
+                    &[ $($( $crate::experiment::row::opt::$opt ),+)? ],
+                ) ),* ]
             }
             fn cells(self) -> Vec<$crate::table::Value> {
                 let mut out = Vec::new();

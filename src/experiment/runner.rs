@@ -442,6 +442,7 @@ pub fn manifest(
             "manifest.json".into(),
         ],
         command: std::env::args().collect(),
+        columns: kind.schema(),
     }
 }
 

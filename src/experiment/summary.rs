@@ -193,21 +193,9 @@ mod tests {
                 .collect(),
         };
         let fields = [
-            FieldDef {
-                name: "fpr",
-                shape: Shape::Scalar(ColType::Float),
-                agg: Agg::Mean,
-            },
-            FieldDef {
-                name: "hits",
-                shape: Shape::Scalar(ColType::Int),
-                agg: Agg::Sum,
-            },
-            FieldDef {
-                name: "m",
-                shape: Shape::Scalar(ColType::Int),
-                agg: Agg::Same,
-            },
+            FieldDef::declared("fpr", Shape::Scalar(ColType::Float), Agg::Mean, &[]),
+            FieldDef::declared("hits", Shape::Scalar(ColType::Int), Agg::Sum, &[]),
+            FieldDef::declared("m", Shape::Scalar(ColType::Int), Agg::Same, &[]),
         ];
         let s = summarise(&results, &results.columns[..1], &fields, 0.95).unwrap();
         assert_eq!(s.rows.len(), 1);
@@ -249,16 +237,8 @@ mod tests {
                 .collect(),
         };
         let fields = [
-            FieldDef {
-                name: "n",
-                shape: Shape::Scalar(ColType::Int),
-                agg: Agg::Key,
-            },
-            FieldDef {
-                name: "err",
-                shape: Shape::Scalar(ColType::Float),
-                agg: Agg::Pitchfork,
-            },
+            FieldDef::declared("n", Shape::Scalar(ColType::Int), Agg::Key, &[]),
+            FieldDef::declared("err", Shape::Scalar(ColType::Float), Agg::Pitchfork, &[]),
         ];
         let cols = columns(&results.columns[..1], &fields);
         let names: Vec<&str> = cols.iter().map(|c| c.name.as_str()).collect();

@@ -42,6 +42,15 @@ pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> R
             ),
         ));
     }
+    if let Some(i) = spec.kind.unreadable_row(results) {
+        return Err(bad(
+            i + 2,
+            format!(
+                "does not read as a {} row (a column empty where a value is required, or of another type)",
+                spec.kind.name()
+            ),
+        ));
+    }
     let trials = grid::expand(
         spec.kind.name(),
         spec.grid(manifest.quick),

@@ -171,6 +171,41 @@ pub fn tmp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{stem}.tmp-{}{ext}", std::process::id()))
 }
 
+/// One column of results.csv as its manifest describes it, so a results
+/// folder explains itself to any reader: what the column is (a parameter,
+/// the trial's id, a measurement, a formula's value, a property of the
+/// setting, a timing), which declared field and which part of it (a
+/// proportion's `x`, `x_lo`, `x_hi`, `x_k`, `x_n`), its type, how
+/// replicates combine, which way it is better, and a parameter's words.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ColumnSchema {
+    pub name: String,
+    /// int, float, text, bool or int_or_text.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// parameter, id, measured, timing, theory or setting.
+    pub role: String,
+    /// The declared field the column belongs to (`fpr` for `fpr_lo`).
+    pub field: String,
+    /// Which part of the field: value, lo, hi (95%), lo999, hi999 (99.9%),
+    /// k (successes), n (trials).
+    pub part: String,
+    /// The field's shape: scalar, interval, proportion or estimate.
+    pub shape: String,
+    /// How summary.csv combines replicates (a metric's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agg: Option<String>,
+    /// higher, lower or neither (a metric's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub better: Option<String>,
+    /// A parameter's allowed words, when it is a closed set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    /// A parameter's meaning (its declaration's help).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub about: String,
+}
+
 /// What produced a results.csv.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
@@ -217,6 +252,10 @@ pub struct Manifest {
     pub derived_from_key_files: Vec<String>,
     pub files: Vec<String>,
     pub command: Vec<String>,
+    /// Every column of results.csv, described (see [`ColumnSchema`]); empty
+    /// in a manifest older than the schema (`report` fills it in).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<ColumnSchema>,
 }
 
 /// What a manifest says about one key file a study read.

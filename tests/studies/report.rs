@@ -523,3 +523,105 @@ fn slurm_array_shards_and_merge_equal_the_unsharded_quick_run() {
     assert!(a.len() > 100, "{} claims compared", a.len());
     assert_eq!(a, b);
 }
+
+/// A results folder explains itself: its manifest describes every column
+/// of results.csv, in header order (type, role, declared field and part,
+/// shape, aggregation and direction for a metric, a parameter's words); a
+/// proportion is its five parts; and a row that does not read as the
+/// kind's row is refused when the folder is read, naming the row.
+#[test]
+fn every_results_folder_describes_its_columns_and_refuses_an_unreadable_row() {
+    let d = quick_out();
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("run.json")).unwrap()).unwrap();
+    let mut proportions = 0;
+    for study in run["studies"].as_array().unwrap() {
+        let dir = d.join(study.as_str().unwrap());
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+        let rows = sketchlab::export::read_output(&dir, "results.csv").unwrap();
+        let header: Vec<String> = csv::Reader::from_reader(&rows[..])
+            .headers()
+            .unwrap()
+            .iter()
+            .map(String::from)
+            .collect();
+        let cols = m["columns"].as_array().unwrap();
+        let names: Vec<&str> = cols.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert_eq!(names, header, "{study}: the schema follows the header");
+        for c in cols {
+            let role = c["role"].as_str().unwrap();
+            assert!(
+                ["parameter", "id", "measured", "timing", "theory", "setting"].contains(&role),
+                "{study}: {c}"
+            );
+            assert!(
+                ["int", "float", "text", "bool", "int_or_text"]
+                    .contains(&c["type"].as_str().unwrap()),
+                "{study}: {c}"
+            );
+            let metric = !matches!(role, "parameter" | "id");
+            assert_eq!(c["better"].is_string(), metric, "{study}: {c}");
+            assert_eq!(c["agg"].is_string(), metric, "{study}: {c}");
+            if c["shape"] == "proportion" && c["part"] == "value" {
+                proportions += 1;
+                let field = c["field"].as_str().unwrap();
+                let parts: Vec<&str> = cols
+                    .iter()
+                    .filter(|x| x["field"] == field)
+                    .map(|x| x["part"].as_str().unwrap())
+                    .collect();
+                assert_eq!(parts, ["value", "lo", "hi", "k", "n"], "{study}: {field}");
+            }
+        }
+    }
+    assert!(proportions > 50, "{proportions} proportions");
+    // heavy_hitters declares its recall higher-better; an error is
+    // lower-better by default, and a setting's bound is neither
+    let hh: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(d.join("heavy_hitters").join("manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let better = |name: &str| {
+        hh["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .map(|c| c["better"].as_str().unwrap().to_string())
+    };
+    assert_eq!(better("recall").as_deref(), Some("higher"));
+    assert_eq!(better("count_error").as_deref(), Some("lower"));
+    assert_eq!(better("bound_share").as_deref(), Some("neither"));
+    // a row with a required cell emptied is refused by `report`, naming it
+    let t = tempfile::tempdir().unwrap();
+    let copy = t.path().join("copy");
+    copy_tree(d, &copy);
+    let dir = copy.join("bloom_fpr");
+    let rows = sketchlab::export::read_output(&dir, "results.csv").unwrap();
+    let text = String::from_utf8(rows).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let at = header.iter().position(|&h| h == "m").unwrap();
+    let mut cells: Vec<String> = lines[1].split(',').map(String::from).collect();
+    cells[at] = String::new();
+    lines[1] = cells.join(",");
+    let mut edited = lines.join("\n");
+    edited.push('\n');
+    for old in ["results.csv", "results.csv.xz", "results.csv.gz"] {
+        let _ = std::fs::remove_file(dir.join(old));
+    }
+    std::fs::write(dir.join("results.csv"), edited).unwrap();
+    let o = assert_cmd::Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(["--quiet", "report"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("row 2: does not read as a bloom_fpr row"),
+        "{err}"
+    );
+}

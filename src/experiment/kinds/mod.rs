@@ -54,9 +54,19 @@ use crate::table::{Column, Value};
 /// presentation code that still reads results reads. Rows the table cannot
 /// fill (another kind's table) are left out.
 pub fn typed_rows<S: Study>(t: &crate::table::Table) -> Vec<(S::P, S::R)> {
+    // every row was checked readable when its table was loaded
+    // (`verify::study`): one that is not is a bug, never a dropped row
     t.rows
         .iter()
-        .filter_map(|r| Some((S::P::read(t, r)?, S::R::read(t, r)?)))
+        .enumerate()
+        .map(|(i, r)| match (S::P::read(t, r), S::R::read(t, r)) {
+            (Some(p), Some(row)) => (p, row),
+            _ => panic!(
+                "bug: row {} of a {} table does not read as its typed row (verify::study checks this on load)",
+                i + 2,
+                S::NAME
+            ),
+        })
         .collect()
 }
 
@@ -130,6 +140,10 @@ pub trait Kind: Sync {
     /// Timing kinds run their trials one at a time, and their rows are
     /// excluded from the byte-identity guarantee (tests check every other kind).
     fn timing(&self) -> bool;
+    /// The first row of `t` (0-based) that does not read back as this
+    /// kind's typed parameters and row (a column empty where a value is
+    /// required, or of another type); `None` when every row reads.
+    fn unreadable_row(&self, t: &crate::table::Table) -> Option<usize>;
     /// Rows byte-identical for the same spec and seed (false for timing kinds too).
     fn reproducible(&self) -> bool;
     /// One trial's rows (metric cells only).
@@ -187,6 +201,60 @@ pub trait Kind: Sync {
             .collect()
     }
 
+    /// Every column of results.csv described, in header order (what
+    /// manifest.json records: see [`crate::export::ColumnSchema`]).
+    fn schema(&self) -> Vec<crate::export::ColumnSchema> {
+        use crate::experiment::params::PType;
+        use crate::export::ColumnSchema;
+        let plain = |name: &str, ty: crate::table::ColType, role: &str, about: &str| ColumnSchema {
+            name: name.into(),
+            ty: ty.word().into(),
+            role: role.into(),
+            field: name.into(),
+            part: "value".into(),
+            shape: "scalar".into(),
+            agg: None,
+            better: None,
+            values: vec![],
+            about: about.into(),
+        };
+        let mut out: Vec<ColumnSchema> = self
+            .params()
+            .iter()
+            .map(|d| ColumnSchema {
+                values: match d.ty {
+                    PType::Choice(words) | PType::IntOr { words, .. } => {
+                        words.iter().map(|w| w.to_string()).collect()
+                    }
+                    _ => vec![],
+                },
+                ..plain(d.name, d.col_type(), "parameter", d.help)
+            })
+            .collect();
+        use crate::table::ColType;
+        out.push(plain(
+            "replicate",
+            ColType::Int,
+            "id",
+            "the replicate's index within its setting",
+        ));
+        out.push(plain(
+            "trial_id",
+            ColType::Str,
+            "id",
+            "the trial's id (hex): a hash of its kind, parameters and replicate",
+        ));
+        out.push(plain(
+            "seed",
+            ColType::Str,
+            "id",
+            "the trial's seed (hex), from the study's seed and the trial id",
+        ));
+        let timing = self.timing();
+        out.extend(self.fields().iter().flat_map(|f| f.schema(timing)));
+        out
+    }
+
     /// The results.csv header: parameters, `replicate`, `trial_id`, `seed`, metrics.
     fn columns(&self) -> Vec<Column> {
         use crate::table::ColType;
@@ -216,6 +284,11 @@ impl<S: Present> Kind for S {
     }
     fn fields(&self) -> Vec<FieldDef> {
         S::R::fields()
+    }
+    fn unreadable_row(&self, t: &crate::table::Table) -> Option<usize> {
+        t.rows
+            .iter()
+            .position(|r| S::P::read(t, r).is_none() || S::R::read(t, r).is_none())
     }
     fn validate(&self, p: &Params) -> Result<(), (&'static str, String)> {
         let typed = S::P::from_params(p);

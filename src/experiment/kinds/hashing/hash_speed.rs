@@ -33,7 +33,7 @@ crate::row! {
         ns_per_hash: Interval [Median],
         ns_per_hash_p10: f64,
         ns_per_hash_p90: f64,
-        gb_per_s: f64 [Median],
+        gb_per_s: f64 [Median, higher],
         checksum: String,
     }
 }

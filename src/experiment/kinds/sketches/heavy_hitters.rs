@@ -68,9 +68,9 @@ crate::row! {
         /// True heavy hitters: keys at least as frequent as the true top-th.
         true_hitters: u64,
         /// Of the true hitters, the share among the reported.
-        recall: Proportion,
+        recall: Proportion [higher],
         /// Of the reported, the share that are true hitters.
-        precision: Proportion,
+        precision: Proportion [higher],
         /// Mean |estimate − count|/count over every true hitter, each
         /// through the structure's point estimate (0 for a key it lacks).
         count_error: f64,

@@ -38,9 +38,9 @@ crate::row! {
         near_duplicates: u64 [Same],
         candidates: f64,
         /// Candidates that are near-duplicates.
-        precision: Proportion,
+        precision: Proportion [higher],
         /// Near-duplicates that became candidates.
-        recall: Proportion,
+        recall: Proportion [higher],
         /// Σ over near-duplicate pairs of 1 − (1 − J^r)^b, ÷ their number.
         recall_theory: f64 [Same],
         /// Expected candidates: Σ over all pairs of 1 − (1 − J^r)^b.

@@ -91,11 +91,11 @@ crate::row! {
         /// Filters: the FPR studies' query loop on the same queries.
         ns_per_query_sweep: Option<f64> [Median],
         /// Bare query throughput reached by the sweep loop: ns_per_op / ns_per_query_sweep.
-        sweep_throughput_ratio: Option<f64>,
+        sweep_throughput_ratio: Option<f64> [higher],
         /// Bloom filters: the batched, prefetching query.
         ns_per_query_batched: Option<f64> [Median],
         /// ns_per_op / ns_per_query_batched (> 1: batching helps).
-        batched_speedup: Option<f64>,
+        batched_speedup: Option<f64> [higher],
         /// ns_per_query_batched / ns_load_independent: the batched query per key in independent-load times.
         batched_over_independent: Option<f64>,
         /// Filters: positives among the never-inserted queries (all loops agree).
