@@ -234,11 +234,13 @@ pub fn render_study_for(dir: &Path, own: Option<&'static dyn Kind>) -> Result<St
     let mut manifest = manifest;
     // the schema of the kind that reads the rows (a manifest written before
     // the schema gains it)
-    let columns = kind.schema();
-    if manifest.files != files || manifest.columns != columns {
-        manifest.files = files;
-        manifest.columns = columns;
-        export::write_atomic(&dir.join("manifest.json"), &manifest.to_bytes()?)?;
+    manifest.files = files;
+    manifest.columns = kind.schema();
+    // rewritten only when its bytes change (a manifest in an older form
+    // takes the current one)
+    let bytes = manifest.to_bytes()?;
+    if read(&dir.join("manifest.json"))? != bytes {
+        export::write_atomic(&dir.join("manifest.json"), &bytes)?;
     }
     Ok(Study {
         spec,
