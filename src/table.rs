@@ -149,11 +149,42 @@ impl ColType {
     }
 }
 
-/// A named, typed column.
+/// Which part of a declared field a column holds: a reader finds a
+/// field's bounds or counts through these, never by a suffix of its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Is {
+    Value,
+    /// The 95% interval's ends.
+    Lo,
+    Hi,
+    /// The 99.9% interval's ends (an estimate's).
+    Lo999,
+    Hi999,
+    /// A proportion's successes and trials.
+    K,
+    N,
+    /// A summary's standard deviation over replicates, and its interval.
+    Sd,
+    SdLo,
+    SdHi,
+    /// A pitchfork quantile (its index in `row::PITCHFORK`).
+    Quantile(u8),
+}
+
+/// A column that belongs to a declared field (`fpr` for `fpr_lo`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub field: &'static str,
+    pub is: Is,
+}
+
+/// A named, typed column; a result or summary column also says which part
+/// of which declared field it holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Column {
     pub name: String,
     pub ty: ColType,
+    pub part: Option<Part>,
 }
 
 impl Column {
@@ -161,6 +192,15 @@ impl Column {
         Column {
             name: name.into(),
             ty,
+            part: None,
+        }
+    }
+
+    /// A column holding part `is` of the declared field `field`.
+    pub fn part_of(name: impl Into<String>, ty: ColType, field: &'static str, is: Is) -> Self {
+        Column {
+            part: Some(Part { field, is }),
+            ..Column::new(name, ty)
         }
     }
 }
@@ -260,15 +300,59 @@ impl Table {
 
     /// `name` with its `_lo`/`_hi` bounds, when the table has them and the row fills them.
     pub fn interval(&self, row: &[Value], name: &str) -> Option<Interval> {
-        let [v, lo, hi] = interval_columns(name);
-        if !self.has(&lo) {
-            return None;
-        }
+        let (lo, hi) = (self.sibling(name, Is::Lo)?, self.sibling(name, Is::Hi)?);
         Some(Interval::new(
-            self.f64(row, &v)?,
-            self.f64(row, &lo)?,
-            self.f64(row, &hi)?,
+            self.f64(row, name)?,
+            row.get(lo)?.as_f64()?,
+            row.get(hi)?.as_f64()?,
         ))
+    }
+
+    /// The index of the column holding part `is` of the field column
+    /// `name` belongs to (`sibling("fpr", Is::K)`: fpr's successes), by the
+    /// columns' declared parts; a column without one (a table built by
+    /// hand) finds its siblings by the conventional names
+    /// ([`interval_columns`], `_k`, `_n`, `_lo999`, `_hi999`, `_sd`).
+    pub fn sibling(&self, name: &str, is: Is) -> Option<usize> {
+        let c = self.columns.iter().find(|c| c.name == name)?;
+        match c.part {
+            Some(p) => {
+                // a value's parts; a summary's sd has its own interval; a
+                // bound, a count or a quantile has no parts of its own
+                let is = match (p.is, is) {
+                    (Is::Value, is) => is,
+                    (Is::Sd, Is::Value | Is::Sd) => Is::Sd,
+                    (Is::Sd, Is::Lo) => Is::SdLo,
+                    (Is::Sd, Is::Hi) => Is::SdHi,
+                    (own, Is::Value) => own,
+                    _ => return None,
+                };
+                self.columns
+                    .iter()
+                    .position(|x| x.part == Some(Part { field: p.field, is }))
+            }
+            None => {
+                let suffix = match is {
+                    Is::Value => "",
+                    Is::Lo => "_lo",
+                    Is::Hi => "_hi",
+                    Is::Lo999 => "_lo999",
+                    Is::Hi999 => "_hi999",
+                    Is::K => "_k",
+                    Is::N => "_n",
+                    Is::Sd => "_sd",
+                    Is::SdLo => "_sd_lo",
+                    Is::SdHi => "_sd_hi",
+                    Is::Quantile(_) => return None,
+                };
+                self.try_col(&format!("{name}{suffix}"))
+            }
+        }
+    }
+
+    /// The part of its field the column `name` holds, when declared.
+    pub fn part(&self, name: &str) -> Option<Part> {
+        self.columns.iter().find(|c| c.name == name)?.part
     }
 
     /// Rows whose cell in each named column matches one of its values.
@@ -340,6 +424,41 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A field's parts are found by what they are, not by name: a summary
+    /// sd's interval is its own bounds, not its mean's; a bound or a
+    /// quantile has no parts; a column named like a part but declared as
+    /// another field's value is not one.
+    #[test]
+    fn siblings_follow_the_declared_parts() {
+        let f = |n: &str, is| Column::part_of(n, ColType::Float, "x", is);
+        let t = Table {
+            columns: vec![
+                f("x", Is::Value),
+                f("x_lo", Is::Lo),
+                f("x_hi", Is::Hi),
+                f("x_sd", Is::Sd),
+                f("x_sd_lo", Is::SdLo),
+                f("x_sd_hi", Is::SdHi),
+                f("x_q02", Is::Quantile(0)),
+                Column::part_of("y_k", ColType::Int, "y_k", Is::Value),
+            ],
+            rows: vec![
+                [1.0, 0.5, 1.5, 2.0, 1.8, 2.2, 0.1, 3.0]
+                    .map(Value::Float)
+                    .to_vec(),
+            ],
+        };
+        let r = &t.rows[0];
+        assert_eq!(t.interval(r, "x"), Some(Interval::new(1.0, 0.5, 1.5)));
+        assert_eq!(t.interval(r, "x_sd"), Some(Interval::new(2.0, 1.8, 2.2)));
+        assert_eq!(t.interval(r, "x_q02"), None);
+        assert_eq!(t.sibling("x_lo", Is::Hi), None);
+        assert_eq!(t.sibling("x", Is::K), None);
+        // `y_k` is a field of its own: `y` has no successes column
+        assert_eq!(t.sibling("y_k", Is::Value), Some(7));
+        assert_eq!(t.part("x_sd").map(|p| p.is), Some(Is::Sd));
+    }
 
     #[test]
     fn parse_by_declared_type() {

@@ -19,7 +19,7 @@ use super::kinds::{self, Kind};
 use super::row::{Better, Role, Shape};
 use crate::error::{Error, Result};
 use crate::export::{self, Manifest};
-use crate::table::{ColType, Table, Value};
+use crate::table::{ColType, Is, Table, Value};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -269,22 +269,13 @@ fn moved(
     (tb, b): (&Table, &[Value]),
 ) -> Option<(bool, f64, f64)> {
     let (x, y) = (num(ta, a, name)?, num(tb, b, name)?);
-    let lohi = |t: &Table, r: &[Value]| {
-        Some((
-            num(t, r, &format!("{name}_lo"))?,
-            num(t, r, &format!("{name}_hi"))?,
-        ))
-    };
+    // a field's other parts, through the columns' declared parts
+    let part = |t: &Table, r: &[Value], is: Is| r.get(t.sibling(name, is)?)?.as_f64();
+    let lohi = |t: &Table, r: &[Value]| Some((part(t, r, Is::Lo)?, part(t, r, Is::Hi)?));
     let m = match shape {
         Shape::Proportion => {
-            let (k1, n1) = (
-                num(ta, a, &format!("{name}_k"))?,
-                num(ta, a, &format!("{name}_n"))?,
-            );
-            let (k2, n2) = (
-                num(tb, b, &format!("{name}_k"))?,
-                num(tb, b, &format!("{name}_n"))?,
-            );
+            let (k1, n1) = (part(ta, a, Is::K)?, part(ta, a, Is::N)?);
+            let (k2, n2) = (part(tb, b, Is::K)?, part(tb, b, Is::N)?);
             crate::stats::two_proportion_z(k1, n1, k2, n2).abs() > Z_MOVED
         }
         Shape::Interval | Shape::Estimate => {

@@ -3,7 +3,7 @@
 //! stage all derive from it, and a kind fills it by field name (a misspelt
 //! field is a compile error).
 
-use crate::table::{ColType, Column, Interval, Table, Value, interval_columns};
+use crate::table::{ColType, Column, Interval, Is, Table, Value};
 
 /// How the summary stage combines one metric over a setting's replicates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,30 +200,33 @@ impl FieldDef {
 
     /// The result-table columns this field occupies.
     pub fn columns(&self) -> Vec<Column> {
-        match self.shape {
-            Shape::Scalar(ty) => vec![Column::new(self.name, ty)],
-            Shape::Interval => interval_columns(self.name)
-                .into_iter()
-                .map(|n| Column::new(n, ColType::Float))
-                .collect(),
-            Shape::Estimate => interval_columns(self.name)
+        let part = |suffix: &str, ty: ColType, is: Is| {
+            Column::part_of(format!("{}{suffix}", self.name), ty, self.name, is)
+        };
+        let interval = [
+            ("", ColType::Float, Is::Value),
+            ("_lo", ColType::Float, Is::Lo),
+            ("_hi", ColType::Float, Is::Hi),
+        ];
+        let parts: Vec<(&str, ColType, Is)> = match self.shape {
+            Shape::Scalar(ty) => vec![("", ty, Is::Value)],
+            Shape::Interval => interval.to_vec(),
+            Shape::Estimate => interval
                 .into_iter()
                 .chain([
-                    format!("{}_lo999", self.name),
-                    format!("{}_hi999", self.name),
+                    ("_lo999", ColType::Float, Is::Lo999),
+                    ("_hi999", ColType::Float, Is::Hi999),
                 ])
-                .map(|n| Column::new(n, ColType::Float))
                 .collect(),
-            Shape::Proportion => {
-                let mut c: Vec<Column> = interval_columns(self.name)
-                    .into_iter()
-                    .map(|n| Column::new(n, ColType::Float))
-                    .collect();
-                c.push(Column::new(format!("{}_k", self.name), ColType::Int));
-                c.push(Column::new(format!("{}_n", self.name), ColType::Int));
-                c
-            }
-        }
+            Shape::Proportion => interval
+                .into_iter()
+                .chain([("_k", ColType::Int, Is::K), ("_n", ColType::Int, Is::N)])
+                .collect(),
+        };
+        parts
+            .into_iter()
+            .map(|(suffix, ty, is)| part(suffix, ty, is))
+            .collect()
     }
 }
 

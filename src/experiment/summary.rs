@@ -10,7 +10,7 @@
 
 use super::row::{Agg, FieldDef, PITCHFORK, Shape};
 use crate::stats;
-use crate::table::{ColType, Column, Table, Value};
+use crate::table::{ColType, Column, Is, Table, Value};
 
 /// The columns a summary groups by: the parameters, then the fields declared
 /// [`Agg::Key`] (a row's place within a trial).
@@ -34,23 +34,30 @@ pub fn columns(params: &[Column], fields: &[FieldDef]) -> Vec<Column> {
             Shape::Scalar(t) => t,
             Shape::Interval | Shape::Proportion | Shape::Estimate => ColType::Float,
         };
+        let part = |suffix: &str, is: Is| {
+            Column::part_of(format!("{}{suffix}", f.name), ColType::Float, f.name, is)
+        };
         match f.agg {
             Agg::Mean | Agg::Median | Agg::Pitchfork => {
-                for suffix in ["", "_lo", "_hi"] {
-                    out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
+                for (suffix, is) in [("", Is::Value), ("_lo", Is::Lo), ("_hi", Is::Hi)] {
+                    out.push(part(suffix, is));
                 }
                 if f.agg != Agg::Median {
-                    for suffix in ["_sd", "_sd_lo", "_sd_hi"] {
-                        out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
+                    for (suffix, is) in
+                        [("_sd", Is::Sd), ("_sd_lo", Is::SdLo), ("_sd_hi", Is::SdHi)]
+                    {
+                        out.push(part(suffix, is));
                     }
                 }
                 if f.agg == Agg::Pitchfork {
-                    for (suffix, _) in PITCHFORK {
-                        out.push(Column::new(format!("{}{suffix}", f.name), ColType::Float));
+                    for (i, (suffix, _)) in PITCHFORK.iter().enumerate() {
+                        out.push(part(suffix, Is::Quantile(i as u8)));
                     }
                 }
             }
-            Agg::Sum | Agg::Max | Agg::Same => out.push(Column::new(f.name, ty)),
+            Agg::Sum | Agg::Max | Agg::Same => {
+                out.push(Column::part_of(f.name, ty, f.name, Is::Value))
+            }
             Agg::Key => {}
         }
     }

@@ -6,14 +6,15 @@
 use super::{Basis, Check, Claim, Source, Test, VERDICT_CONFIDENCE, Verdict, verdict};
 use crate::export::markdown::sig;
 use crate::stats;
-use crate::table::{Interval, Table, Tables, Value};
+use crate::table::{Interval, Is, Table, Tables, Value};
 
 /// The interval of `metric` in `row` at `confidence`, from the sufficient
-/// statistics the table carries: Clopper–Pearson from `_k`/`_n` (a
-/// proportion: exact, and inside [0, 1] however rare), Student-t from `_sd`
-/// and `replicates` (a summary mean over independent structures), else the
-/// table's 95% bounds widened by z(c)/z(0.95) on each side (normal
-/// approximation of a mean; said in the row's note). A proportion's interval
+/// statistics the table carries, found through the columns' declared parts
+/// (never a suffix): Clopper–Pearson from a proportion's successes and
+/// trials (exact, and inside [0, 1] however rare), Student-t from a summary
+/// mean's standard deviation and `replicates` (a mean over independent
+/// structures), else the table's 95% bounds widened by z(c)/z(0.95) on each
+/// side (normal approximation of a mean; said in the row's note). A proportion's interval
 /// is cut to [0, 1] (the true rate lies there, so the coverage is kept).
 /// `None` when the table has no interval.
 fn verdict_interval(
@@ -31,21 +32,21 @@ fn verdict_interval(
             i
         }
     };
-    let (k, n) = (format!("{metric}_k"), format!("{metric}_n"));
-    if t.has(&k) && t.has(&n) {
-        let (lo, hi) =
-            stats::clopper_pearson(t.f64(row, &k)? as u64, t.f64(row, &n)? as u64, confidence);
+    let at = |i: usize| row.get(i)?.as_f64();
+    if let (Some(k), Some(n)) = (t.sibling(metric, Is::K), t.sibling(metric, Is::N)) {
+        let (lo, hi) = stats::clopper_pearson(at(k)? as u64, at(n)? as u64, confidence);
         return Some((Interval::new(value, lo, hi), false));
     }
     // a standard deviation over replicates: its chi-square interval
-    if metric.ends_with("_sd") && t.has("replicates") {
+    if t.part(metric).is_some_and(|p| p.is == Is::Sd) && t.has("replicates") {
         let r = t.f64(row, "replicates")? as usize;
         let i = stats::sd_interval(value, r, confidence);
         return Some((i, false));
     }
-    let sd = format!("{metric}_sd");
-    if t.has(&sd) && t.has("replicates") {
-        let (sd, r) = (t.f64(row, &sd)?, t.f64(row, "replicates")?);
+    if let Some(sd) = t.sibling(metric, Is::Sd)
+        && t.has("replicates")
+    {
+        let (sd, r) = (at(sd)?, t.f64(row, "replicates")?);
         let half = stats::t(confidence, r - 1.0) * sd / r.sqrt();
         return Some((
             clamp(Interval::new(value, value - half, value + half)),
@@ -54,9 +55,9 @@ fn verdict_interval(
     }
     // an estimate that carries its own 99.9% interval (a median's order
     // statistics, a mean's t, a rate's exact interval through a formula)
-    let (lo999, hi999) = (format!("{metric}_lo999"), format!("{metric}_hi999"));
-    if t.has(&lo999) && t.has(&hi999) {
-        let (lo, hi) = (t.f64(row, &lo999)?, t.f64(row, &hi999)?);
+    if let (Some(lo999), Some(hi999)) = (t.sibling(metric, Is::Lo999), t.sibling(metric, Is::Hi999))
+    {
+        let (lo, hi) = (at(lo999)?, at(hi999)?);
         if (confidence - stats::VERDICT_CONFIDENCE).abs() < 1e-12 {
             return Some((clamp(Interval::new(value, lo, hi)), false));
         }
@@ -124,8 +125,7 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             .ok_or("the study wrote no summary table")?,
     };
     // a proportion (the results carry its counts): intervals stay in [0, 1]
-    let proportion = tables.results.has(&format!("{}_k", claim.metric))
-        && tables.results.has(&format!("{}_n", claim.metric));
+    let proportion = is_proportion(&tables.results, &claim.metric);
     let selected: Vec<&Vec<Value>> = t.select(&claim.select).collect();
     let value = |r: &[Value]| {
         t.f64(r, &claim.metric)
@@ -259,10 +259,9 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             if selected.is_empty() {
                 return Err("selector matched no rows".into());
             }
-            let (kc, nc) = (format!("{}_k", claim.metric), format!("{}_n", claim.metric));
-            if !(t.has(&kc) && t.has(&nc)) {
+            if !is_proportion(t, &claim.metric) {
                 return Err(format!(
-                    "{} is not a proportion (no {kc}, {nc})",
+                    "{} is not a proportion (it carries no successes and trials)",
                     claim.metric
                 ));
             }
@@ -373,8 +372,7 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             let by = claim.by.as_deref().ok_or("argmin without `by`")?;
             // one value per `by`: a proportion's counts pooled over its rows
             // (settings that measure the same rate), else its single row
-            let (kc, nc) = (format!("{}_k", claim.metric), format!("{}_n", claim.metric));
-            let counts = t.has(&kc) && t.has(&nc);
+            let counts = is_proportion(t, &claim.metric);
             let mut groups: Vec<(f64, Vec<&Vec<Value>>)> = Vec::new();
             for r in &selected {
                 let at = t
@@ -439,18 +437,24 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
     }
 }
 
+/// Whether `metric` is a proportion's value in `t` (its field carries its
+/// successes and trials).
+fn is_proportion(t: &Table, metric: &str) -> bool {
+    t.sibling(metric, Is::K).is_some() && t.sibling(metric, Is::N).is_some()
+}
+
 /// A proportion's counts summed over rows: (successes, trials) from the
-/// metric's `_k` and `_n` columns; `None` when a row leaves one empty.
+/// metric's declared parts; `None` when a row leaves one empty.
 fn pooled_counts<'a>(
     t: &Table,
     rows: impl IntoIterator<Item = &'a Vec<Value>>,
     metric: &str,
 ) -> Option<(u64, u64)> {
-    let (kc, nc) = (format!("{metric}_k"), format!("{metric}_n"));
+    let (kc, nc) = (t.sibling(metric, Is::K)?, t.sibling(metric, Is::N)?);
     let (mut k, mut n) = (0u64, 0u64);
     for r in rows {
-        k += t.f64(r, &kc)? as u64;
-        n += t.f64(r, &nc)? as u64;
+        k += r.get(kc)?.as_f64()? as u64;
+        n += r.get(nc)?.as_f64()? as u64;
     }
     Some((k, n))
 }
