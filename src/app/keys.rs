@@ -92,8 +92,7 @@ impl Source<'_> {
                         Format::NAMES.join(", ")
                     ))
                 })?;
-                let keys = KeyFile::load_records(&path.display().to_string(), format)
-                    .map_err(Error::Input)?;
+                let keys = KeyFile::load_records(&path.display().to_string(), format)?;
                 keys.keys().for_each(f);
                 Ok(())
             }
@@ -218,7 +217,7 @@ pub(super) fn hash_file(
             Format::NAMES.join(", ")
         ))
     })?;
-    let f = KeyFile::load_records(&file.display().to_string(), format).map_err(Error::Input)?;
+    let f = KeyFile::load_records(&file.display().to_string(), format)?;
     let h = kind.build(Seed::fixed(seed.unwrap_or(kind.default_seed())));
     let digits = (kind.width() / 4) as usize;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -134,8 +134,7 @@ pub(super) fn keys_expand(file: &Path, trial: Option<&str>) -> Result<()> {
                 .map_err(|_| Error::Input(format!("--trial = {t:?}: a trial id is 16 hex digits")))
         })
         .transpose()?;
-    let raw =
-        crate::workload::file::read_regular(&file.display().to_string()).map_err(Error::Input)?;
+    let raw = crate::workload::file::read_regular(&file.display().to_string())?;
     // gzip (runs before xz) or xz, decompressed within the table bound
     let text = crate::input::unpack_by_magic(raw, crate::input::table_bound())
         .and_then(|b| {

@@ -181,8 +181,10 @@ impl ParamDef {
                 _ => Err(one_of(&StrategyId::names())),
             },
             PType::Keys => match v {
-                Value::Str(s) => KeyType::open(s).map(|_| v.clone()),
-                _ => Err(KeyType::open("").unwrap_err()),
+                Value::Str(s) => KeyType::open(s)
+                    .map(|_| v.clone())
+                    .map_err(|e| e.to_string()),
+                _ => Err(KeyType::open("").unwrap_err().to_string()),
             },
             PType::HashSeed => match v {
                 Value::Str(s) if s == "trial" || s == "random" => Ok(v.clone()),

@@ -151,11 +151,12 @@ pub fn summarise(
                 }
                 Agg::Same => {
                     let first = cells[0].clone();
-                    anyhow::ensure!(
-                        cells.iter().all(|c| **c == first),
-                        "bug: field {} is declared Same but differs across replicates",
-                        f.name
-                    );
+                    if !cells.iter().all(|c| **c == first) {
+                        return Err(crate::error::bug(format!(
+                            "field {} is declared Same but differs across replicates",
+                            f.name
+                        )));
+                    }
                     row.push(first);
                 }
             }

@@ -7,12 +7,13 @@ pub fn to_bytes(t: &Table) -> anyhow::Result<Vec<u8>> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     w.write_record(t.columns.iter().map(|c| &c.name))?;
     for r in &t.rows {
-        anyhow::ensure!(
-            r.len() == t.columns.len(),
-            "bug: row width {} != {} columns",
-            r.len(),
-            t.columns.len()
-        );
+        if r.len() != t.columns.len() {
+            return Err(crate::error::bug(format!(
+                "row width {} != {} columns",
+                r.len(),
+                t.columns.len()
+            )));
+        }
         w.write_record(r.iter().map(|c| c.to_string()))?;
     }
     Ok(w.into_inner()?)

@@ -289,7 +289,9 @@ impl Manifest {
         let columns = std::mem::take(&mut head.columns);
         let mut v = serde_json::to_vec_pretty(&head)?;
         if !columns.is_empty() {
-            anyhow::ensure!(v.ends_with(b"\n}"), "bug: a manifest's JSON ends in \\n}}");
+            if !v.ends_with(b"\n}") {
+                return Err(crate::error::bug("a manifest's JSON does not end in \\n}"));
+            }
             v.truncate(v.len() - 2);
             v.extend_from_slice(b",\n  \"columns\": [\n");
             for (i, c) in columns.iter().enumerate() {

@@ -3,6 +3,7 @@
 //! its environment so each process draws its own hash key, as a deployed
 //! interpreter does.
 
+use crate::error::Error;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -17,7 +18,7 @@ pub fn installed() -> bool {
 }
 
 /// Runs `python3 -c script` with `stdin` as its input; its stdout, or why not.
-pub fn run(script: &str, stdin: &[u8]) -> Result<String, String> {
+pub fn run(script: &str, stdin: &[u8]) -> Result<String, Error> {
     let mut child = Command::new("python3")
         .args(["-c", script])
         .env_remove("PYTHONHASHSEED")
@@ -25,23 +26,23 @@ pub fn run(script: &str, stdin: &[u8]) -> Result<String, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("starting python3: {e}"))?;
+        .map_err(|e| Error::other(format!("starting python3: {e}")))?;
     child
         .stdin
         .take()
         .expect("piped stdin")
         .write_all(stdin)
-        .map_err(|e| format!("writing to python3: {e}"))?;
+        .map_err(|e| Error::other(format!("writing to python3: {e}")))?;
     let out = child
         .wait_with_output()
-        .map_err(|e| format!("waiting for python3: {e}"))?;
+        .map_err(|e| Error::other(format!("waiting for python3: {e}")))?;
     if !out.status.success() {
-        return Err(format!(
+        return Err(Error::other(format!(
             "python3 failed: {}",
             String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        )));
     }
-    String::from_utf8(out.stdout).map_err(|e| format!("python3 output: {e}"))
+    String::from_utf8(out.stdout).map_err(|e| Error::other(format!("python3 output: {e}")))
 }
 
 /// What a real CPython `set` of keys retains, measured inside the interpreter.
@@ -95,12 +96,12 @@ print(len(s), traced, sys.getsizeof(s), sum(sys.getsizeof(k) for k in s), sys.ve
 /// Builds a CPython `set` of `keys` (`keys.len() / width` keys of `width`
 /// bytes each, wrapped as `kind`) in a real `python3` and measures it with
 /// `tracemalloc` and `sys.getsizeof`.
-pub fn set_memory(kind: PyKey, width: usize, keys: &[u8]) -> Result<SetMemory, String> {
+pub fn set_memory(kind: PyKey, width: usize, keys: &[u8]) -> Result<SetMemory, Error> {
     if width == 0 || !keys.len().is_multiple_of(width) {
-        return Err(format!(
+        return Err(Error::other(format!(
             "{} key bytes are not keys of {width} bytes",
             keys.len()
-        ));
+        )));
     }
     let n = keys.len() / width;
     let name = match kind {
@@ -112,10 +113,10 @@ pub fn set_memory(kind: PyKey, width: usize, keys: &[u8]) -> Result<SetMemory, S
     input.extend_from_slice(keys);
     let out = run(SET_MEMORY, &input)?;
     let f: Vec<&str> = out.split_whitespace().collect();
-    let num = |i: usize| -> Result<u64, String> {
+    let num = |i: usize| -> Result<u64, Error> {
         f.get(i)
             .and_then(|x| x.parse().ok())
-            .ok_or_else(|| format!("unexpected python3 output: {out:?}"))
+            .ok_or_else(|| Error::other(format!("unexpected python3 output: {out:?}")))
     };
     Ok(SetMemory {
         len: num(0)?,

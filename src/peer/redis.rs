@@ -3,6 +3,7 @@
 //! minimal RESP2 client for the commands the studies send (PING, PFADD,
 //! PFCOUNT, DEL, INFO server).
 
+use crate::error::Error;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -35,12 +36,13 @@ pub fn server_installed() -> bool {
 impl Server {
     /// Starts `redis-server` on a free loopback port, no RDB or AOF, in a
     /// temporary directory; waits (≤ 10 s) until it accepts connections.
-    pub fn start() -> Result<Server, String> {
+    pub fn start() -> Result<Server, Error> {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
-            .map_err(|e| format!("finding a free port: {e}"))?
+            .map_err(|e| Error::other(format!("finding a free port: {e}")))?
             .port();
-        let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
+        let dir =
+            tempfile::tempdir().map_err(|e| Error::other(format!("temporary directory: {e}")))?;
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])
@@ -49,7 +51,7 @@ impl Server {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("starting redis-server: {e}"))?;
+            .map_err(|e| Error::other(format!("starting redis-server: {e}")))?;
         let server = Server {
             child,
             port,
@@ -58,14 +60,16 @@ impl Server {
         let deadline = Instant::now() + Duration::from_secs(10);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             if Instant::now() > deadline {
-                return Err(format!("redis-server did not listen on port {port}"));
+                return Err(Error::other(format!(
+                    "redis-server did not listen on port {port}"
+                )));
             }
             std::thread::sleep(Duration::from_millis(50));
         }
         Ok(server)
     }
 
-    pub fn connect(&self) -> Result<Conn, String> {
+    pub fn connect(&self) -> Result<Conn, Error> {
         Conn::open(&format!("127.0.0.1:{}", self.port))
     }
 }
@@ -74,7 +78,7 @@ static URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// The server a study should use instead of starting its own (`--redis-url`);
 /// set once by the command line.
-pub fn set_url(url: &str) -> Result<(), String> {
+pub fn set_url(url: &str) -> Result<(), Error> {
     address(url)?;
     let _ = URL.set(url.to_string());
     Ok(())
@@ -82,24 +86,26 @@ pub fn set_url(url: &str) -> Result<(), String> {
 
 /// Where a study's trial talks to Redis: the `--redis-url` server, or one it
 /// starts (kept alive by the returned guard), or why neither is possible.
-pub fn reach() -> Result<(Conn, Option<Server>), String> {
+pub fn reach() -> Result<(Conn, Option<Server>), Error> {
     if let Some(url) = URL.get() {
         return Ok((Conn::open(&address(url)?)?, None));
     }
     if !server_installed() {
-        return Err("no redis-server on PATH and no --redis-url given".into());
+        return Err(Error::other(
+            "no redis-server on PATH and no --redis-url given",
+        ));
     }
     let s = Server::start()?;
     Ok((s.connect()?, Some(s)))
 }
 
 /// `redis://host:port` (or `host:port`) → `host:port`.
-pub fn address(url: &str) -> Result<String, String> {
+pub fn address(url: &str) -> Result<String, Error> {
     let rest = url.strip_prefix("redis://").unwrap_or(url);
     let rest = rest.trim_end_matches('/');
     match rest.rsplit_once(':') {
         Some((h, p)) if !h.is_empty() && p.parse::<u16>().is_ok() => Ok(rest.to_string()),
-        _ => Err(format!("{url:?}: expected redis://host:port")),
+        _ => Err(Error::other(format!("{url:?}: expected redis://host:port"))),
     }
 }
 
@@ -118,55 +124,58 @@ pub struct Conn {
 }
 
 impl Conn {
-    pub fn open(addr: &str) -> Result<Conn, String> {
-        let w = TcpStream::connect(addr).map_err(|e| format!("connecting to {addr}: {e}"))?;
+    pub fn open(addr: &str) -> Result<Conn, Error> {
+        let w = TcpStream::connect(addr)
+            .map_err(|e| Error::other(format!("connecting to {addr}: {e}")))?;
         w.set_read_timeout(Some(Duration::from_secs(30)))
-            .map_err(|e| e.to_string())?;
-        let r = BufReader::new(w.try_clone().map_err(|e| e.to_string())?);
+            .map_err(Error::other)?;
+        let r = BufReader::new(w.try_clone().map_err(Error::other)?);
         Ok(Conn { w, r })
     }
 
-    pub fn call(&mut self, args: &[&[u8]]) -> Result<Reply, String> {
+    pub fn call(&mut self, args: &[&[u8]]) -> Result<Reply, Error> {
         let mut msg = format!("*{}\r\n", args.len()).into_bytes();
         for a in args {
             msg.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
             msg.extend_from_slice(a);
             msg.extend_from_slice(b"\r\n");
         }
-        self.w.write_all(&msg).map_err(|e| format!("redis: {e}"))?;
+        self.w
+            .write_all(&msg)
+            .map_err(|e| Error::other(format!("redis: {e}")))?;
         let mut line = String::new();
         self.r
             .read_line(&mut line)
-            .map_err(|e| format!("redis: {e}"))?;
+            .map_err(|e| Error::other(format!("redis: {e}")))?;
         let line = line.trim_end();
         let (tag, rest) = line.split_at(line.len().min(1));
         match tag {
             "+" => Ok(Reply::Status(rest.into())),
-            "-" => Err(format!("redis error: {rest}")),
+            "-" => Err(Error::other(format!("redis error: {rest}"))),
             ":" => rest
                 .parse()
                 .map(Reply::Int)
-                .map_err(|_| format!("redis: bad integer {line:?}")),
+                .map_err(|_| Error::other(format!("redis: bad integer {line:?}"))),
             "$" => {
                 let len: i64 = rest
                     .parse()
-                    .map_err(|_| format!("redis: bad length {line:?}"))?;
+                    .map_err(|_| Error::other(format!("redis: bad length {line:?}")))?;
                 if len < 0 {
                     return Ok(Reply::Bulk(None));
                 }
                 let mut buf = vec![0u8; len as usize + 2];
                 self.r
                     .read_exact(&mut buf)
-                    .map_err(|e| format!("redis: {e}"))?;
+                    .map_err(|e| Error::other(format!("redis: {e}")))?;
                 buf.truncate(len as usize);
                 Ok(Reply::Bulk(Some(buf)))
             }
-            _ => Err(format!("redis: unexpected reply {line:?}")),
+            _ => Err(Error::other(format!("redis: unexpected reply {line:?}"))),
         }
     }
 
     /// PFADD in batches of 1,000 elements.
-    pub fn pfadd(&mut self, key: &str, elements: &[Vec<u8>]) -> Result<(), String> {
+    pub fn pfadd(&mut self, key: &str, elements: &[Vec<u8>]) -> Result<(), Error> {
         for chunk in elements.chunks(1000) {
             let mut args: Vec<&[u8]> = vec![b"PFADD", key.as_bytes()];
             args.extend(chunk.iter().map(|e| e.as_slice()));
@@ -175,25 +184,25 @@ impl Conn {
         Ok(())
     }
 
-    pub fn pfcount(&mut self, key: &str) -> Result<u64, String> {
+    pub fn pfcount(&mut self, key: &str) -> Result<u64, Error> {
         match self.call(&[b"PFCOUNT", key.as_bytes()])? {
             Reply::Int(n) if n >= 0 => Ok(n as u64),
-            r => Err(format!("PFCOUNT: unexpected reply {r:?}")),
+            r => Err(Error::other(format!("PFCOUNT: unexpected reply {r:?}"))),
         }
     }
 
-    pub fn del(&mut self, key: &str) -> Result<(), String> {
+    pub fn del(&mut self, key: &str) -> Result<(), Error> {
         self.call(&[b"DEL", key.as_bytes()]).map(|_| ())
     }
 
     /// The server's `redis_version` (from INFO server).
-    pub fn version(&mut self) -> Result<String, String> {
+    pub fn version(&mut self) -> Result<String, Error> {
         match self.call(&[b"INFO", b"server"])? {
             Reply::Bulk(Some(b)) => String::from_utf8_lossy(&b)
                 .lines()
                 .find_map(|l| l.strip_prefix("redis_version:").map(str::to_string))
-                .ok_or_else(|| "INFO server: no redis_version".into()),
-            r => Err(format!("INFO: unexpected reply {r:?}")),
+                .ok_or_else(|| Error::other("INFO server: no redis_version")),
+            r => Err(Error::other(format!("INFO: unexpected reply {r:?}"))),
         }
     }
 }

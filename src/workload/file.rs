@@ -16,6 +16,7 @@
 //! - `hex`: each line's hex digits decoded (an even number of 0-9a-fA-F);
 //! - `u64le`: the file is 8-byte records, each key those 8 bytes.
 
+use crate::error::Error;
 use std::sync::{Mutex, OnceLock};
 
 /// The longest key (one line) a key file may hold: 1 MiB.
@@ -80,18 +81,18 @@ pub struct KeyFile {
 impl KeyFile {
     /// Reads and parses `path`. The error names the file and, for a bad
     /// record, its line (or record) number.
-    pub fn load(path: &str, format: Format) -> Result<KeyFile, String> {
+    pub fn load(path: &str, format: Format) -> Result<KeyFile, Error> {
         Self::from_bytes(path, format, &read_regular(path)?)
     }
 
     /// Parses a key file's bytes as read from disk (gzip detected by magic),
     /// keeping each distinct key once, in file order.
-    pub fn from_bytes(path: &str, format: Format, raw: &[u8]) -> Result<KeyFile, String> {
+    pub fn from_bytes(path: &str, format: Format, raw: &[u8]) -> Result<KeyFile, Error> {
         Self::records(path, format, raw, true)
     }
 
     /// Every record of a key file, duplicates kept (`sketchlab hash --file`).
-    pub fn load_records(path: &str, format: Format) -> Result<KeyFile, String> {
+    pub fn load_records(path: &str, format: Format) -> Result<KeyFile, Error> {
         Self::records(path, format, &read_regular(path)?, false)
     }
 
@@ -102,12 +103,12 @@ impl KeyFile {
     /// 8-byte keys) and 5 to 10 of hash table each; a repeated key costs
     /// nothing (a gzip of one line repeated a billion times holds one key).
     /// More than 2^32 − 1 distinct keys are refused.
-    fn records(path: &str, format: Format, raw: &[u8], dedup: bool) -> Result<KeyFile, String> {
+    fn records(path: &str, format: Format, raw: &[u8], dedup: bool) -> Result<KeyFile, Error> {
         let gzipped = raw.starts_with(&[0x1f, 0x8b]);
         let inflated;
         let text: &[u8] = if gzipped {
             inflated = crate::input::gunzip(raw, crate::input::table_bound())
-                .map_err(|e| format!("key file {path}: not readable as gzip: {e}"))?;
+                .map_err(|e| Error::input(format!("key file {path}: not readable as gzip: {e}")))?;
             &inflated
         } else {
             raw
@@ -132,12 +133,12 @@ impl KeyFile {
         let mut seen: hashbrown::HashTable<u32> = hashbrown::HashTable::new();
         let hash = |k: &[u8]| xxhash_rust::xxh3::xxh3_64(k);
         let too_many = || {
-            format!(
+            Error::input(format!(
                 "key file {path}: more than {} distinct keys (sketchlab indexes a key file's keys with 32 bits)",
                 u32::MAX
-            )
+            ))
         };
-        let mut keep = |f: &mut KeyFile, key: &[u8]| -> Result<(), String> {
+        let mut keep = |f: &mut KeyFile, key: &[u8]| -> Result<(), Error> {
             f.records += 1;
             if dedup {
                 let h = hash(key);
@@ -160,12 +161,12 @@ impl KeyFile {
         match format {
             Format::U64le => {
                 if !text.len().is_multiple_of(8) {
-                    return Err(format!(
+                    return Err(Error::input(format!(
                         "key file {path}: u64le keys are 8-byte records, but the file holds {} bytes ({} left over after record {})",
                         text.len(),
                         text.len() % 8,
                         text.len() / 8
-                    ));
+                    )));
                 }
                 for k in text.chunks_exact(8) {
                     keep(&mut f, k)?;
@@ -176,7 +177,9 @@ impl KeyFile {
                 if !text.is_empty() {
                     for (i, line) in body.split(|&b| b == b'\n').enumerate() {
                         let line = line.strip_suffix(b"\r").unwrap_or(line);
-                        let at = |what: String| format!("key file {path} line {}: {what}", i + 1);
+                        let at = |what: String| {
+                            Error::input(format!("key file {path} line {}: {what}", i + 1))
+                        };
                         if line.len() > MAX_KEY_BYTES {
                             return Err(at(format!(
                                 "a key of {} bytes; the longest allowed is {MAX_KEY_BYTES} (1 MiB)",
@@ -184,7 +187,7 @@ impl KeyFile {
                             )));
                         }
                         if format == Format::Hex {
-                            let key = parse_hex(line).map_err(at)?;
+                            let key = parse_hex(line).map_err(|e| at(e.to_string()))?;
                             keep(&mut f, &key)?;
                         } else {
                             keep(&mut f, line)?;
@@ -194,7 +197,9 @@ impl KeyFile {
             }
         }
         if f.records == 0 {
-            return Err(format!("key file {path}: holds no keys (it is empty)"));
+            return Err(Error::input(format!(
+                "key file {path}: holds no keys (it is empty)"
+            )));
         }
         Ok(f)
     }
@@ -254,9 +259,9 @@ impl KeyFile {
 /// A regular file's bytes, through the reading layer ([`crate::input`]): a
 /// device, a FIFO or a directory is refused (a read of /dev/zero would
 /// never end), and so is a file over the table bound (`--max-input-bytes`).
-pub fn read_regular(path: &str) -> Result<Vec<u8>, String> {
+pub fn read_regular(path: &str) -> Result<Vec<u8>, Error> {
     crate::input::read(std::path::Path::new(path), crate::input::table_bound())
-        .map_err(|e| format!("key file {path}: {e}"))
+        .map_err(|e| Error::input(format!("key file {path}: {e}")))
 }
 
 /// How a trial draws its keys from a file, in words (the manifest's `split`).
@@ -265,7 +270,7 @@ pub const SPLIT: &str = "a trial's key id i is the distinct key at position perm
     are ids 0..n, absent keys the ids after them (disjoint, as the ids are)";
 
 /// Hex digits to bytes; the error says which character or why.
-pub fn parse_hex(line: &[u8]) -> Result<Vec<u8>, String> {
+pub fn parse_hex(line: &[u8]) -> Result<Vec<u8>, Error> {
     let shown: String = String::from_utf8_lossy(&line[..line.len().min(40)]).into_owned();
     let more = if line.len() > 40 { "…" } else { "" };
     if let Some((at, &c)) = line
@@ -273,16 +278,16 @@ pub fn parse_hex(line: &[u8]) -> Result<Vec<u8>, String> {
         .enumerate()
         .find(|(_, c)| !c.is_ascii_hexdigit())
     {
-        return Err(format!(
+        return Err(Error::input(format!(
             "key \"{shown}{more}\": {:?} at byte {at} is not a hex digit (0-9, a-f)",
             c as char
-        ));
+        )));
     }
     if !line.len().is_multiple_of(2) {
-        return Err(format!(
+        return Err(Error::input(format!(
             "key \"{shown}{more}\": a key is whole bytes, an even number of hex digits ({} given)",
             line.len()
-        ));
+        )));
     }
     let digit = |c: u8| (c as char).to_digit(16).expect("checked above") as u8;
     Ok(line
@@ -310,7 +315,7 @@ pub fn parse_name(s: &str) -> Option<(Format, &str)> {
 
 /// The loaded file named `file:<format>:<path>`, reading it on first use
 /// (once per process). Returns its registry index.
-pub fn open(path: &str, format: Format) -> Result<u32, String> {
+pub fn open(path: &str, format: Format) -> Result<u32, Error> {
     let name = canonical(path, format);
     if let Some(i) = find(&name) {
         return Ok(i);
@@ -390,7 +395,7 @@ impl Permutation {
 mod tests {
     use super::*;
 
-    fn parse(format: Format, raw: &[u8]) -> Result<KeyFile, String> {
+    fn parse(format: Format, raw: &[u8]) -> Result<KeyFile, Error> {
         KeyFile::from_bytes("t.txt", format, raw)
     }
 
@@ -437,19 +442,25 @@ mod tests {
 
     #[test]
     fn bad_files_name_the_line() {
-        let e = parse(Format::Hex, b"00\n0g\n").unwrap_err();
+        let e = parse(Format::Hex, b"00\n0g\n").unwrap_err().to_string();
         assert!(e.contains("t.txt line 2") && e.contains("'g'"), "{e}");
-        let e = parse(Format::Hex, b"abc\n").unwrap_err();
+        let e = parse(Format::Hex, b"abc\n").unwrap_err().to_string();
         assert!(e.contains("line 1") && e.contains("even"), "{e}");
-        assert!(parse(Format::Lines, b"").unwrap_err().contains("empty"));
+        assert!(
+            parse(Format::Lines, b"")
+                .unwrap_err()
+                .to_string()
+                .contains("empty")
+        );
         assert!(
             parse(Format::U64le, &[0; 9])
                 .unwrap_err()
+                .to_string()
                 .contains("8-byte")
         );
         let mut long = vec![b'x'; MAX_KEY_BYTES + 1];
         long.splice(0..0, b"ok\n".iter().copied());
-        let e = parse(Format::Lines, &long).unwrap_err();
+        let e = parse(Format::Lines, &long).unwrap_err().to_string();
         assert!(e.contains("line 2") && e.contains("1 MiB"), "{e}");
     }
 

@@ -9,6 +9,7 @@ pub mod file;
 pub mod keysets;
 pub mod zipf;
 
+use crate::error::Error;
 use crate::hashing::splitmix64;
 use std::io::Write;
 
@@ -67,17 +68,17 @@ impl KeyType {
 
     /// A synthetic type by name, or a key file (`file:<format>:<path>`),
     /// read on first use; the error names the file and line.
-    pub fn open(s: &str) -> Result<Self, String> {
+    pub fn open(s: &str) -> Result<Self, Error> {
         if let Some(k) = Self::ALL.into_iter().find(|k| k.name() == s) {
             return Ok(k);
         }
         match file::parse_name(s) {
             Some((format, path)) => file::open(path, format).map(KeyType::File),
-            None => Err(format!(
+            None => Err(Error::input(format!(
                 "must be one of {}, or a key file {{ file = \"PATH\", format = \"{}\" }}",
                 Self::names().join(", "),
                 file::Format::NAMES.join("\" | \"")
-            )),
+            ))),
         }
     }
 

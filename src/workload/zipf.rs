@@ -3,6 +3,7 @@
 //! from the trial, so a stream is a pure function of (n, s, seed). Ranks are
 //! ids: id 0 is the heaviest key. Pair with [`super::KeyGen`] for the bytes.
 
+use crate::error::Error;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand_distr::{Distribution, Zipf};
@@ -14,14 +15,16 @@ pub struct ZipfStream {
 
 impl ZipfStream {
     /// `n` ≥ 1 keys, exponent `s` > 0 (finite).
-    pub fn new(n: u64, s: f64, seed: u64) -> Result<Self, String> {
+    pub fn new(n: u64, s: f64, seed: u64) -> Result<Self, Error> {
         if n == 0 {
-            return Err("zipf: n must be at least 1".into());
+            return Err(Error::input("zipf: n must be at least 1"));
         }
         if !(s > 0.0 && s.is_finite()) {
-            return Err(format!("zipf: s = {s} must be a finite number > 0"));
+            return Err(Error::input(format!(
+                "zipf: s = {s} must be a finite number > 0"
+            )));
         }
-        let dist = Zipf::new(n as f64, s).map_err(|e| format!("zipf: {e}"))?;
+        let dist = Zipf::new(n as f64, s).map_err(|e| Error::input(format!("zipf: {e}")))?;
         Ok(ZipfStream {
             dist,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),

@@ -35,17 +35,18 @@ impl Config {
             (Filter::Quotient, Shape::Quotient { q, r }) => {
                 // qfilter's own constructor: 2^−r gives exactly r remainder bits
                 let f = QuotientFilter::with_rate(n.max(1), 2f64.powi(-(r as i32)), hasher)?;
-                anyhow::ensure!(
-                    (f.slots(), f.remainder_bits()) == (1 << q, r),
-                    "bug: qfilter chose 2^{} slots, r = {}, not 2^{q}, r = {r}",
-                    f.slots().trailing_zeros(),
-                    f.remainder_bits()
-                );
+                if (f.slots(), f.remainder_bits()) != (1 << q, r) {
+                    return Err(crate::error::bug(format!(
+                        "qfilter chose 2^{} slots, r = {}, not 2^{q}, r = {r}",
+                        f.slots().trailing_zeros(),
+                        f.remainder_bits()
+                    )));
+                }
                 Box::new(f)
             }
             (Filter::Xor | Filter::BinaryFuse, Shape::Static { kind, .. }) => {
                 let kind = StaticKind::from_name(kind)
-                    .ok_or_else(|| anyhow::anyhow!("bug: static kind {kind}"))?;
+                    .ok_or_else(|| crate::error::bug(format!("static kind {kind}")))?;
                 let f = StaticFilter::build_each(kind, hasher, each)?;
                 return Ok(Built {
                     filter: Box::new(f),
@@ -54,11 +55,12 @@ impl Config {
             }
             (Filter::Ribbon, Shape::Ribbon { r, slots }) => {
                 let f = RibbonFilter::build_each(r, hasher, each)?;
-                anyhow::ensure!(
-                    f.slots() == slots,
-                    "bug: pleat chose {} slots, not {slots}, for {n} keys at r = {r}",
-                    f.slots()
-                );
+                if f.slots() != slots {
+                    return Err(crate::error::bug(format!(
+                        "pleat chose {} slots, not {slots}, for {n} keys at r = {r}",
+                        f.slots()
+                    )));
+                }
                 return Ok(Built {
                     filter: Box::new(f),
                     config: self.clone(),
@@ -67,7 +69,11 @@ impl Config {
             (Filter::DataSketchesBloom, Shape::Bits { m, k }) => {
                 Box::new(DataSketchesBloom::with_shape(m, k, seed)?)
             }
-            (f, s) => anyhow::bail!("bug: {f:?} cannot have the shape {s:?}"),
+            (f, s) => {
+                return Err(crate::error::bug(format!(
+                    "{f:?} cannot have the shape {s:?}"
+                )));
+            }
         };
         let mut failed = None;
         let mut inserted = 0u64;

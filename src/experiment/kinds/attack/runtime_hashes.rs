@@ -8,6 +8,7 @@
 //! strings get.
 
 use crate::attack::strings::{self, JAVA_BLOCKS, PHP5_BLOCKS};
+use crate::error::Error;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::{Footprint, Study};
 use crate::experiment::params::{Def, Seeds};
@@ -69,7 +70,7 @@ print(hash('sketchlab: is this hash keyed per process?'))\n";
 fn python_row(
     java: &[Vec<u8>],
     php: &[Vec<u8>],
-) -> Result<(String, String, u64, u64, u64, bool), String> {
+) -> Result<(String, String, u64, u64, u64, bool), Error> {
     let join = |s: &[Vec<u8>]| s.join(&b'\n');
     let mut input = join(java);
     input.extend_from_slice(b"\n\n");
@@ -80,14 +81,21 @@ fn python_row(
     let (Some(head), Some(dj), Some(dp), Some(ha)) =
         (lines.first(), lines.get(1), lines.get(2), lines.get(3))
     else {
-        return Err(format!("unexpected python3 output: {a:?}"));
+        return Err(Error::other(format!("unexpected python3 output: {a:?}")));
     };
-    let hb = b.lines().nth(3).ok_or("unexpected python3 output")?;
+    let hb = b
+        .lines()
+        .nth(3)
+        .ok_or_else(|| Error::other("unexpected python3 output"))?;
     let head: Vec<&str> = head.split_whitespace().collect();
     let [version, algorithm, bits] = head[..] else {
-        return Err(format!("unexpected python3 header: {head:?}"));
+        return Err(Error::other(format!("unexpected python3 header: {head:?}")));
     };
-    let num = |s: &str| s.trim().parse::<u64>().map_err(|e| format!("{s:?}: {e}"));
+    let num = |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .map_err(|e| Error::other(format!("{s:?}: {e}")))
+    };
     Ok((
         version.into(),
         algorithm.into(),

@@ -3,6 +3,7 @@
 //! counting global allocator (bytes requested from the allocator while
 //! building it), not estimated.
 
+use crate::error::Error;
 use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Study;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
@@ -80,7 +81,7 @@ fn python_kind(k: KeyType) -> Option<(PyKey, &'static str)> {
 
 /// The same keys in a CPython set, when asked for and possible; `Err` when
 /// python3 is missing or fails (the row says so in `python_version`).
-fn python_set(p: &P, keys: &mut KeyGen) -> Result<Option<SetMemory>, String> {
+fn python_set(p: &P, keys: &mut KeyGen) -> Result<Option<SetMemory>, Error> {
     let (Some((kind, _)), Some(width)) = (python_kind(p.keys), p.keys.key_len()) else {
         return Ok(None);
     };
@@ -88,7 +89,7 @@ fn python_set(p: &P, keys: &mut KeyGen) -> Result<Option<SetMemory>, String> {
         return Ok(None);
     }
     if !python::installed() {
-        return Err("python3 not installed".into());
+        return Err(Error::other("python3 not installed"));
     }
     let mut buf = Vec::with_capacity(width * p.n as usize);
     for id in 0..p.n {
@@ -96,7 +97,10 @@ fn python_set(p: &P, keys: &mut KeyGen) -> Result<Option<SetMemory>, String> {
     }
     let m = python::set_memory(kind, width, &buf)?;
     if m.len != p.n {
-        return Err(format!("python3's set holds {} of {} keys", m.len, p.n));
+        return Err(Error::other(format!(
+            "python3's set holds {} of {} keys",
+            m.len, p.n
+        )));
     }
     Ok(Some(m))
 }

@@ -190,7 +190,9 @@ impl Study for Scaling {
                 && is_filter
                 && a != b
             {
-                anyhow::bail!("bug: the {name} query loop found {a} positives, the bare loop {b}");
+                return Err(crate::error::bug(format!(
+                    "the {name} query loop found {a} positives, the bare loop {b}"
+                )));
             }
         }
         op.sort_by(f64::total_cmp);
