@@ -182,17 +182,19 @@ fn pooled(t: &Table, rows: &[&Vec<Value>], x: &XAxis, y: &Expr) -> Vec<Point> {
     let Some(col) = y.column() else {
         return Vec::new();
     };
-    let (k, n) = (format!("{col}_k"), format!("{col}_n"));
-    let proportion = t.has(&k) && t.has(&n);
+    // a proportion's successes and trials, by the columns' declared parts
+    let counts = t
+        .sibling(col, crate::table::Is::K)
+        .zip(t.sibling(col, crate::table::Is::N));
     let mut xs: Vec<f64> = rows.iter().filter_map(|r| x.eval(t, r)).collect();
     xs.sort_by(f64::total_cmp);
     xs.dedup();
     xs.into_iter()
         .filter_map(|xv| {
             let at: Vec<&&Vec<Value>> = rows.iter().filter(|r| x.eval(t, r) == Some(xv)).collect();
-            if proportion {
-                let sum = |c: &str| at.iter().filter_map(|r| t.f64(r, c)).sum::<f64>();
-                let p = Proportion::new(sum(&k) as u64, sum(&n) as u64);
+            if let Some((k, n)) = counts {
+                let sum = |c: usize| at.iter().filter_map(|r| r.get(c)?.as_f64()).sum::<f64>();
+                let p = Proportion::new(sum(k) as u64, sum(n) as u64);
                 Some(Point::with_interval(xv, p.rate, p.lo, p.hi))
             } else {
                 Some(Point::new(xv, t.f64(at.first()?, col)?))
