@@ -410,7 +410,10 @@ fn notes_state_the_margin_their_spec_applies() {
         for c in &spec.claims {
             let (m, scale, _) = c.margin();
             let Some(note) = &c.note else { continue };
-            if scale != Scale::Relative || m == 0.0 || c.quantity.name() == "exact" {
+            if scale != Scale::Relative
+                || m == 0.0
+                || c.quantity == sketchlab::experiment::spec::Quantity::Exact
+            {
                 continue;
             }
             let want = m * 100.0;

@@ -72,11 +72,6 @@ crate::closed_set! {
 }
 
 impl Quantity {
-    /// The spec's word for it.
-    pub fn name(self) -> &'static str {
-        self.as_str()
-    }
-
     /// The margin, `None` for [`Quantity::Exact`] (the claim's resolution).
     pub fn margin(self) -> Option<(f64, Scale)> {
         match self {
@@ -139,7 +134,7 @@ impl Quantity {
 pub fn table_markdown() -> String {
     let mut s = String::from("| quantity | margin | reason |\n|---|---|---|\n");
     for &q in ALL {
-        s += &format!("| `{}` | {} | {} |\n", q.name(), q.label(), q.reason());
+        s += &format!("| `{}` | {} | {} |\n", q.as_str(), q.label(), q.reason());
     }
     s
 }
@@ -151,8 +146,8 @@ mod tests {
     #[test]
     fn every_quantity_parses_back_and_has_a_reason() {
         for &q in ALL {
-            assert_eq!(Quantity::from_name(q.name()), Some(q));
-            assert!(q.reason().len() > 40, "{}", q.name());
+            assert_eq!(Quantity::from_name(q.as_str()), Some(q));
+            assert!(q.reason().len() > 40, "{}", q.as_str());
         }
         assert_eq!(Quantity::from_name("tolerance"), None);
         assert_eq!(Quantity::Rate.label(), "±10%");

@@ -140,7 +140,7 @@ impl Claim {
             Some((m, scale)) => (
                 m,
                 scale,
-                format!("{} {}", self.quantity.name(), self.quantity.label()),
+                format!("{} {}", self.quantity.as_str(), self.quantity.label()),
             ),
             None if self.resolution == 0.0 => (0.0, Scale::Relative, "exact".into()),
             None => (

@@ -44,7 +44,7 @@ crate::closed_set! {
 
 crate::closed_set! {
     /// The values of `keys`.
-    pub enum KeySet {
+    pub enum KeyKind {
         Crafted = "crafted",
         Random = "random",
     }
@@ -54,7 +54,7 @@ crate::params! {
     pub struct P {
         attack: Attack = common::choice(Attack::NAMES, Def::Required, "the hasher the keys are crafted against: fx (FxHash on u64 keys, no seed), murmur3_x86_32 / murmur64a (byte keys, a random seed the attacker never sees)"),
         table: Map = common::choice(Map::NAMES, Def::Required, "attacked: HashMap with that hasher; random_state: std's default (SipHash-1-3, random key)"),
-        keys: KeySet = common::choice(KeySet::NAMES, Def::Required, "crafted: the attack's colliding keys; random: random keys of the same type and length"),
+        keys: KeyKind = common::choice(KeyKind::NAMES, Def::Required, "crafted: the attack's colliding keys; random: random keys of the same type and length"),
         n: u64 = common::int(1, 1 << 25, Def::Required, "keys inserted"),
         reps: u64 = common::int(1, 1000, Def::Int(5), "timed repetitions (each into a new map); the median is reported"),
         max_seconds: f64 = common::positive(3600.0, Def::Float(30.0), "per-trial time cap: inserting stops there, and no further repetition starts"),
@@ -101,12 +101,12 @@ fn make_keys(p: &P, seeds: Seeds) -> Keys {
     let n = p.n as usize;
     let mut rng = seeds.rng("keys");
     match target(p.attack) {
-        None if p.keys == KeySet::Crafted => Keys::U64(flood::fx_colliding(n, FX_LOW)),
+        None if p.keys == KeyKind::Crafted => Keys::U64(flood::fx_colliding(n, FX_LOW)),
         None => Keys::U64((0..n).map(|_| rng.random()).collect()),
         Some(t) => {
             let len = t.unit() * flood::units_for(n).max(1) + 5;
             let base: Vec<u8> = (0..len).map(|_| rng.random()).collect();
-            if p.keys == KeySet::Crafted {
+            if p.keys == KeyKind::Crafted {
                 Keys::Bytes(flood::murmur_family(t, &base, n))
             } else {
                 Keys::Bytes(
@@ -238,7 +238,7 @@ impl Study for HashmapFlood {
     }
 
     fn keys(&self, p: &P, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
-        if p.keys != KeySet::Crafted || p.table != Map::Attacked {
+        if p.keys != KeyKind::Crafted || p.table != Map::Attacked {
             return Ok(Some(Vec::new()));
         }
         Ok(Some(match make_keys(p, seeds) {
@@ -258,7 +258,7 @@ impl Study for HashmapFlood {
         } else {
             n * 8.0
         };
-        let quadratic = p.keys == KeySet::Crafted && p.table == Map::Attacked;
+        let quadratic = p.keys == KeyKind::Crafted && p.table == Map::Attacked;
         // a quadratic flood's work is capped by the time limit (~1e9 compares a second)
         let work = if quadratic {
             (n * n / 2.0).min(p.max_seconds * 1e9)

@@ -12,26 +12,27 @@ impl Present for HashmapFlood {
     fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
         let rows = typed_rows::<HashmapFlood>(&t.results);
         // the last (largest n) row of each series
-        let find = |a: Attack, tb: Map, k: KeySet| {
+        let find = |a: Attack, tb: Map, k: KeyKind| {
             super::last_where(&rows, |p| p.attack == a && p.table == tb && p.keys == k)
                 .map(|(_, r)| r)
         };
         let compares = |a, tb, k| find(a, tb, k).map(|r| r.compares_per_insert);
         let c = |x: f64| format!("{} compares/insert", sig(x, 3));
-        let seeded = find(Attack::Murmur64a, Map::Attacked, KeySet::Crafted);
+        let seeded = find(Attack::Murmur64a, Map::Attacked, KeyKind::Crafted);
         vec![SeedRow {
             structure: "std HashMap".into(),
             attack: super::cell(
-                find(Attack::Fx, Map::Attacked, KeySet::Crafted).map(|r| r.inserted as f64),
+                find(Attack::Fx, Map::Attacked, KeyKind::Crafted).map(|r| r.inserted as f64),
                 |n| format!("{} colliding keys", sig(n, 3)),
             ),
             designed: super::cell(
-                compares(Attack::Murmur64a, Map::RandomState, KeySet::Random),
+                compares(Attack::Murmur64a, Map::RandomState, KeyKind::Random),
                 |x| format!("O(1): {} compares/insert on random keys", sig(x, 2)),
             ),
-            constant_seed: super::cell(compares(Attack::Fx, Map::Attacked, KeySet::Crafted), |x| {
-                format!("{} (FxHash, no seed)", c(x))
-            }),
+            constant_seed: super::cell(
+                compares(Attack::Fx, Map::Attacked, KeyKind::Crafted),
+                |x| format!("{} (FxHash, no seed)", c(x)),
+            ),
             random_seed: super::cell(seeded.map(|r| r.compares_per_insert), |x| {
                 format!(
                     "{} over {} keys (murmur64a, unseen seed{})",
@@ -45,7 +46,7 @@ impl Present for HashmapFlood {
                 )
             }),
             keyed: super::cell(
-                compares(Attack::Murmur64a, Map::RandomState, KeySet::Crafted),
+                compares(Attack::Murmur64a, Map::RandomState, KeyKind::Crafted),
                 |x| format!("{} (RandomState)", c(x)),
             ),
         }]
@@ -61,7 +62,9 @@ impl Present for HashmapFlood {
             for table in [Map::Attacked, Map::RandomState] {
                 let series: Vec<&R> = rows
                     .iter()
-                    .filter(|(p, _)| p.attack == a && p.table == table && p.keys == KeySet::Crafted)
+                    .filter(|(p, _)| {
+                        p.attack == a && p.table == table && p.keys == KeyKind::Crafted
+                    })
                     .map(|(_, r)| r)
                     .collect();
                 let (Some(first), Some(last)) = (series.first(), series.last()) else {
