@@ -171,6 +171,25 @@ pub enum Is {
     Quantile(u8),
 }
 
+impl Is {
+    /// The part's word in a manifest's column schema.
+    pub fn word(self) -> &'static str {
+        match self {
+            Is::Value => "value",
+            Is::Lo => "lo",
+            Is::Hi => "hi",
+            Is::Lo999 => "lo999",
+            Is::Hi999 => "hi999",
+            Is::K => "k",
+            Is::N => "n",
+            Is::Sd => "sd",
+            Is::SdLo => "sd_lo",
+            Is::SdHi => "sd_hi",
+            Is::Quantile(_) => "quantile",
+        }
+    }
+}
+
 /// A column that belongs to a declared field (`fpr` for `fpr_lo`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part {

@@ -5,26 +5,28 @@
 
 use crate::table::{ColType, Column, Interval, Is, Table, Value};
 
-/// How the summary stage combines one metric over a setting's replicates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Agg {
-    /// Mean with its Student-t interval (`x`, `x_lo`, `x_hi`).
-    Mean,
-    /// Median with its order-statistic interval (`x`, `x_lo`, `x_hi`).
-    Median,
-    /// Sum (counts).
-    Sum,
-    /// The largest value (e.g. false negatives: must be 0 everywhere).
-    Max,
-    /// Identical in every replicate (a derived size, a name): kept as is.
-    Same,
-    /// Identifies a row within a trial that yields several (a checkpoint n
-    /// along one stream): the summary groups by it as by a parameter.
-    Key,
-    /// The mean columns, plus the quantiles at the normal's −2σ, −1σ, 0,
-    /// +1σ, +2σ probabilities (`x_q02`, `x_q16`, `x_q50`, `x_q84`, `x_q98`:
-    /// 2.275%, 15.87%, 50%, 84.13%, 97.725%): DataSketches' "pitchfork".
-    Pitchfork,
+crate::closed_set! {
+    /// How the summary stage combines one metric over a setting's replicates
+    /// (its word is the manifest schema's `agg`).
+    pub enum Agg {
+        /// Mean with its Student-t interval (`x`, `x_lo`, `x_hi`).
+        Mean = "mean",
+        /// Median with its order-statistic interval (`x`, `x_lo`, `x_hi`).
+        Median = "median",
+        /// Sum (counts).
+        Sum = "sum",
+        /// The largest value (e.g. false negatives: must be 0 everywhere).
+        Max = "max",
+        /// Identical in every replicate (a derived size, a name): kept as is.
+        Same = "same",
+        /// Identifies a row within a trial that yields several (a checkpoint n
+        /// along one stream): the summary groups by it as by a parameter.
+        Key = "key",
+        /// The mean columns, plus the quantiles at the normal's −2σ, −1σ, 0,
+        /// +1σ, +2σ probabilities (`x_q02`, `x_q16`, `x_q50`, `x_q84`, `x_q98`:
+        /// 2.275%, 15.87%, 50%, 84.13%, 97.725%): DataSketches' "pitchfork".
+        Pitchfork = "pitchfork",
+    }
 }
 
 /// The pitchfork's quantile suffixes and probabilities (Φ(−2) … Φ(2)).
@@ -119,36 +121,21 @@ impl FieldDef {
             Shape::Proportion => "proportion",
             Shape::Estimate => "estimate",
         };
-        let parts: &[&str] = match self.shape {
-            Shape::Scalar(_) => &["value"],
-            Shape::Interval => &["value", "lo", "hi"],
-            Shape::Estimate => &["value", "lo", "hi", "lo999", "hi999"],
-            Shape::Proportion => &["value", "lo", "hi", "k", "n"],
-        };
         let role = match self.role {
             Role::Measured if timing => "timing",
             r => r.as_str(),
         };
-        let agg = match self.agg {
-            Agg::Mean => "mean",
-            Agg::Median => "median",
-            Agg::Sum => "sum",
-            Agg::Max => "max",
-            Agg::Same => "same",
-            Agg::Key => "key",
-            Agg::Pitchfork => "pitchfork",
-        };
+        // each column's part is the one `columns` declared for it
         self.columns()
             .into_iter()
-            .zip(parts)
-            .map(|(c, part)| crate::export::ColumnSchema {
+            .map(|c| crate::export::ColumnSchema {
+                part: c.part.map_or(Is::Value, |p| p.is).word().into(),
                 name: c.name,
                 ty: c.ty.word().into(),
                 role: role.into(),
                 field: self.name.into(),
-                part: (*part).into(),
                 shape: shape.into(),
-                agg: Some(agg.into()),
+                agg: Some(self.agg.as_str().into()),
                 better: Some(self.better.as_str().into()),
                 values: vec![],
                 about: String::new(),
