@@ -65,10 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         SPEC,
         std::path::Path::new(&out),
     )?;
-    let section = sketchlab::experiment::kinds::Kind::report_section(
-        measured.study.spec.kind,
-        &measured.study.tables,
-    );
+    let section = measured.study.spec.section(&measured.study.tables);
     print!("{}", sketchlab::export::markdown::table(&section.table));
     println!(
         "\n{}\n\nwritten: {}",

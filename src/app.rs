@@ -14,8 +14,8 @@ use progress::progress;
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::experiment::Spec;
-use crate::experiment::disk::{self, RunRecord};
 use crate::experiment::lock::OutLock;
+use crate::experiment::report_stage::{self, RunRecord};
 use crate::experiment::runner::{self, RunOptions, StudyRun};
 use crate::export;
 use crate::report::ledger;
@@ -88,8 +88,7 @@ pub fn run(cli: Cli) -> Result<()> {
             .shard
             .as_deref()
             .map(crate::experiment::shard::Shard::parse)
-            .transpose()
-            .map_err(Error::Input)?,
+            .transpose()?,
     };
     match &cli.command {
         Command::List {
@@ -150,10 +149,10 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
                 return Ok(());
             }
-            let st = disk::render_study(&run.dir)?;
+            let st = report_stage::render_study(&run.dir)?;
             if !cli.quiet {
                 summary(&spec, &run);
-                print_section(&st.spec.kind.report_section(&st.tables), &run.dir);
+                print_section(&st.spec.section(&st.tables), &run.dir);
                 for c in &spec.claims {
                     let r = ledger::evaluate(c, &spec.name, &st.tables);
                     say!(
@@ -196,7 +195,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 .is_dir()
                 .then(|| OutLock::acquire(dir, false))
                 .transpose()?;
-            let rebuilt = disk::rebuild(dir)?;
+            let rebuilt = report_stage::rebuild(dir)?;
             if !cli.quiet {
                 print_counts(&rebuilt.ledger, dir, rebuilt.run.seconds);
             }
@@ -279,8 +278,7 @@ pub fn run(cli: Cli) -> Result<()> {
             strict,
         } => {
             let table =
-                crate::report::print::run_ledger(&cli.out_dir(), *verdict, *document, *strict)
-                    .map_err(Error::Input)?;
+                crate::report::print::run_ledger(&cli.out_dir(), *verdict, *document, *strict)?;
             print!("{table}");
             Ok(())
         }
@@ -578,7 +576,7 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
         if !quiet {
             bar.suspend(|| summary(spec, &run));
         }
-        study_seconds.push(disk::StudySeconds {
+        study_seconds.push(report_stage::StudySeconds {
             study: spec.name.clone(),
             seconds: run.seconds,
         });
@@ -607,7 +605,7 @@ fn reproduce(dir: &Path, opts: &RunOptions, quiet: bool) -> Result<()> {
         }
         return Ok(());
     }
-    let rebuilt = disk::rebuild(&opts.out)?;
+    let rebuilt = report_stage::rebuild(&opts.out)?;
     if !quiet {
         print_counts(&rebuilt.ledger, &opts.out, rebuilt.run.seconds);
     }

@@ -432,7 +432,8 @@ pub struct ReviewArgs {
 
 /// A number as a person writes it in a design question: `1e6`, `5,000,000`,
 /// `5_000_000` (separators between digits) or `1%` (a hundredth).
-pub fn number(s: &str) -> Result<f64, String> {
+pub fn number(s: &str) -> crate::error::Result<f64> {
+    use crate::error::Error;
     let t = s.trim();
     let (body, scale) = match t.strip_suffix('%') {
         Some(b) => (b.trim_end(), 0.01),
@@ -447,14 +448,19 @@ pub fn number(s: &str) -> Result<f64, String> {
             && chars[i + 1].is_ascii_digit();
         match c {
             ',' | '_' if between_digits => {}
-            ',' | '_' => return Err(format!("{s:?}: a separator belongs between digits")),
+            ',' | '_' => {
+                return Err(Error::input(format!(
+                    "{s:?}: a separator belongs between digits"
+                )));
+            }
             c => plain.push(c),
         }
     }
-    plain
-        .parse::<f64>()
-        .map(|v| v * scale)
-        .map_err(|_| format!("{s:?} is not a number (write 1e6, 5,000,000 or 1%)"))
+    plain.parse::<f64>().map(|v| v * scale).map_err(|_| {
+        Error::input(format!(
+            "{s:?} is not a number (write 1e6, 5,000,000 or 1%)"
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -463,12 +469,17 @@ mod number_tests {
 
     #[test]
     fn design_numbers_take_separators_and_percentages() {
-        assert_eq!(number("5,000,000"), Ok(5e6));
-        assert_eq!(number("5_000_000"), Ok(5e6));
-        assert_eq!(number("1e6"), Ok(1e6));
-        assert_eq!(number("1%"), Ok(0.01));
-        assert_eq!(number("0.5 %"), Ok(0.005));
+        assert_eq!(number("5,000,000").ok(), Some(5e6));
+        assert_eq!(number("5_000_000").ok(), Some(5e6));
+        assert_eq!(number("1e6").ok(), Some(1e6));
+        assert_eq!(number("1%").ok(), Some(0.01));
+        assert_eq!(number("0.5 %").ok(), Some(0.005));
         assert!(number(",5").is_err() && number("5,").is_err() && number("1%%").is_err());
-        assert!(number("five").unwrap_err().contains("not a number"));
+        assert!(
+            number("five")
+                .unwrap_err()
+                .to_string()
+                .contains("not a number")
+        );
     }
 }

@@ -14,6 +14,14 @@ pub enum Error {
     /// The user asked for something invalid; nothing was written.
     #[error("{0}")]
     Input(String),
+    /// Bad input at a named field, said as what the field allows, before
+    /// the caller that knows the file and the value names them
+    /// ([`Error::in_file`]): what a kind's cross-parameter check returns.
+    #[error("{field}: {allowed}")]
+    Invalid {
+        field: &'static str,
+        allowed: String,
+    },
     /// Ctrl-C: the run stopped after its running trials; the message says how to resume.
     #[error("{0}")]
     Interrupted(String),
@@ -34,7 +42,7 @@ pub fn bug(message: impl Into<String>) -> anyhow::Error {
 impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Input(_) => 2,
+            Error::Input(_) | Error::Invalid { .. } => 2,
             Error::Interrupted(_) => 130,
             Error::Bug(_) => 70,
             // a bug raised inside a trial, under its context
@@ -56,6 +64,39 @@ impl Error {
     /// A peer or the system failing, said in `message`.
     pub fn other(message: impl std::fmt::Display) -> Self {
         Error::Other(anyhow::anyhow!("{message}"))
+    }
+
+    /// Bad input at `field`: `allowed` says what the field allows.
+    pub fn invalid(field: &'static str, allowed: impl Into<String>) -> Self {
+        Error::Invalid {
+            field,
+            allowed: allowed.into(),
+        }
+    }
+
+    /// What this error says of the input (its message, without a field an
+    /// [`Error::Invalid`] names): the phrase a caller puts after
+    /// `FILE: FIELD = VALUE:`.
+    pub fn allowed(&self) -> String {
+        match self {
+            Error::Invalid { allowed, .. } => allowed.clone(),
+            e => e.to_string(),
+        }
+    }
+
+    /// An [`Error::Invalid`] placed in its file: `FILE: PREFIX.FIELD =
+    /// VALUE: ALLOWED`, the value read by `value_of(field)`; any other
+    /// error is returned as it is.
+    pub fn in_file(self, path: &Path, prefix: &str, value_of: impl Fn(&str) -> String) -> Self {
+        match self {
+            Error::Invalid { field, allowed } => Error::field(
+                path,
+                &format!("{prefix}{field}"),
+                &value_of(field),
+                &allowed,
+            ),
+            e => e,
+        }
     }
 
     /// `FILE: FIELD = VALUE: ALLOWED`.

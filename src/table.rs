@@ -127,11 +127,11 @@ impl ColType {
     }
 
     /// Parses one CSV field; empty is [`Value::Empty`] for every type.
-    pub fn parse(self, s: &str) -> Result<Value, String> {
+    pub fn parse(self, s: &str) -> crate::error::Result<Value> {
         if s.is_empty() {
             return Ok(Value::Empty);
         }
-        let bad = |what: &str| format!("{s:?} is not {what}");
+        let bad = |what: &str| crate::error::Error::input(format!("{s:?} is not {what}"));
         match self {
             ColType::Int => s.parse().map(Value::Int).map_err(|_| bad("an integer")),
             ColType::Float => s.parse().map(Value::Float).map_err(|_| bad("a number")),
@@ -481,23 +481,26 @@ mod tests {
 
     #[test]
     fn parse_by_declared_type() {
-        assert_eq!(ColType::Int.parse("12"), Ok(Value::Int(12)));
-        assert_eq!(ColType::Float.parse("0.5"), Ok(Value::Float(0.5)));
+        assert_eq!(ColType::Int.parse("12").ok(), Some(Value::Int(12)));
+        assert_eq!(ColType::Float.parse("0.5").ok(), Some(Value::Float(0.5)));
         // a hex seed that looks like a number stays text in a text column
         assert_eq!(
-            ColType::Str.parse("1e5a000000000000"),
-            Ok(Value::Str("1e5a000000000000".into()))
+            ColType::Str.parse("1e5a000000000000").ok(),
+            Some(Value::Str("1e5a000000000000".into()))
         );
-        assert_eq!(ColType::Str.parse("12345"), Ok(Value::Str("12345".into())));
-        assert_eq!(ColType::Bool.parse("true"), Ok(Value::Bool(true)));
+        assert_eq!(
+            ColType::Str.parse("12345").ok(),
+            Some(Value::Str("12345".into()))
+        );
+        assert_eq!(ColType::Bool.parse("true").ok(), Some(Value::Bool(true)));
         assert!(ColType::Int.parse("1e5").is_err());
         assert!(ColType::Bool.parse("1").is_err());
-        assert_eq!(ColType::IntOrStr.parse("7"), Ok(Value::Int(7)));
+        assert_eq!(ColType::IntOrStr.parse("7").ok(), Some(Value::Int(7)));
         assert_eq!(
-            ColType::IntOrStr.parse("optimal"),
-            Ok(Value::Str("optimal".into()))
+            ColType::IntOrStr.parse("optimal").ok(),
+            Some(Value::Str("optimal".into()))
         );
-        assert_eq!(ColType::Float.parse(""), Ok(Value::Empty));
+        assert_eq!(ColType::Float.parse("").ok(), Some(Value::Empty));
     }
 
     #[test]

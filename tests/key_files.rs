@@ -2,6 +2,7 @@
 //! type declares how many distinct keys a trial draws ([`Kind::key_ids`]),
 //! and a file holding exactly that many runs the trial, one fewer is refused.
 
+use sketchlab::error::Error;
 use sketchlab::experiment::grid;
 use sketchlab::experiment::kinds::{KINDS, Kind};
 use sketchlab::experiment::params::{PType, Params, Seeds};
@@ -76,7 +77,7 @@ fn charts_of_a_file_trial_render(
     };
     let d = tempfile::tempdir().unwrap();
     let charts = spec.charts(&tables);
-    sketchlab::plot::render_all(&charts, &spec.kind.heatmaps(&tables), d.path())
+    sketchlab::plot::render_all(&charts, &spec.heatmaps(&tables), d.path())
         .unwrap_or_else(|e| panic!("{}: charts of a key-file trial: {e:#}", spec.name));
     for f in std::fs::read_dir(d.path()).unwrap() {
         let name = f.unwrap().file_name().to_string_lossy().into_owned();
@@ -134,9 +135,11 @@ fn every_kind_with_a_key_type_runs_on_exactly_its_declared_keys() {
         let short = with_file(&t.params, name, &key_file(need - 1));
         // key_hashing hashes every key of a smaller file: its need follows the file
         if spec.kind.key_ids(&short) == Some(need) {
-            let (field, why) = spec.kind.validate(&short).unwrap_err();
+            let Error::Invalid { field, allowed } = spec.kind.validate(&short).unwrap_err() else {
+                panic!("a short key file is bad input at its field")
+            };
             assert_eq!(field, name);
-            assert!(why.contains(&format!("draws {need}")), "{why}");
+            assert!(allowed.contains(&format!("draws {need}")), "{allowed}");
         }
         covered.push(spec.kind.name());
     }

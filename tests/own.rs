@@ -170,8 +170,7 @@ replicates = 40
     for chart in ["rse_vs_n.svg", "bias_vs_n.svg"] {
         assert!(m.dir.join(chart).is_file(), "{chart}");
     }
-    let section =
-        sketchlab::experiment::kinds::Kind::report_section(m.study.spec.kind, &m.study.tables);
+    let section = m.study.spec.section(&m.study.tables);
     eprintln!(
         "{}\n{}",
         sketchlab::export::markdown::table(&section.table),
@@ -241,8 +240,7 @@ delta = 0.01
         assert!(lo <= 0.01, "{k}/20000 beyond εN");
     }
     assert!(m.dir.join("exceed_vs_s.svg").is_file());
-    let section =
-        sketchlab::experiment::kinds::Kind::report_section(m.study.spec.kind, &m.study.tables);
+    let section = m.study.spec.section(&m.study.tables);
     eprintln!(
         "{}\n{}",
         sketchlab::export::markdown::table(&section.table),

@@ -465,7 +465,7 @@ fn no_measured_holds_cannot_fail() {
     for name in run["studies"].as_array().unwrap() {
         let name = name.as_str().unwrap();
         let dir = root.join(name);
-        let (spec, tables) = sketchlab::experiment::disk::read_study(&dir).unwrap();
+        let (spec, tables) = sketchlab::experiment::report_stage::read_study(&dir).unwrap();
         for claim in &spec.claims {
             if !matches!(claim.basis, Basis::Measured | Basis::Counted)
                 || claim.check == Check::Report

@@ -10,22 +10,23 @@
 //!    parameters (`params!`), the row (`row!`: one field per metric, with its
 //!    summary aggregation), `run` (one trial, every random draw from `seeds`)
 //!    and `footprint`.
-//! 3. The presentation (`src/experiment/present/<family>/<kind>.rs` and its
-//!    `<kind>.toml`): the charts, the section's table and the reading, as
-//!    data; `THEORY` names the (measured, theory) pairs whose misses the
-//!    report lists.
+//! 3. The view (`src/experiment/view/<family>/<kind>.toml`, registered apart
+//!    from the kind in `VIEWS`): the (measured, theory) pairs whose misses the
+//!    report lists, the charts, the section's table and the reading, all as
+//!    data (a view needs code, `<kind>.rs`, only for prose no template
+//!    carries).
 //! 4. The study (`experiments/<study>.toml`): the grid, the quick sizes, and
 //!    a claim of a document, judged from the rows.
 //!
-//! In the tree, step 2's kind is registered with one line in `KINDS`; a
-//! kind outside sketchlab (a user's crate) passes itself to
-//! [`Spec::parse_for`] instead.
+//! In the tree, step 2's kind is registered with one line in `KINDS` and
+//! step 3's view with one in `VIEWS`; a kind outside sketchlab (a user's
+//! crate) passes itself and its view to [`Spec::parse_for`] instead.
 
-use sketchlab::experiment::kinds::{Footprint, Study, Tables};
+use sketchlab::experiment::kinds::{Footprint, Measure, Tables};
 use sketchlab::experiment::params::{Def, HASH, HASH_SEED, HashSeed, PType, ParamDef, Seeds};
-use sketchlab::experiment::present::Present;
 use sketchlab::experiment::runner::{RunOptions, run_trials};
 use sketchlab::experiment::spec::Spec;
+use sketchlab::experiment::view::{Declared, View};
 use sketchlab::hashing::{HashStrategy, KeyHasher, StrategyId};
 use sketchlab::report::verdict::Verdict;
 use sketchlab::stats::Proportion;
@@ -94,7 +95,7 @@ sketchlab::row! {
     }
 }
 
-impl Study for ExampleFill {
+impl Measure for ExampleFill {
     type P = P;
     type R = R;
     const NAME: &'static str = "example_fill";
@@ -128,11 +129,15 @@ impl Study for ExampleFill {
     }
 }
 
-// 3. The presentation -------------------------------------------------------
+// 3. The view --------------------------------------------------------------
 
-impl Present for ExampleFill {
-    // In the tree: include_str!("example_fill.toml").
-    const VIEW: &'static str = r#"
+/// Data only, so a [`Declared`] view: in the tree, a line in `VIEWS` with
+/// `include_str!("example_fill.toml")`.
+static VIEW: Declared = Declared {
+    kind: "example_fill",
+    toml: r#"
+theory = [{ measured = "fill_measured", theory = "fill_theory" }]
+
 [[chart]]
 name = "fill_vs_bits_per_key"
 title = "Fill after n inserts at the optimal k (n = {n})"
@@ -154,9 +159,8 @@ text = "At 10 bits per key and k = {k:raw} the filter is {fill_measured:pct3} fu
 
 [[reading]]
 text = "Over the {n_rows} sizes the fill runs from {min fill_measured:pct3} to {max fill_measured:pct3}."
-"#;
-    const THEORY: &'static [(&'static str, &'static str)] = &[("fill_measured", "fill_theory")];
-}
+"#,
+};
 
 // 4. The study ----------------------------------------------------------------
 
@@ -198,7 +202,7 @@ static KIND: ExampleFill = ExampleFill;
 
 #[test]
 fn a_kind_built_outside_the_registry_runs_draws_reads_and_judges_its_claim() {
-    let spec = Spec::parse_for(Path::new("example_fill.toml"), SPEC, &KIND).unwrap();
+    let spec = Spec::parse_for(Path::new("example_fill.toml"), SPEC, &KIND, &VIEW).unwrap();
     let opts = RunOptions {
         out: "unused".into(),
         quick: true,
@@ -234,8 +238,13 @@ fn a_kind_built_outside_the_registry_runs_draws_reads_and_judges_its_claim() {
     let svg = std::fs::read_to_string(dir.path().join("fill_vs_bits_per_key.svg")).unwrap();
     assert!(svg.contains("half full"));
 
-    // the declared table and readings, then the theory check from THEORY
-    let section = spec.kind.report_section(&tables);
+    // the declared table and readings, then the theory check of its pair
+    assert_eq!(
+        VIEW.kind(),
+        ExampleFill::NAME,
+        "the view names the kind it shows"
+    );
+    let section = spec.section(&tables);
     assert_eq!(section.table.names()[..3], ["n", "bits_per_key", "k"]);
     assert!(
         section

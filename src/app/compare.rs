@@ -2,7 +2,7 @@
 //! (the comparison itself is [`crate::experiment::compare`]).
 
 use crate::error::{Error, Result};
-use crate::experiment::disk::RunRecord;
+use crate::experiment::report_stage::RunRecord;
 use std::path::Path;
 
 /// A baseline's name: 1 to 64 letters, digits, `-` and `_`.

@@ -104,7 +104,7 @@ pub(super) fn keys_check(
             return Err(e);
         }
     };
-    let section = spec.kind.report_section(&st.tables);
+    let section = spec.section(&st.tables);
     println!(
         "{}: {} records, {} duplicates dropped, {} distinct keys ({} bytes on disk{}, xxh3 {:016x}); {} hashed\n",
         kf.path,

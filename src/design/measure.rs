@@ -281,7 +281,7 @@ pub fn candidate(
         structure: filter.name().into(),
         why,
     };
-    let mut c = filter.configure(n, eps).map_err(left)?;
+    let mut c = filter.configure(n, eps).map_err(|e| left(e.to_string()))?;
     let mut resized = Vec::new();
     for step in 0..=MAX_RESIZES {
         let queries = queries_within(&c, eps, budget);

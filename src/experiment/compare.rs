@@ -243,8 +243,8 @@ fn studies(side: &Side) -> Result<Studies> {
     }
     // a folder `report` would refuse as mixed (another --seed, quick and full) is refused here too
     if std::fs::symlink_metadata(dir.join("run.json")).is_ok() {
-        let run = super::disk::RunRecord::read(dir)?;
-        super::disk::check_one_run(dir, &run)?;
+        let run = super::report_stage::RunRecord::read(dir)?;
+        super::report_stage::check_one_run(dir, &run)?;
     }
     Ok(out)
 }

@@ -38,8 +38,9 @@ pub fn generator_line(kind: &str, seed: u64, keys: &[Vec<u8>], params: &Params) 
 }
 
 /// The keys a generator line stands for, checked against its count and digest.
-pub fn expand_line(line: &str) -> Result<Vec<Vec<u8>>, String> {
-    let bad = |why: &str| format!("generator line: {why}: {line}");
+pub fn expand_line(line: &str) -> crate::error::Result<Vec<Vec<u8>>> {
+    use crate::error::Error;
+    let bad = |why: &str| Error::input(format!("generator line: {why}: {line}"));
     let rest = line
         .strip_prefix(PREFIX)
         .ok_or_else(|| bad("no @generate"))?;
@@ -92,18 +93,19 @@ pub fn expand_line(line: &str) -> Result<Vec<Vec<u8>>, String> {
         .map_err(|e| bad(&format!("{e:#}")))?
         .ok_or_else(|| bad("the kind writes no keys"))?;
     if keys.len() != count || digest(&keys) != want {
-        return Err(format!(
+        return Err(Error::input(format!(
             "generator line: this build regenerates {} keys with digest {:016x}, the file says {count} with {want:016x}: the code that crafted them changed since the file was written (run the study again with this build)",
             keys.len(),
             digest(&keys)
-        ));
+        )));
     }
     Ok(keys)
 }
 
 /// Every key of a keys file (or of one trial, `# trial ID` as hex), as hex
 /// lines: listed keys as they are, generator lines expanded.
-pub fn expand_file(text: &str, trial: Option<u64>) -> Result<Vec<String>, String> {
+pub fn expand_file(text: &str, trial: Option<u64>) -> crate::error::Result<Vec<String>> {
+    use crate::error::Error;
     let mut out = Vec::new();
     let mut current: Option<u64> = None;
     let mut found = trial.is_none();
@@ -121,17 +123,18 @@ pub fn expand_file(text: &str, trial: Option<u64>) -> Result<Vec<String>, String
             continue;
         }
         if line.starts_with(PREFIX) {
-            let keys = expand_line(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+            let keys =
+                expand_line(line).map_err(|e| Error::input(format!("line {}: {e}", i + 1)))?;
             out.extend(keys.iter().map(|k| crate::attack::hex(k)));
         } else {
             out.push(line.to_string());
         }
     }
     if !found {
-        return Err(format!(
+        return Err(Error::input(format!(
             "no trial {:016x} in the file (its `# trial ID` lines name them)",
             trial.unwrap_or(0)
-        ));
+        )));
     }
     Ok(out)
 }

@@ -4,8 +4,8 @@
 //! same run (spec hash, seed, quick flag, shard count), every trial exactly
 //! once and in the shard the assignment gives it.
 
-use super::disk::{self, RunRecord};
 use super::journal::{self, Contents, Record};
+use super::report_stage::{self, RunRecord};
 use super::runner::{self, RunOptions};
 use super::spec::Spec;
 use crate::error::{Error, Result};
@@ -269,7 +269,7 @@ fn merge_study(name: &str, shards: &[(PathBuf, Contents)], threads: usize) -> Re
 }
 
 /// Merges the shards under `dirs` into `out` and builds the report there.
-pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebuilt> {
+pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<report_stage::Rebuilt> {
     let started = std::time::SystemTime::now();
     let files = shard_files(dirs)?;
     if files.is_empty() {
@@ -366,7 +366,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
             .iter()
             .filter_map(|name| {
                 let m = merged.iter().find(|m| &m.spec.name == name)?;
-                Some(disk::StudySeconds {
+                Some(report_stage::StudySeconds {
                     study: name.clone(),
                     seconds: m.seconds,
                 })
@@ -376,7 +376,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<disk::Rebui
         shard: None,
     }
     .write(out)?;
-    disk::rebuild(out)
+    report_stage::rebuild(out)
 }
 
 #[cfg(test)]

@@ -127,7 +127,7 @@ impl ParamDef {
 
     /// Checks `v` against the type and range; returns the normalised value or
     /// the phrase saying what is allowed.
-    pub fn validate(&self, v: &Value) -> Result<Value, String> {
+    pub fn validate(&self, v: &Value) -> crate::error::Result<Value> {
         fn int_in(v: &Value, min: i64, max: i64) -> Option<i64> {
             match v {
                 Value::Int(i) if (min..=max).contains(i) => Some(*i),
@@ -137,11 +137,12 @@ impl ParamDef {
                 _ => None,
             }
         }
-        let one_of = |words: &[&str]| format!("must be one of {}", words.join(", "));
+        use crate::error::Error;
+        let one_of = |words: &[&str]| Error::input(format!("must be one of {}", words.join(", ")));
         match self.ty {
             PType::Int { min, max } => int_in(v, min, max)
                 .map(Value::Int)
-                .ok_or_else(|| int_range(min, max)),
+                .ok_or_else(|| Error::input(int_range(min, max))),
             PType::Float {
                 min,
                 max,
@@ -154,22 +155,28 @@ impl ParamDef {
                         && (if max_open { *x < max } else { *x <= max })
                 });
                 x.map(Value::Float).ok_or_else(|| {
-                    let lo = if min_open { "(" } else { "[" };
-                    let hi = if max_open { ")" } else { "]" };
-                    if max.is_infinite() {
-                        format!(
-                            "must be a number {} {min}",
-                            if min_open { ">" } else { ">=" }
-                        )
-                    } else {
-                        format!("must be a number in {lo}{min}, {max}{hi}")
-                    }
+                    Error::input({
+                        let lo = if min_open { "(" } else { "[" };
+                        let hi = if max_open { ")" } else { "]" };
+                        if max.is_infinite() {
+                            format!(
+                                "must be a number {} {min}",
+                                if min_open { ">" } else { ">=" }
+                            )
+                        } else {
+                            format!("must be a number in {lo}{min}, {max}{hi}")
+                        }
+                    })
                 })
             }
             PType::IntOr { min, max, words } => match v {
                 Value::Str(s) if words.contains(&s.as_str()) => Ok(v.clone()),
                 _ => int_in(v, min, max).map(Value::Int).ok_or_else(|| {
-                    format!("{} or one of {}", int_range(min, max), words.join(", "))
+                    Error::input(format!(
+                        "{} or one of {}",
+                        int_range(min, max),
+                        words.join(", ")
+                    ))
                 }),
             },
             PType::Choice(words) => match v {
@@ -183,17 +190,19 @@ impl ParamDef {
             PType::Keys => match v {
                 Value::Str(s) => KeyType::open(s)
                     .map(|_| v.clone())
-                    .map_err(|e| e.to_string()),
-                _ => Err(KeyType::open("").unwrap_err().to_string()),
+                    .map_err(|e| Error::input(e.to_string())),
+                _ => Err(Error::input(KeyType::open("").unwrap_err().to_string())),
             },
             PType::HashSeed => match v {
                 Value::Str(s) if s == "trial" || s == "random" => Ok(v.clone()),
                 Value::Int(i) if *i >= 0 => Ok(v.clone()),
-                _ => Err("must be \"trial\", \"random\" or an integer >= 0".into()),
+                _ => Err(Error::input(
+                    "must be \"trial\", \"random\" or an integer >= 0",
+                )),
             },
             PType::Bool => match v {
                 Value::Bool(_) => Ok(v.clone()),
-                _ => Err("must be true or false".into()),
+                _ => Err(Error::input("must be true or false")),
             },
         }
     }
@@ -477,9 +486,15 @@ mod tests {
             Def::Required,
             "",
         );
-        assert_eq!(d.validate(&Value::Float(1e6)), Ok(Value::Int(1_000_000)));
+        assert_eq!(
+            d.validate(&Value::Float(1e6)).ok(),
+            Some(Value::Int(1_000_000))
+        );
         assert!(d.validate(&Value::Float(1.5)).is_err());
-        assert_eq!(d.validate(&Value::Int(0)).unwrap_err(), "must be > 0");
+        assert_eq!(
+            d.validate(&Value::Int(0)).unwrap_err().to_string(),
+            "must be > 0"
+        );
     }
 
     #[test]
@@ -498,9 +513,9 @@ mod tests {
         for bad in [0.0, 1.0, f64::NAN, f64::INFINITY] {
             assert!(d.validate(&Value::Float(bad)).is_err(), "{bad}");
         }
-        assert_eq!(d.validate(&Value::Float(0.5)), Ok(Value::Float(0.5)));
+        assert_eq!(d.validate(&Value::Float(0.5)).ok(), Some(Value::Float(0.5)));
         assert_eq!(
-            d.validate(&Value::Float(1.0)).unwrap_err(),
+            d.validate(&Value::Float(1.0)).unwrap_err().to_string(),
             "must be a number in (0, 1)"
         );
     }

@@ -24,7 +24,7 @@ pub fn to_table(spec: &Spec, records: &[Record]) -> Result<Table> {
                 .iter()
                 .zip(cells)
                 .map(|(c, s)| c.ty.parse(s))
-                .collect::<std::result::Result<Vec<Value>, String>>()
+                .collect::<Result<Vec<Value>>>()
                 .map_err(|e| Error::Input(format!("{}: trial {}: {e}", spec.name, r.index)))?;
             rows.push(row);
         }

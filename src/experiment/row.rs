@@ -457,11 +457,6 @@ impl Summarized {
         }
     }
 
-    /// The mean (or kept value), NaN when the summary has none.
-    pub fn mean(&self) -> f64 {
-        self.value.unwrap_or(f64::NAN)
-    }
-
     /// The mean with its 95% interval, when the summary has both ends.
     pub fn interval(&self) -> Option<Interval> {
         Some(Interval::new(self.value?, self.lo?, self.hi?))

@@ -128,8 +128,8 @@ fn a_summary_row_reads_each_field_by_its_declared_name() {
     let s = <MeasuredSummary as SummaryRow>::read(&t, &row);
     assert_eq!((s.m.value, s.m.lo, s.m.sd), (Some(0.0), None, None));
     assert_eq!(
-        (s.err.mean(), s.err.lo, s.err.hi, s.err.sd),
-        (1.0, Some(2.0), Some(3.0), Some(4.0))
+        (s.err.value, s.err.lo, s.err.hi, s.err.sd),
+        (Some(1.0), Some(2.0), Some(3.0), Some(4.0))
     );
     assert_eq!(s.err.quantiles, Some([5.0, 6.0, 7.0, 8.0, 9.0]));
     assert_eq!((s.name.text.as_str(), s.name.value), ("xxh3", None));

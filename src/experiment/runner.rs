@@ -3,7 +3,7 @@
 //! order, then results.csv, spec.toml and manifest.json, each written
 //! atomically; or, for `--shard i/N`, only that shard's trials into a shard
 //! file that `merge` assembles. Summaries and plots are drawn afterwards from
-//! the files alone ([`super::disk`]).
+//! the files alone ([`super::report_stage`]).
 
 use super::grid::{self, Trial};
 use super::journal::{self, Header, Record};

@@ -18,17 +18,22 @@ pub struct Shard {
 
 impl Shard {
     /// Parses `i/N` with 0 <= i < N.
-    pub fn parse(s: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard = {s:?}: must be i/N with integers 0 <= i < N (e.g. 0/4)");
+    pub fn parse(s: &str) -> crate::error::Result<Shard> {
+        use crate::error::Error;
+        let bad = || {
+            Error::input(format!(
+                "--shard = {s:?}: must be i/N with integers 0 <= i < N (e.g. 0/4)"
+            ))
+        };
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let (i, n): (u64, u64) = (
             i.trim().parse().map_err(|_| bad())?,
             n.trim().parse().map_err(|_| bad())?,
         );
         if n > MAX_SHARDS as u64 {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "--shard = {s:?}: N = {n} is more shards than a run may have (at most {MAX_SHARDS})"
-            ));
+            )));
         }
         let (index, count) = (i.min(u32::MAX as u64) as u32, n as u32);
         if count == 0 || index >= count {
@@ -88,7 +93,7 @@ mod tests {
 
     #[test]
     fn parse_accepts_only_i_below_n() {
-        assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
+        assert_eq!(Shard::parse("2/3").ok(), Some(Shard { index: 2, count: 3 }));
         for bad in ["3/3", "0/0", "-1/3", "a/3", "1", "1/2/3", ""] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
         }

@@ -2,6 +2,8 @@
 //! `data/documents/`), their sections, and where a quote sits in them: the
 //! ledger is printed in the documents' order, grouped by section.
 
+use crate::error::Error;
+
 /// One source document.
 pub struct Document {
     pub id: &'static str,
@@ -70,8 +72,8 @@ pub fn fragments(quote: &str) -> Vec<String> {
 }
 
 /// Where `quote` starts in the collapsed `text`: its fragments must occur in
-/// order. `Err` carries the first fragment that does not.
-pub fn find(quote: &str, text: &str) -> Result<usize, String> {
+/// order. The error names the first fragment that does not.
+pub fn find(quote: &str, text: &str) -> crate::error::Result<usize> {
     let (mut at, mut start) = (0, None);
     for frag in fragments(quote) {
         match text[at..].find(&frag) {
@@ -79,10 +81,14 @@ pub fn find(quote: &str, text: &str) -> Result<usize, String> {
                 start.get_or_insert(at + i);
                 at += i + frag.len();
             }
-            None => return Err(frag),
+            None => {
+                return Err(Error::input(format!(
+                    "{frag:?} is not in the text, in order"
+                )));
+            }
         }
     }
-    start.ok_or_else(|| "an empty quote".to_string())
+    start.ok_or_else(|| Error::input("an empty quote"))
 }
 
 impl Document {
@@ -107,7 +113,7 @@ impl Document {
 
     /// Where a quote sits: `(section index, heading, offset in the section)`,
     /// or the first fragment not found in order within one section.
-    pub fn locate(&self, quote: &str) -> Result<(usize, &'static str, usize), String> {
+    pub fn locate(&self, quote: &str) -> crate::error::Result<(usize, &'static str, usize)> {
         let mut first = None;
         for (i, (heading, text)) in self.sections().into_iter().enumerate() {
             match find(quote, &text) {
@@ -117,7 +123,7 @@ impl Document {
                 }
             }
         }
-        Err(first.unwrap_or_default())
+        Err(first.unwrap_or_else(|| Error::input("the document has no sections")))
     }
 }
 
@@ -157,8 +163,10 @@ mod tests {
                 .is_err()
         );
         assert_eq!(
-            d.locate("Traffic to the database: 299").unwrap_err(),
-            "Traffic to the database: 299"
+            d.locate("Traffic to the database: 299")
+                .unwrap_err()
+                .to_string(),
+            "\"Traffic to the database: 299\" is not in the text, in order"
         );
         let c = document("000").unwrap();
         assert_eq!(

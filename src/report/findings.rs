@@ -3,6 +3,7 @@
 //! rows that share it. Compiled in, like the references.
 
 use super::ledger::LedgerRow;
+use crate::error::Error;
 use serde::Deserialize;
 
 /// The file, as committed.
@@ -26,29 +27,35 @@ pub struct Group {
 }
 
 /// The committed groups, checked: ids unique, each claim in one group.
-pub fn groups() -> Result<Vec<Group>, String> {
+pub fn groups() -> crate::error::Result<Vec<Group>> {
     groups_from(SOURCE)
 }
 
-fn groups_from(text: &str) -> Result<Vec<Group>, String> {
-    let file: File = toml::from_str(text).map_err(|e| format!("data/findings.toml: {e}"))?;
+fn groups_from(text: &str) -> crate::error::Result<Vec<Group>> {
+    let file: File =
+        toml::from_str(text).map_err(|e| Error::input(format!("data/findings.toml: {e}")))?;
     let (mut ids, mut claims) = (
         std::collections::HashSet::new(),
         std::collections::HashSet::new(),
     );
     for g in &file.finding {
         if !ids.insert(&g.id) {
-            return Err(format!("data/findings.toml: duplicate finding {}", g.id));
+            return Err(Error::input(format!(
+                "data/findings.toml: duplicate finding {}",
+                g.id
+            )));
         }
         if g.claims.len() < 2 {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "data/findings.toml: {} groups fewer than two claims",
                 g.id
-            ));
+            )));
         }
         for c in &g.claims {
             if !claims.insert(c) {
-                return Err(format!("data/findings.toml: {c} is in two findings"));
+                return Err(Error::input(format!(
+                    "data/findings.toml: {c} is in two findings"
+                )));
             }
         }
     }

@@ -336,7 +336,7 @@ pub fn render(
         for st in lost {
             s += &format!(
                 "<h3>{}</h3>\n<p>From <a href=\"{name}/index.html\">{name}</a>.</p>\n{}",
-                escape(st.reconstructs.unwrap_or_default()),
+                escape(st.reconstructs.as_deref().unwrap_or_default()),
                 table(&st.section.table),
                 name = escape(st.name)
             );

@@ -55,7 +55,7 @@ pub struct StudyResult<'a> {
     pub seconds: f64,
     pub seed_rows: Vec<SeedRow>,
     /// The essay's lost table the study's table reconstructs, if any.
-    pub reconstructs: Option<&'a str>,
+    pub reconstructs: Option<String>,
 }
 
 /// Header facts for the report.
@@ -447,7 +447,7 @@ pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo)
         for st in lost {
             s += &format!(
                 "**{}** (from [{name}](#{name}))\n\n{}\n",
-                st.reconstructs.unwrap_or_default(),
+                st.reconstructs.as_deref().unwrap_or_default(),
                 markdown::table(&st.section.table),
                 name = st.name
             );

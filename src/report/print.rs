@@ -3,6 +3,7 @@
 
 use super::documents;
 use super::{Ground, join_grounds};
+use crate::error::Error;
 use crate::vocab::{Document, Verdict};
 
 /// The table of `OUT/claims.csv` (what `sketchlab claims` prints); `Err`
@@ -12,15 +13,16 @@ pub fn run_ledger(
     verdict: Option<Verdict>,
     document: Option<Document>,
     strict: bool,
-) -> Result<String, String> {
+) -> crate::error::Result<String> {
     let path = out.join("claims.csv");
     let bytes = crate::input::read(&path, crate::input::table_bound()).map_err(|e| {
-        format!(
+        Error::input(format!(
             "{}: {e} (run `sketchlab reproduce` first, or pass --out DIR)",
             path.display()
-        )
+        ))
     })?;
-    ledger_table(&bytes, verdict, document, strict).map_err(|e| format!("{}: {e}", path.display()))
+    ledger_table(&bytes, verdict, document, strict)
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))
 }
 
 /// One claims.csv line, as read back.
@@ -78,11 +80,11 @@ pub fn ledger_table(
     verdict: Option<Verdict>,
     document: Option<Document>,
     strict: bool,
-) -> Result<String, String> {
+) -> crate::error::Result<String> {
     let mut r = csv::Reader::from_reader(csv_bytes);
     let header: Vec<String> = r
         .headers()
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Error::input(e.to_string()))?
         .iter()
         .map(str::to_string)
         .collect();
@@ -90,7 +92,7 @@ pub fn ledger_table(
         header
             .iter()
             .position(|h| h == name)
-            .ok_or_else(|| format!("not a claims.csv: no column {name}"))
+            .ok_or_else(|| Error::input(format!("not a claims.csv: no column {name}")))
     };
     let c = [
         col("claim_id")?,
@@ -109,7 +111,7 @@ pub fn ledger_table(
     ];
     let mut lines = Vec::new();
     for rec in r.records() {
-        let rec = rec.map_err(|e| e.to_string())?;
+        let rec = rec.map_err(|e| Error::input(e.to_string()))?;
         let f = |i: usize| rec.get(c[i]).unwrap_or_default().to_string();
         let interval = match (f(8), f(9)) {
             (lo, hi) if !lo.is_empty() && !hi.is_empty() => format!("[{lo}, {hi}]"),

@@ -8,6 +8,7 @@
 //! against and, for a theorem, the study that demonstrates it.
 
 use super::ledger::{Basis, LedgerRow, Reading, Verdict};
+use crate::error::Error;
 use serde::Deserialize;
 
 /// The file, as committed.
@@ -56,30 +57,33 @@ enum Cited {
 }
 
 /// The ledger rows of the claims without a study (study = "references").
-pub fn rows() -> Result<Vec<LedgerRow>, String> {
+pub fn rows() -> crate::error::Result<Vec<LedgerRow>> {
     rows_from(SOURCE)
 }
 
-fn rows_from(text: &str) -> Result<Vec<LedgerRow>, String> {
-    let file: File =
-        toml::from_str(text).map_err(|e| format!("data/claims_without_study.toml: {e}"))?;
+fn rows_from(text: &str) -> crate::error::Result<Vec<LedgerRow>> {
+    let file: File = toml::from_str(text)
+        .map_err(|e| Error::input(format!("data/claims_without_study.toml: {e}")))?;
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for c in file.claim {
         if !seen.insert(c.id.clone()) {
-            return Err(format!("claims_without_study.toml: duplicate id {}", c.id));
+            return Err(Error::input(format!(
+                "claims_without_study.toml: duplicate id {}",
+                c.id
+            )));
         }
         if c.reference.trim().is_empty() {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{}: a claim without a study needs its reference",
                 c.id
-            ));
+            )));
         }
         if (c.cited == Cited::DoesNotHold) != c.correction.is_some() {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{}: a correction goes with cited = \"does-not-hold\", and only with it",
                 c.id
-            ));
+            )));
         }
         let mut note = c.note.unwrap_or_default();
         for (label, text) in [

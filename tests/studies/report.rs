@@ -170,7 +170,7 @@ fn no_committed_chart_is_empty() {
     for (name, s, tables) in committed_quick_tables() {
         let charts = s.charts(&tables);
         assert!(
-            !charts.is_empty() || !s.kind.heatmaps(&tables).is_empty(),
+            !charts.is_empty() || !s.heatmaps(&tables).is_empty(),
             "{name}: no figures"
         );
         for c in &charts {
@@ -180,10 +180,7 @@ fn no_committed_chart_is_empty() {
                 c.stem
             );
         }
-        assert!(
-            !s.kind.report_section(&tables).reading.is_empty(),
-            "{name}: no reading"
-        );
+        assert!(!s.section(&tables).reading.is_empty(), "{name}: no reading");
     }
 }
 

@@ -250,7 +250,7 @@ fn heavy_hitters_stay_in_budget_and_conservative_update_is_never_worse() {
             })
             .unwrap_or_else(|| panic!("{structure} {bytes} {s}"))
     };
-    let budgets = sketchlab::experiment::present::common::sorted_levels(
+    let budgets = sketchlab::experiment::view::common::sorted_levels(
         t.rows.iter().map(|r| f(&t, r, "bytes")),
     );
     for r in &t.rows {

@@ -1,19 +1,21 @@
 //! Experiment kinds, grouped by family (`bloom/`, `hashing/`, …). A kind is
-//! its measurement, a [`Study`]: a typed parameter struct
+//! its measurement, a [`Measure`]: a typed parameter struct
 //! ([`params!`](crate::params)), a typed row ([`row!`](crate::row)), a `run`
-//! that measures one trial from its seeds, and a `footprint`. What the report
-//! shows of its rows is its [`Present`] impl in the mirror file under
-//! `src/experiment/present/` (charts, section table and readings as data in
-//! `<kind>.toml`, see [`crate::plot::declare`]). [`KINDS`] is the one
-//! registry; a new kind is two files, its view, and one line there.
+//! that measures one trial from its seeds, and a `footprint`, registered in
+//! [`KINDS`]. What the report shows of its rows is its view, registered
+//! apart in [`VIEWS`](crate::experiment::view::VIEWS) under the kind's name:
+//! `<kind>.toml` in the mirror folder under `src/experiment/view/` (theory
+//! pairs, charts, section table and readings as data, see
+//! [`crate::plot::declare`]), with a `<kind>.rs` only when it needs code. A
+//! new kind is its file and one line in each registry.
 //!
 //! # Adding a structure and a study, end to end
 //!
 //! `tests/worked_example.rs` is the worked example, compiled and run by
 //! `cargo test`: a thirty-line Bloom filter (1), the kind that measures its
-//! fill (2: `params!`, `row!`, `run`, `footprint`), its presentation (3: a
+//! fill (2: `params!`, `row!`, `run`, `footprint`), its view (3: a
 //! declared chart with a reference line, the section's table, two readings,
-//! `THEORY`), and the study TOML (4: grid, quick sizes, a claim of the
+//! its theory pair), and the study TOML (4: grid, quick sizes, a claim of the
 //! chapter and a chart the spec adds), run, drawn, read and judged. A kind
 //! in the tree differs only in where its parts live:
 //!
@@ -22,10 +24,10 @@
 //! | structure | `src/structures/<family>/…` (its family trait: `Membership`, `Cardinality`, …) |
 //! | theory | `src/structures/<family>/theory.rs` (a named curve in [`curves`] if a chart draws it) |
 //! | measurement | `src/experiment/kinds/<family>/<kind>.rs`, one line in [`KINDS`] |
-//! | presentation | `src/experiment/present/<family>/<kind>.rs` and `<kind>.toml` |
+//! | view | `src/experiment/view/<family>/<kind>.toml`, one line in [`VIEWS`](crate::experiment::view::VIEWS) (and `<kind>.rs` for prose by code) |
 //! | study | `experiments/<study>.toml` (claims, extra `[[chart]]`s) |
 //!
-//! A kind outside the tree (a user's crate) passes itself to
+//! A kind outside the tree (a user's crate) passes itself and its view to
 //! [`Spec::parse_for`](crate::experiment::spec::Spec::parse_for) instead of
 //! registering.
 
@@ -40,12 +42,9 @@ pub(crate) mod hll;
 pub(crate) mod sketches;
 pub(crate) mod speed;
 
+pub use super::measure::{Footprint, Measure};
 use super::params::{ParamDef, ParamSet, Params, Seeds};
-use super::present::Present;
 use super::row::{FieldDef, Row};
-pub use super::study::{Footprint, Study};
-use crate::plot::{Chart, Heatmap};
-use crate::report::{Section, SeedRow};
 pub use crate::table::Tables;
 use crate::table::{Column, Value};
 
@@ -53,7 +52,7 @@ use crate::table::{Column, Value};
 /// (`(p.n, r.fpr_measured.rate)`, not `t.f64(r, "fpr_measured")`): what
 /// presentation code that still reads results reads. Rows the table cannot
 /// fill (another kind's table) are left out.
-pub fn typed_rows<S: Study>(t: &crate::table::Table) -> Vec<(S::P, S::R)> {
+pub fn typed_rows<S: Measure>(t: &crate::table::Table) -> Vec<(S::P, S::R)> {
     // every row was checked readable when its table was loaded
     // (`verify::study`): one that is not is a bug, never a dropped row
     t.rows
@@ -72,7 +71,7 @@ pub fn typed_rows<S: Study>(t: &crate::table::Table) -> Vec<(S::P, S::R)> {
 
 /// A summary table's rows by field: each setting's parameters and its
 /// summary row (`Sm`, declared beside the kind's row with `summary Sm`).
-pub fn summary_rows<S: Study, Sm: crate::experiment::row::SummaryRow>(
+pub fn summary_rows<S: Measure, Sm: crate::experiment::row::SummaryRow>(
     t: &crate::table::Table,
 ) -> Vec<(S::P, Sm)> {
     t.rows
@@ -82,20 +81,20 @@ pub fn summary_rows<S: Study, Sm: crate::experiment::row::SummaryRow>(
 }
 
 /// A trial whose keys come from a file: the file must hold the distinct
-/// keys the trial draws ([`Study::key_ids`]).
+/// keys the trial draws ([`Measure::key_ids`]).
 fn check_key_files(
     defs: &[ParamDef],
     p: &Params,
     need: impl Fn() -> Option<u64>,
     kind: &str,
-) -> Result<(), (&'static str, String)> {
+) -> crate::error::Result<()> {
     use crate::experiment::params::PType;
     for d in defs.iter().filter(|d| matches!(d.ty, PType::Keys)) {
         let Some(file) = crate::experiment::params::key_file_of(p.get(d.name)) else {
             continue;
         };
         let Some(need) = need() else {
-            return Err((
+            return Err(crate::error::Error::invalid(
                 d.name,
                 format!("kind {kind} cannot draw its keys from a file (a key type name only)"),
             ));
@@ -116,7 +115,7 @@ fn check_key_files(
                 ),
                 _ => String::new(),
             };
-            return Err((
+            return Err(crate::error::Error::invalid(
                 d.name,
                 format!(
                     "key file {} holds {} distinct keys ({} duplicates dropped); this trial draws {need} (kind {kind}: its members and absent keys){hint}",
@@ -130,13 +129,13 @@ fn check_key_files(
     Ok(())
 }
 
-/// The object-safe face of a [`Study`] the pipeline uses.
+/// The object-safe face of a [`Measure`] the pipeline uses.
 pub trait Kind: Sync {
     fn name(&self) -> &'static str;
     fn about(&self) -> &'static str;
     fn params(&self) -> &'static [ParamDef];
     fn fields(&self) -> Vec<FieldDef>;
-    fn validate(&self, p: &Params) -> Result<(), (&'static str, String)>;
+    fn validate(&self, p: &Params) -> crate::error::Result<()>;
     /// Timing kinds run their trials one at a time, and their rows are
     /// excluded from the byte-identity guarantee (tests check every other kind).
     fn timing(&self) -> bool;
@@ -150,34 +149,10 @@ pub trait Kind: Sync {
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>>;
     fn footprint(&self, p: &Params) -> Option<Footprint>;
     fn draws(&self, metric: &str, p: &Params) -> Option<f64>;
-    /// The distinct keys one trial draws ([`Study::key_ids`]).
+    /// The distinct keys one trial draws ([`Measure::key_ids`]).
     fn key_ids(&self, p: &Params) -> Option<u64>;
     fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>>;
-    fn charts(&self, t: &Tables) -> Vec<Chart>;
-    /// The kind's default chart declarations.
-    fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl>;
-    /// The kind's declared section table and readings.
-    fn section_decl(&self) -> crate::plot::declare::SectionDecl;
-    fn section(&self, t: &Tables) -> Section;
-    /// Matrix figures (PNG only), from the view's `[[heatmap]]`s.
-    fn heatmaps(&self, t: &Tables) -> Vec<Heatmap>;
-    fn heatmap_decls(&self) -> Vec<crate::plot::declare::HeatmapDecl>;
-    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow>;
-    fn theory_pairs(&self) -> &'static [(&'static str, &'static str)];
-    fn reconstructs(&self) -> Option<&'static str>;
     fn min_replicates(&self) -> u32;
-
-    /// The report section: the kind's reading, then every row where theory
-    /// falls outside the measured 95% interval (with the number expected by chance).
-    fn report_section(&self, t: &Tables) -> Section {
-        let mut sec = self.section(t);
-        let table = t.summary.as_ref().unwrap_or(&t.results);
-        for (metric, theory) in self.theory_pairs() {
-            sec.reading +=
-                &super::present::common::theory_misses(table, &self.key_columns(), metric, theory);
-        }
-        sec
-    }
 
     /// The parameter columns of result tables.
     fn param_columns(&self) -> Vec<Column> {
@@ -272,7 +247,7 @@ pub trait Kind: Sync {
     }
 }
 
-impl<S: Present> Kind for S {
+impl<S: Measure> Kind for S {
     fn name(&self) -> &'static str {
         S::NAME
     }
@@ -290,10 +265,10 @@ impl<S: Present> Kind for S {
             .iter()
             .position(|r| S::P::read(t, r).is_none() || S::R::read(t, r).is_none())
     }
-    fn validate(&self, p: &Params) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &Params) -> crate::error::Result<()> {
         let typed = S::P::from_params(p);
-        Study::validate(self, &typed)?;
-        check_key_files(S::P::DEFS, p, || Study::key_ids(self, &typed), S::NAME)
+        Measure::validate(self, &typed)?;
+        check_key_files(S::P::DEFS, p, || Measure::key_ids(self, &typed), S::NAME)
     }
     fn timing(&self) -> bool {
         S::TIMING
@@ -302,53 +277,20 @@ impl<S: Present> Kind for S {
         S::REPRODUCIBLE && !S::TIMING
     }
     fn run(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Vec<Vec<Value>>> {
-        let rows = Study::run_rows(self, &S::P::from_params(p), seeds)?;
+        let rows = Measure::run_rows(self, &S::P::from_params(p), seeds)?;
         Ok(rows.into_iter().map(Row::cells).collect())
     }
     fn footprint(&self, p: &Params) -> Option<Footprint> {
-        Study::footprint(self, &S::P::from_params(p))
+        Measure::footprint(self, &S::P::from_params(p))
     }
     fn draws(&self, metric: &str, p: &Params) -> Option<f64> {
-        Study::draws(self, &S::P::from_params(p), metric)
+        Measure::draws(self, &S::P::from_params(p), metric)
     }
     fn key_ids(&self, p: &Params) -> Option<u64> {
-        Study::key_ids(self, &S::P::from_params(p))
+        Measure::key_ids(self, &S::P::from_params(p))
     }
     fn keys(&self, p: &Params, seeds: Seeds) -> anyhow::Result<Option<Vec<Vec<u8>>>> {
-        Study::keys(self, &S::P::from_params(p), seeds)
-    }
-    fn charts(&self, t: &Tables) -> Vec<Chart> {
-        Present::charts(self, t)
-    }
-    fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl> {
-        crate::plot::declare::parse(<S as Present>::VIEW)
-            .unwrap_or_else(|e| panic!("bug: kind {}'s chart declarations: {e}", S::NAME))
-    }
-    fn section_decl(&self) -> crate::plot::declare::SectionDecl {
-        crate::plot::declare::parse_section(<S as Present>::VIEW)
-            .unwrap_or_else(|e| panic!("bug: kind {}'s section declaration: {e}", S::NAME))
-    }
-    fn section(&self, t: &Tables) -> Section {
-        Present::section(self, t)
-    }
-    fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
-        self.heatmap_decls()
-            .iter()
-            .flat_map(|d| d.draw(&t.results))
-            .collect()
-    }
-    fn heatmap_decls(&self) -> Vec<crate::plot::declare::HeatmapDecl> {
-        crate::plot::declare::parse_heatmaps(<S as Present>::VIEW)
-            .unwrap_or_else(|e| panic!("bug: kind {}'s heatmap declarations: {e}", S::NAME))
-    }
-    fn seed_rows(&self, t: &Tables) -> Vec<SeedRow> {
-        Present::seed_rows(self, t)
-    }
-    fn theory_pairs(&self) -> &'static [(&'static str, &'static str)] {
-        <S as Present>::THEORY
-    }
-    fn reconstructs(&self) -> Option<&'static str> {
-        <S as Present>::RECONSTRUCTS
+        Measure::keys(self, &S::P::from_params(p), seeds)
     }
     fn min_replicates(&self) -> u32 {
         S::MIN_REPLICATES
@@ -431,40 +373,6 @@ pub fn metric_names() -> std::collections::BTreeSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_kinds_chart_declarations_parse_and_name_its_columns() {
-        use crate::plot::declare;
-        for k in KINDS {
-            let (results, summary) = (k.columns(), k.summary_columns());
-            let none = |_: &str| None;
-            let cols = declare::Columns {
-                results: &results,
-                summary: &summary,
-                values: &none,
-            };
-            let mut names = std::collections::HashSet::new();
-            for d in k.chart_decls() {
-                assert!(
-                    names.insert(d.name.clone()),
-                    "{}: chart {} twice",
-                    k.name(),
-                    d.name
-                );
-                if let Err(e) = declare::validate(&d, &cols, &curves::curve) {
-                    panic!("{}: {e:?}", k.name());
-                }
-            }
-            if let Err(e) = declare::validate_section(&k.section_decl(), &cols) {
-                panic!("{}: section: {e:?}", k.name());
-            }
-            for h in k.heatmap_decls() {
-                if let Err(e) = h.validate(&results) {
-                    panic!("{}: {e:?}", k.name());
-                }
-            }
-        }
-    }
 
     #[test]
     fn every_kind_has_unique_columns_and_no_reserved_names() {

@@ -3,6 +3,7 @@
 //! declarations come first, and a spec chart of the same name replaces one.
 
 use super::super::kinds::{self, Kind};
+use super::super::view::View;
 use super::{Axes, Value};
 use crate::error::{Error, Result};
 use crate::plot::declare::{self, ChartDecl, Columns};
@@ -57,8 +58,8 @@ pub fn validate(
 
 /// A kind's default declarations followed by the spec's (a spec chart
 /// replaces the kind's chart of the same name, in its place).
-pub fn merged(kind: &dyn Kind, spec: &[ChartDecl]) -> Vec<ChartDecl> {
-    let mut out = kind.chart_decls();
+pub fn merged(view: &dyn View, spec: &[ChartDecl]) -> Vec<ChartDecl> {
+    let mut out = view.chart_decls();
     for d in spec {
         match out.iter_mut().find(|o| o.name == d.name) {
             Some(o) => *o = d.clone(),

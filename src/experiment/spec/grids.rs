@@ -251,10 +251,10 @@ pub(super) fn checked(
 ) -> Result<Value> {
     if let (crate::experiment::params::PType::Keys, toml::Value::Table(t)) = (def.ty, item) {
         let v = key_file_value(t)
-            .map_err(|allowed| Error::field(path, field, &item.to_string(), &allowed))?;
+            .map_err(|e| Error::field(path, field, &item.to_string(), &e.allowed()))?;
         return def
             .validate(&v)
-            .map_err(|allowed| Error::field(path, field, &v.toml_repr(), &allowed));
+            .map_err(|e| Error::field(path, field, &v.toml_repr(), &e.allowed()));
     }
     let v = Value::from_toml(item).ok_or_else(|| {
         Error::field(
@@ -265,29 +265,35 @@ pub(super) fn checked(
         )
     })?;
     def.validate(&v)
-        .map_err(|allowed| Error::field(path, field, &v.toml_repr(), &allowed))
+        .map_err(|e| Error::field(path, field, &v.toml_repr(), &e.allowed()))
 }
 
 /// `{ file = "PATH", format = "lines" | "hex" | "u64le" }` (format
 /// defaults to `lines`) as the key type's name, `file:<format>:<path>`.
-fn key_file_value(t: &toml::Table) -> std::result::Result<Value, String> {
+fn key_file_value(t: &toml::Table) -> Result<Value> {
     use crate::workload::file::{Format, canonical};
     let formats = Format::NAMES.join("\" | \"");
     let shape = format!("a key file is {{ file = \"PATH\", format = \"{formats}\" }}");
     if let Some(k) = t.keys().find(|k| !matches!(k.as_str(), "file" | "format")) {
-        return Err(format!("{shape}: unknown field {k:?}"));
+        return Err(Error::input(format!("{shape}: unknown field {k:?}")));
     }
     let Some(toml::Value::String(file)) = t.get("file") else {
-        return Err(format!("{shape}: `file` (a path) is required"));
+        return Err(Error::input(format!(
+            "{shape}: `file` (a path) is required"
+        )));
     };
     if file.is_empty() {
-        return Err(format!("{shape}: `file` is empty"));
+        return Err(Error::input(format!("{shape}: `file` is empty")));
     }
     let format = match t.get("format") {
         None => Format::Lines,
         Some(toml::Value::String(f)) => Format::from_name(f)
-            .ok_or_else(|| format!("{shape}: format {f:?} is not one of those"))?,
-        Some(other) => return Err(format!("{shape}: format {other} is not a string")),
+            .ok_or_else(|| Error::input(format!("{shape}: format {f:?} is not one of those")))?,
+        Some(other) => {
+            return Err(Error::input(format!(
+                "{shape}: format {other} is not a string"
+            )));
+        }
     };
     Ok(Value::Str(canonical(file, format)))
 }
@@ -298,9 +304,7 @@ fn check_trials(
     grid: &[(&'static str, Vec<Value>)],
 ) -> Result<()> {
     crate::experiment::grid::try_each_combination(grid, |params| {
-        kind.validate(params).map_err(|(field, allowed)| {
-            let v = params.get(field).toml_repr();
-            Error::field(path, &format!("grid.{field}"), &v, &allowed)
-        })
+        kind.validate(params)
+            .map_err(|e| e.in_file(path, "grid.", |field| params.get(field).toml_repr()))
     })
 }

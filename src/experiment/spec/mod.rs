@@ -3,6 +3,7 @@
 
 use super::kinds::{self, Kind};
 use super::params::Value;
+use super::view::View;
 use crate::error::{Error, Result};
 pub use crate::report::ledger::{Basis, Check, Claim, ClaimType, Quantity, Reading, Scale, Source};
 
@@ -64,6 +65,9 @@ pub const MAX_SPEC_BYTES: u64 = 1 << 20;
 /// The longest study name (it names a folder and appears in every message).
 pub const MAX_NAME_CHARS: usize = 64;
 
+/// A kind outside the registry and the view that shows it ([`Spec::parse_for`]).
+pub type Own = (&'static dyn Kind, &'static dyn View);
+
 /// A validated study.
 #[derive(Clone)]
 pub struct Spec {
@@ -73,6 +77,9 @@ pub struct Spec {
     pub source_hash: String,
     pub name: String,
     pub kind: &'static dyn Kind,
+    /// What the report shows of the kind's tables (registered apart from
+    /// the kind, under its name: [`crate::experiment::view::VIEWS`]).
+    pub view: &'static dyn View,
     pub description: String,
     pub seed: u64,
     /// Each declared parameter with its (validated) values, in the kind's order.
@@ -106,7 +113,7 @@ impl std::fmt::Debug for Spec {
 impl Spec {
     /// The charts this study draws: its kind's declarations, then its own.
     pub fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl> {
-        charts::merged(self.kind, &self.charts)
+        charts::merged(self.view, &self.charts)
     }
 
     /// The charts drawn from `tables` (declared, then the kind's code
@@ -117,9 +124,20 @@ impl Spec {
             .iter()
             .flat_map(|d| crate::plot::declare::draw(d, tables, &kinds::curves::curve))
             .collect();
-        out.extend(self.kind.charts(tables));
+        out.extend(self.view.charts(tables));
         out.retain(|c| !c.series.is_empty());
         out
+    }
+
+    /// The study's section of the report: its view's reading and table,
+    /// then the rows where theory misses the measured interval.
+    pub fn section(&self, tables: &kinds::Tables) -> crate::report::Section {
+        self.view.report_section(self.kind, tables)
+    }
+
+    /// The matrix figures its view declares, drawn from `tables`.
+    pub fn heatmaps(&self, tables: &kinds::Tables) -> Vec<crate::plot::Heatmap> {
+        self.view.heatmaps(tables)
     }
 
     /// What a key file set in place of a default for this run, if anything.
@@ -181,26 +199,27 @@ impl Spec {
     }
 
     /// Validates spec text for a kind that is not in sketchlab's registry
-    /// (a user's own structure through the library): `kind = "<its name>"`
-    /// in the text names it; any registered kind is still found by name.
-    pub fn parse_for(path: &Path, text: &str, kind: &'static dyn Kind) -> Result<Spec> {
-        Spec::parse_with(path, text, Some(kind))
+    /// (a user's own structure through the library), shown by `view`:
+    /// `kind = "<its name>"` in the text names it; any registered kind is
+    /// still found by name, with its registered view.
+    pub fn parse_for(
+        path: &Path,
+        text: &str,
+        kind: &'static dyn Kind,
+        view: &'static dyn View,
+    ) -> Result<Spec> {
+        Spec::parse_with(path, text, Some((kind, view)))
     }
 
     /// Typed deserialisation, then [`Spec::validate`].
-    fn parse_with(path: &Path, text: &str, own: Option<&'static dyn Kind>) -> Result<Spec> {
+    fn parse_with(path: &Path, text: &str, own: Option<Own>) -> Result<Spec> {
         Spec::validate(path, text, deserialize(path, text)?, own)
     }
 
     /// Every check across fields, before any trial: the name, the kind, the
     /// grids against the kind's parameters, the claims, `[sequential]`, the
     /// charts, and that the claims can be decided at the planned sizes.
-    fn validate(
-        path: &Path,
-        text: &str,
-        raw: RawSpec,
-        own: Option<&'static dyn Kind>,
-    ) -> Result<Spec> {
+    fn validate(path: &Path, text: &str, raw: RawSpec, own: Option<Own>) -> Result<Spec> {
         let fe =
             |field: &str, value: &str, allowed: &str| Error::field(path, field, value, allowed);
 
@@ -217,8 +236,9 @@ impl Spec {
                 &format!("must be 1 to {MAX_NAME_CHARS} lowercase letters, digits and _"),
             ));
         }
+        let own = own.filter(|(k, _)| k.name() == raw.kind);
         let kind = own
-            .filter(|k| k.name() == raw.kind)
+            .map(|(k, _)| k)
             .or_else(|| kinds::find(&raw.kind))
             .ok_or_else(|| {
                 fe(
@@ -227,6 +247,10 @@ impl Spec {
                     &format!("must be one of {}", kinds::names().join(", ")),
                 )
             })?;
+        let view = own
+            .map(|(_, v)| v)
+            .or_else(|| crate::experiment::view::of(kind.name()))
+            .ok_or_else(|| Error::Bug(format!("kind {} has no view registered", kind.name())))?;
         let Grids {
             grid,
             quick_grid,
@@ -260,6 +284,7 @@ impl Spec {
             source_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes())),
             name: raw.name,
             kind,
+            view,
             description: raw.description,
             seed: raw.seed,
             grid,

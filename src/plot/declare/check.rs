@@ -138,7 +138,7 @@ pub fn validate(d: &ChartDecl, cols: &Columns, curves: Curves) -> Result<(), Dec
         Ok(())
     };
     let axis = |field: &str, text: &str, log: bool| -> Result<(), DeclError> {
-        let e = Expr::parse(text).map_err(|m| bad(field, format!("{text:?}"), m))?;
+        let e = Expr::parse(text).map_err(|m| bad(field, format!("{text:?}"), m.to_string()))?;
         let text_cols = e.text_columns();
         for c in e.columns() {
             if text_cols.contains(&c) {

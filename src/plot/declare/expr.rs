@@ -4,6 +4,7 @@
 //! `abs`, `sqrt`, `ln`, `log2`, `log10`, `min`, `max`, and `lead(column)`,
 //! the number a text cell starts with (`"16-32"` → 16, a bin's lower edge).
 
+use crate::error::Error;
 use crate::table::{Table, Value};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -28,13 +29,13 @@ const FUNCTIONS: &[(&str, usize)] = &[
 
 impl Expr {
     /// Parses an expression; the message says where it stops making sense.
-    pub fn parse(text: &str) -> Result<Expr, String> {
+    pub fn parse(text: &str) -> crate::error::Result<Expr> {
         let toks = tokens(text)?;
         let mut p = Parser { toks, at: 0 };
         let e = p.sum()?;
         match p.toks.get(p.at) {
             None => Ok(e),
-            Some(t) => Err(format!("unexpected {t:?} in {text:?}")),
+            Some(t) => Err(Error::input(format!("unexpected {t:?} in {text:?}"))),
         }
     }
 
@@ -131,7 +132,7 @@ enum Tok {
     Op(char),
 }
 
-fn tokens(text: &str) -> Result<Vec<Tok>, String> {
+fn tokens(text: &str) -> crate::error::Result<Vec<Tok>> {
     let mut out = Vec::new();
     let cs: Vec<char> = text.chars().collect();
     let mut i = 0;
@@ -154,7 +155,8 @@ fn tokens(text: &str) -> Result<Vec<Tok>, String> {
             }
             let s: String = cs[start..i].iter().collect();
             out.push(Tok::Num(
-                s.parse().map_err(|_| format!("{s:?} is not a number"))?,
+                s.parse()
+                    .map_err(|_| Error::input(format!("{s:?} is not a number")))?,
             ));
         } else if c.is_ascii_alphabetic() || c == '_' {
             let start = i;
@@ -163,7 +165,7 @@ fn tokens(text: &str) -> Result<Vec<Tok>, String> {
             }
             out.push(Tok::Name(cs[start..i].iter().collect()));
         } else {
-            return Err(format!("unexpected {c:?} in {text:?}"));
+            return Err(Error::input(format!("unexpected {c:?} in {text:?}")));
         }
     }
     Ok(out)
@@ -182,7 +184,7 @@ impl Parser {
         }
     }
 
-    fn sum(&mut self) -> Result<Expr, String> {
+    fn sum(&mut self) -> crate::error::Result<Expr> {
         let mut e = self.product()?;
         while let Some(op) = self.peek_op("+-") {
             self.at += 1;
@@ -191,7 +193,7 @@ impl Parser {
         Ok(e)
     }
 
-    fn product(&mut self) -> Result<Expr, String> {
+    fn product(&mut self) -> crate::error::Result<Expr> {
         let mut e = self.factor()?;
         while let Some(op) = self.peek_op("*/") {
             self.at += 1;
@@ -200,16 +202,16 @@ impl Parser {
         Ok(e)
     }
 
-    fn expect(&mut self, c: char) -> Result<(), String> {
+    fn expect(&mut self, c: char) -> crate::error::Result<()> {
         if self.peek_op(&c.to_string()).is_some() {
             self.at += 1;
             Ok(())
         } else {
-            Err(format!("expected {c:?}"))
+            Err(Error::input(format!("expected {c:?}")))
         }
     }
 
-    fn factor(&mut self) -> Result<Expr, String> {
+    fn factor(&mut self) -> crate::error::Result<Expr> {
         let t = self.toks.get(self.at).cloned();
         self.at += 1;
         match t {
@@ -222,10 +224,10 @@ impl Parser {
             }
             Some(Tok::Name(n)) if self.peek_op("(").is_some() => {
                 let Some(&(_, arity)) = FUNCTIONS.iter().find(|(f, _)| *f == n) else {
-                    return Err(format!(
+                    return Err(Error::input(format!(
                         "unknown function {n:?} (known: {})",
                         FUNCTIONS.iter().map(|f| f.0).collect::<Vec<_>>().join(", ")
-                    ));
+                    )));
                 };
                 self.at += 1;
                 let mut args = vec![self.sum()?];
@@ -235,16 +237,16 @@ impl Parser {
                 }
                 self.expect(')')?;
                 if args.len() != arity {
-                    return Err(format!("{n} takes {arity} argument(s)"));
+                    return Err(Error::input(format!("{n} takes {arity} argument(s)")));
                 }
                 if n == "lead" && args[0].column().is_none() {
-                    return Err("lead reads one column's text: lead(column)".into());
+                    return Err(Error::input("lead reads one column's text: lead(column)"));
                 }
                 Ok(Expr::Call(n, args))
             }
             Some(Tok::Name(n)) => Ok(Expr::Col(n)),
-            Some(t) => Err(format!("unexpected {t:?}")),
-            None => Err("the expression ends too early".into()),
+            Some(t) => Err(Error::input(format!("unexpected {t:?}"))),
+            None => Err(Error::input("the expression ends too early")),
         }
     }
 }

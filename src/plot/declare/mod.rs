@@ -41,6 +41,7 @@ pub use heatmap::HeatmapDecl;
 pub use reading::{ReadingDecl, SectionDecl, TableDecl, validate_section};
 
 use super::{Point, Style};
+use crate::error::Error;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -353,7 +354,7 @@ pub struct DeclError {
 
 /// Reads one `[[chart]]` table: `repeat = [words]` makes one chart per
 /// word, with `{repeat}` replaced by it in every text of the table.
-pub fn from_toml(v: &toml::Value) -> Result<Vec<ChartDecl>, String> {
+pub fn from_toml(v: &toml::Value) -> crate::error::Result<Vec<ChartDecl>> {
     let mut v = v.clone();
     let words: Vec<Option<String>> = match v.as_table_mut().and_then(|t| t.remove("repeat")) {
         None => vec![None],
@@ -362,13 +363,13 @@ pub fn from_toml(v: &toml::Value) -> Result<Vec<ChartDecl>, String> {
             .map(|w| {
                 w.as_str()
                     .map(|s| Some(s.to_string()))
-                    .ok_or_else(|| format!("repeat = {w}: must be a list of words"))
+                    .ok_or_else(|| Error::input(format!("repeat = {w}: must be a list of words")))
             })
             .collect::<Result<_, _>>()?,
         Some(other) => {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "repeat = {other}: must be a non-empty list of words"
-            ));
+            )));
         }
     };
     words
@@ -380,11 +381,11 @@ pub fn from_toml(v: &toml::Value) -> Result<Vec<ChartDecl>, String> {
             }
             c.clone().try_into::<ChartDecl>().map_err(|e| {
                 let msg = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
-                match field_of(&c) {
+                Error::input(match field_of(&c) {
                     // an unknown key's message already names it
                     Some(f) if !msg.contains(&format!("`{f}`")) => format!("`{f}`: {msg}"),
                     _ => msg,
-                }
+                })
             })
         })
         .collect()
@@ -437,11 +438,17 @@ pub fn raw_name(v: &toml::Value, index: usize) -> String {
         .unwrap_or_else(|| format!("#{}", index + 1))
 }
 
-/// A kind's view file: its `[[chart]]`s, its section's `[table]`, its
+/// A kind's view file: the (measured, theory) column pairs whose misses
+/// the report lists (`theory`), the essay's lost table it reconstructs
+/// (`reconstructs`), its `[[chart]]`s, its section's `[table]`, its
 /// `[[reading]]`s and its `[[heatmap]]`s.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ViewFile {
+    #[serde(default)]
+    theory: Vec<TheoryPair>,
+    #[serde(default)]
+    reconstructs: Option<String>,
     #[serde(default)]
     chart: Vec<toml::Value>,
     #[serde(default)]
@@ -452,22 +459,24 @@ struct ViewFile {
     heatmap: Vec<HeatmapDecl>,
 }
 
-fn view_file(text: &str) -> Result<ViewFile, String> {
-    toml::from_str(text).map_err(|e| e.to_string())
+fn view_file(text: &str) -> crate::error::Result<ViewFile> {
+    toml::from_str(text).map_err(|e| Error::input(e.to_string()))
 }
 
 /// Parses the `[[chart]]` tables of a kind's view.
-pub fn parse(text: &str) -> Result<Vec<ChartDecl>, String> {
+pub fn parse(text: &str) -> crate::error::Result<Vec<ChartDecl>> {
     let mut out = Vec::new();
     for (i, c) in view_file(text)?.chart.iter().enumerate() {
-        out.extend(from_toml(c).map_err(|e| format!("chart {}: {e}", raw_name(c, i)))?);
+        out.extend(
+            from_toml(c).map_err(|e| Error::input(format!("chart {}: {e}", raw_name(c, i))))?,
+        );
     }
     Ok(out)
 }
 
 /// Parses the `[table]` and `[[reading]]` tables of a kind's view (its
 /// section: see [`SectionDecl`]).
-pub fn parse_section(text: &str) -> Result<SectionDecl, String> {
+pub fn parse_section(text: &str) -> crate::error::Result<SectionDecl> {
     let f = view_file(text)?;
     Ok(SectionDecl {
         table: f.table,
@@ -475,8 +484,29 @@ pub fn parse_section(text: &str) -> Result<SectionDecl, String> {
     })
 }
 
+/// `theory = [{ measured = "fpr_measured", theory = "fpr_theory" }]` in a
+/// view: every row whose theory value lies outside the measured interval is
+/// reported in the study's reading, never left in a table.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TheoryPair {
+    pub measured: String,
+    pub theory: String,
+}
+
+/// Parses a view's `theory` pairs.
+pub fn parse_theory(text: &str) -> crate::error::Result<Vec<TheoryPair>> {
+    Ok(view_file(text)?.theory)
+}
+
+/// Parses a view's `reconstructs`: the title of the essay's lost table its
+/// study's table reconstructs (in the report's "The essay's lost tables").
+pub fn parse_reconstructs(text: &str) -> crate::error::Result<Option<String>> {
+    Ok(view_file(text)?.reconstructs)
+}
+
 /// Parses the `[[heatmap]]` tables of a kind's view.
-pub fn parse_heatmaps(text: &str) -> Result<Vec<HeatmapDecl>, String> {
+pub fn parse_heatmaps(text: &str) -> crate::error::Result<Vec<HeatmapDecl>> {
     Ok(view_file(text)?.heatmap)
 }
 

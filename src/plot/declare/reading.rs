@@ -332,7 +332,7 @@ pub fn validate_section(d: &SectionDecl, cols: &super::Columns) -> Result<(), su
                         "formats: sigN, pctN, int, bytes, raw",
                     ));
                 }
-                let e = Expr::parse(p.expr).map_err(|m| bad(field.clone(), key, &m))?;
+                let e = Expr::parse(p.expr).map_err(|m| bad(field.clone(), key, &m.to_string()))?;
                 if p.format == "raw" && e.column().is_none() {
                     return Err(bad(
                         field.clone(),

@@ -292,8 +292,9 @@ fn validation_names_the_chart_and_field() {
     assert_eq!((e.field.as_str(), e.value.as_str()), ("chart c.x", "\"n\""));
     assert!(e.allowed.contains("the grid gives it 0"), "{}", e.allowed);
     // a declaration's unknown key is a parse error naming the chart
-    let e =
-        parse("[[chart]]\nname = \"c\"\ntitle = \"t\"\nx = \"n\"\ncolour = \"red\"").unwrap_err();
+    let e = parse("[[chart]]\nname = \"c\"\ntitle = \"t\"\nx = \"n\"\ncolour = \"red\"")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("chart c: unknown field `colour`"), "{e}");
 }
 

@@ -4,6 +4,7 @@
 //! every with Holm's correction, report).
 
 use super::{Basis, Check, Claim, Source, Test, VERDICT_CONFIDENCE, Verdict, verdict};
+use crate::error::Error;
 use crate::export::markdown::sig;
 use crate::stats;
 use crate::table::{Interval, Is, Table, Tables, Value};
@@ -116,24 +117,28 @@ impl Measured {
     }
 }
 
-pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Measured, String> {
+pub(super) fn measure(
+    claim: &Claim,
+    tables: &Tables,
+    test: &Test,
+) -> crate::error::Result<Measured> {
     let t = match claim.source {
         Source::Results => &tables.results,
         Source::Summary => tables
             .summary
             .as_ref()
-            .ok_or("the study wrote no summary table")?,
+            .ok_or_else(|| Error::input("the study wrote no summary table"))?,
     };
     // a proportion (the results carry its counts): intervals stay in [0, 1]
     let proportion = is_proportion(&tables.results, &claim.metric);
     let selected: Vec<&Vec<Value>> = t.select(&claim.select).collect();
     let value = |r: &[Value]| {
         t.f64(r, &claim.metric)
-            .ok_or_else(|| format!("{} is empty in a selected row", claim.metric))
+            .ok_or_else(|| Error::input(format!("{} is empty in a selected row", claim.metric)))
     };
     let theory = |r: &[Value]| claim.theory_metric.as_ref().and_then(|m| t.f64(r, m));
     // a computed value is exact; a measured one needs its interval
-    let interval = |r: &[Value], confidence: f64| -> Result<(Interval, bool), String> {
+    let interval = |r: &[Value], confidence: f64| -> crate::error::Result<(Interval, bool)> {
         match claim.basis {
             Basis::Computed | Basis::Counted | Basis::Reference => {
                 Ok((Interval::exact(value(r)?), false))
@@ -141,10 +146,10 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             Basis::Measured => {
                 let (i, rescaled) = verdict_interval(t, r, &claim.metric, confidence, proportion)
                     .ok_or_else(|| {
-                    format!(
+                    Error::input(format!(
                         "{} has no interval: mark the claim computed, or measure it with one",
                         claim.metric
-                    )
+                    ))
                 })?;
                 // a rare rate averaged over replicates: pool their counts
                 if claim.source == Source::Summary && proportion {
@@ -167,17 +172,20 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
     match claim.check {
         Check::Value => {
             let [r] = selected[..] else {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "selector matched {} rows, expected 1",
                     selected.len()
-                ));
+                )));
             };
             let Some(base) = &claim.baseline else {
                 let (i, rescaled) = interval(r, c)?;
                 if claim.per_theory {
                     // a ratio to the row's own formula value
                     let th = theory(r).filter(|t| *t > 0.0).ok_or_else(|| {
-                        format!("per_theory: {:?} is not positive", claim.theory_metric)
+                        Error::input(format!(
+                            "per_theory: {:?} is not positive",
+                            claim.theory_metric
+                        ))
                     })?;
                     let ratio = Interval::new(i.value / th, i.lo / th, i.hi / th);
                     return Ok(Measured::of(ratio, Some(1.0), rescaled));
@@ -186,7 +194,10 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             };
             let b: Vec<&Vec<Value>> = t.select(base).collect();
             let [b] = b[..] else {
-                return Err(format!("baseline matched {} rows, expected 1", b.len()));
+                return Err(Error::input(format!(
+                    "baseline matched {} rows, expected 1",
+                    b.len()
+                )));
             };
             let ((x, rx), (y, ry)) = (interval(r, c)?, interval(b, c)?);
             let ratio = if claim.basis != Basis::Measured {
@@ -203,19 +214,19 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
         }
         Check::EqualAcross => {
             if selected.len() < 2 {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "selector matched {} rows, expected 2 or more",
                     selected.len()
-                ));
+                )));
             }
             let mut vals = Vec::new();
             for r in &selected {
                 let (i, rescaled) = interval(r, c)?;
                 if i.value.is_nan() || i.value <= 0.0 {
-                    return Err(format!(
+                    return Err(Error::input(format!(
                         "{} = {} in a selected row: a ratio needs positive values",
                         claim.metric, i.value
-                    ));
+                    )));
                 }
                 vals.push((i, rescaled, theory(r)));
             }
@@ -243,7 +254,7 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
         }
         Check::Max => {
             if selected.is_empty() {
-                return Err("selector matched no rows".into());
+                return Err(Error::input("selector matched no rows"));
             }
             let mut max = f64::NEG_INFINITY;
             for r in &selected {
@@ -257,16 +268,16 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
         }
         Check::Pooled => {
             if selected.is_empty() {
-                return Err("selector matched no rows".into());
+                return Err(Error::input("selector matched no rows"));
             }
             if !is_proportion(t, &claim.metric) {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "{} is not a proportion (it carries no successes and trials)",
                     claim.metric
-                ));
+                )));
             }
-            let (k, n) =
-                pooled_counts(t, selected.iter().copied(), &claim.metric).ok_or("empty count")?;
+            let (k, n) = pooled_counts(t, selected.iter().copied(), &claim.metric)
+                .ok_or_else(|| Error::input("empty count"))?;
             let (lo, hi) = stats::clopper_pearson(k, n, c);
             let rate = if n == 0 {
                 f64::NAN
@@ -278,7 +289,10 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             if claim.per_theory {
                 // the pooled rate as a ratio to the rows' mean formula value
                 let th = th.filter(|t| *t > 0.0).ok_or_else(|| {
-                    format!("per_theory: {:?} is not positive", claim.theory_metric)
+                    Error::input(format!(
+                        "per_theory: {:?} is not positive",
+                        claim.theory_metric
+                    ))
                 })?;
                 return Ok(Measured::of(
                     Interval::new(rate / th, lo / th, hi / th),
@@ -295,11 +309,11 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
                 .filter(|r| t.f64(r, &claim.metric).is_some())
                 .collect();
             if rows.is_empty() {
-                return Err(if selected.is_empty() {
+                return Err(Error::input(if selected.is_empty() {
                     "selector matched no rows".into()
                 } else {
                     format!("{} is empty in every selected row", claim.metric)
-                });
+                }));
             }
             // Holm's first step: a row refutes the universal claim at the
             // familywise level c when its interval at 1 − (1 − c)/k lies
@@ -369,7 +383,10 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             })
         }
         Check::ArgMin => {
-            let by = claim.by.as_deref().ok_or("argmin without `by`")?;
+            let by = claim
+                .by
+                .as_deref()
+                .ok_or_else(|| Error::input("argmin without `by`"))?;
             // one value per `by`: a proportion's counts pooled over its rows
             // (settings that measure the same rate), else its single row
             let counts = is_proportion(t, &claim.metric);
@@ -377,7 +394,7 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             for r in &selected {
                 let at = t
                     .f64(r, by)
-                    .ok_or_else(|| format!("{by} is empty in a selected row"))?;
+                    .ok_or_else(|| Error::input(format!("{by} is empty in a selected row")))?;
                 match groups.iter_mut().find(|g| g.0 == at) {
                     Some(g) => g.1.push(r),
                     None => groups.push((at, vec![r])),
@@ -386,16 +403,16 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             let mut rows = Vec::new();
             for (at, rs) in &groups {
                 let i = if counts {
-                    let (k, n) =
-                        pooled_counts(t, rs.iter().copied(), &claim.metric).ok_or("empty count")?;
+                    let (k, n) = pooled_counts(t, rs.iter().copied(), &claim.metric)
+                        .ok_or_else(|| Error::input("empty count"))?;
                     let (lo, hi) = stats::clopper_pearson(k, n, c);
                     Interval::new(k as f64 / n.max(1) as f64, lo, hi)
                 } else {
                     let [r] = rs[..] else {
-                        return Err(format!(
+                        return Err(Error::input(format!(
                             "{} rows at {by} = {at}: without counts to pool, argmin takes one row per value",
                             rs.len()
-                        ));
+                        )));
                     };
                     interval(r, c)?.0
                 };
@@ -404,7 +421,7 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
             let (best, at) = *rows
                 .iter()
                 .min_by(|a, b| a.0.value.total_cmp(&b.0.value))
-                .ok_or("selector matched no rows")?;
+                .ok_or_else(|| Error::input("selector matched no rows"))?;
             // every value the data cannot tell from the minimum
             let tied = rows.iter().filter(|(i, _)| i.lo <= best.hi).map(|r| r.1);
             let (lo, hi) = tied.fold((at, at), |(lo, hi), x| (lo.min(x), hi.max(x)));
@@ -421,10 +438,10 @@ pub(super) fn measure(claim: &Claim, tables: &Tables, test: &Test) -> Result<Mea
         }
         Check::Report => {
             let [r] = selected[..] else {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "selector matched {} rows, expected 1",
                     selected.len()
-                ));
+                )));
             };
             // a measured value keeps its interval (shown, never judged)
             let (interval, rescaled) = if claim.basis == Basis::Measured {

@@ -9,6 +9,7 @@ pub use super::margin::{OrderOf, Quantity, Scale};
 pub use super::verdict::{
     ClaimType, Reading, Test, VERDICT_CONFIDENCE, VERDICTS, Verdict, verdict,
 };
+use crate::error::Error;
 use crate::export::markdown::sig;
 use crate::table::{Interval, Tables, Value};
 
@@ -213,7 +214,7 @@ impl LedgerRow {
     /// Sets `section` and `place` from the quote's position in its document.
     pub fn placed(mut self) -> Self {
         let at = super::documents::document(self.document.id())
-            .ok_or_else(String::new)
+            .ok_or_else(|| Error::input("no such document"))
             .and_then(|d| d.locate(&self.quote));
         (self.section, self.place) = match at {
             Ok((i, heading, offset)) => (heading.to_string(), (i, offset)),
@@ -388,7 +389,7 @@ pub fn evaluate(claim: &Claim, study: &str, tables: &Tables) -> LedgerRow {
                 }
             }
         }
-        Err(why) => append(&mut row.note, &why),
+        Err(why) => append(&mut row.note, &why.to_string()),
     }
     row
 }
@@ -443,7 +444,7 @@ fn append(note: &mut String, s: &str) {
 /// hold). `Err` lists what is wrong (a spec
 /// error: the ledger is not written). `tests/quotes.rs` checks that every
 /// committed caveat's parent exists.
-pub fn link(rows: &mut [LedgerRow]) -> Result<(), String> {
+pub fn link(rows: &mut [LedgerRow]) -> crate::error::Result<()> {
     let measured: std::collections::HashMap<String, (Reading, Option<f64>)> = rows
         .iter()
         .map(|r| (r.claim_id.clone(), (r.reading, r.measured)))
@@ -504,7 +505,7 @@ pub fn link(rows: &mut [LedgerRow]) -> Result<(), String> {
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(errors.join("; "))
+        Err(Error::input(errors.join("; ")))
     }
 }
 

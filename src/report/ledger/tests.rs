@@ -198,7 +198,7 @@ fn link_checks_caveat_parents_and_fills_corrections() {
     bad[0].reading = Reading::Caveat;
     bad[1].caveat_of = Some("zzz".into());
     bad[1].correction = "{nope}".into();
-    let e = link(&mut bad).unwrap_err();
+    let e = link(&mut bad).unwrap_err().to_string();
     assert!(e.contains("itself a caveat") && e.contains("{nope}"), "{e}");
     assert!(
         bad[1].note.contains("zzz is not in this run"),

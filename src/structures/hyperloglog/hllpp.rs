@@ -11,6 +11,7 @@
 //! empirically as where linear counting stops beating the corrected estimate.
 
 use super::{estimators, index_and_rank, theory};
+use crate::error::Error;
 use crate::hashing::splitmix64;
 use std::sync::OnceLock;
 
@@ -118,15 +119,15 @@ pub struct BiasTable {
 
 impl BiasTable {
     /// Parses [`to_csv`]'s format; every p in 4..=18 must be present.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> crate::error::Result<Self> {
         let mut by_p: Vec<Vec<(f64, f64)>> = vec![Vec::new(); 15];
         let mut lines = text.lines().filter(|l| !l.starts_with('#'));
         if lines.next() != Some("p,n,raw_mean,bias") {
-            return Err("bias table: missing header p,n,raw_mean,bias".into());
+            return Err(Error::input("bias table: missing header p,n,raw_mean,bias"));
         }
         for (i, line) in lines.enumerate() {
             let f: Vec<&str> = line.split(',').collect();
-            let bad = || format!("bias table line {}: {line:?}", i + 2);
+            let bad = || Error::input(format!("bias table line {}: {line:?}", i + 2));
             if f.len() != 4 {
                 return Err(bad());
             }
@@ -140,7 +141,11 @@ impl BiasTable {
         }
         for (i, v) in by_p.iter_mut().enumerate() {
             if v.len() < K_NEIGHBOURS {
-                return Err(format!("bias table: p = {} has {} points", i + 4, v.len()));
+                return Err(Error::input(format!(
+                    "bias table: p = {} has {} points",
+                    i + 4,
+                    v.len()
+                )));
             }
             v.sort_by(|a, b| a.0.total_cmp(&b.0));
         }

@@ -22,6 +22,7 @@
 //! blocks) says
 //! so in [`Filter::reach`] rather than building something else.
 
+use crate::error::Error;
 use crate::hashing::KeyHasher;
 use crate::structures::Membership;
 use crate::structures::bloom::datasketches::DataSketchesBloom;
@@ -428,9 +429,9 @@ impl Filter {
 
     /// The configuration this structure's implementation chooses for `n`
     /// keys at rate `eps` (see the module's table), or why there is none.
-    pub fn configure(self, n: u64, eps: f64) -> Result<Config, String> {
+    pub fn configure(self, n: u64, eps: f64) -> crate::error::Result<Config> {
         if let Some(why) = self.reach(eps) {
-            return Err(why);
+            return Err(Error::input(why));
         }
         let n1 = n.max(1);
         let m = bloom::optimal_m(n1, eps);
@@ -439,7 +440,7 @@ impl Filter {
             Filter::Bloom => Shape::Bits { m, k },
             Filter::BlockedBloom => {
                 let m = bloom::blocked_m_for(n1, eps, BLOCK_BITS).ok_or_else(|| {
-                    format!("512-bit blocks do not reach ε = {eps} with up to 7× a standard filter's bits")
+                    Error::input(format!("512-bit blocks do not reach ε = {eps} with up to 7× a standard filter's bits"))
                 })?;
                 Shape::Bits {
                     m,
@@ -462,7 +463,7 @@ impl Filter {
             },
             Filter::Quotient => {
                 let (q, r) = quotient::qfilter_qr(n1, eps)
-                    .ok_or_else(|| format!("qfilter cannot hold {n} keys"))?;
+                    .ok_or_else(|| Error::input(format!("qfilter cannot hold {n} keys")))?;
                 Shape::Quotient { q, r }
             }
             Filter::Xor | Filter::BinaryFuse => {

@@ -17,7 +17,7 @@
 use crate::attack::bloom::{self, Found, Model};
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
 use crate::stats::Proportion;
@@ -165,7 +165,7 @@ fn attack(p: &P, seeds: Seeds) -> anyhow::Result<(u64, u32, Filter, Found, u64)>
     Ok((m, k, filter, found, positives))
 }
 
-impl Study for BloomAttack {
+impl Measure for BloomAttack {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_attack";

@@ -8,7 +8,7 @@
 use crate::attack::murmur::Target;
 use crate::experiment::kinds::common::{self, HASH_SEED};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::hashing::StrategyId;
 use crate::stats::Proportion;
@@ -44,18 +44,17 @@ fn twin(keys: &mut KeyGen, id: u64) -> Vec<u8> {
     Target::Murmur3x64_128.twin(keys.key(id))
 }
 
-impl Study for BloomTwins {
+impl Measure for BloomTwins {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_twins";
     const ABOUT: &'static str = "Bloom filter queried with seed-independent MurmurHash3 twins of its members, vs a keyed hash";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if p.keys.min_len() < 32 {
-            return Err((
+            return Err(crate::error::Error::invalid(
                 "keys",
-                "every key must be at least 32 bytes long: url100, blob2k or such a key file"
-                    .into(),
+                "every key must be at least 32 bytes long: url100, blob2k or such a key file",
             ));
         }
         Ok(())

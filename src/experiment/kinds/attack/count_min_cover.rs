@@ -7,7 +7,7 @@
 
 use crate::attack::count_min::{self, Cover};
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::stats::Proportion;
@@ -92,7 +92,7 @@ fn search(p: &P, seeds: Seeds) -> anyhow::Result<Vec<Cover>> {
         .collect())
 }
 
-impl Study for CountMinCover {
+impl Measure for CountMinCover {
     type P = P;
     type R = R;
     const NAME: &'static str = "count_min_cover";

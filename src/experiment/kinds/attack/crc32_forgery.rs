@@ -5,7 +5,7 @@
 
 use crate::attack::crc32;
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, Seeds};
 use crate::stats;
 use crate::table::Interval;
@@ -43,7 +43,7 @@ fn forged() -> Vec<u8> {
     crc32::forge(FORGED_PREFIX, crc32::crc32(FILE))
 }
 
-impl Study for Crc32Forgery {
+impl Measure for Crc32Forgery {
     type P = P;
     type R = R;
     const NAME: &'static str = "crc32_forgery";

@@ -10,7 +10,7 @@ use crate::attack::flood::{self, Bytes, Counted, OneShot};
 use crate::attack::murmur::Target;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::footprint::{chunk, table};
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, Seeds};
 use crate::hashing::{Murmur3x86_32, Murmur64a, Seed};
 use crate::stats;
@@ -202,7 +202,7 @@ fn run_table(p: &P, seeds: Seeds, keys: &Keys) -> Timing {
     }
 }
 
-impl Study for HashmapFlood {
+impl Measure for HashmapFlood {
     type P = P;
     type R = R;
     const NAME: &'static str = "hashmap_flood";

@@ -13,7 +13,7 @@
 use crate::attack::hll::{self, Deflate};
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::footprint::chunk;
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::{HashStrategy, StrategyId};
 use crate::peer::redis;
@@ -89,15 +89,18 @@ fn items(p: &P, seeds: Seeds) -> (Vec<Vec<u8>>, u64) {
     }
 }
 
-impl Study for HllAttack {
+impl Measure for HllAttack {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_attack";
     const ABOUT: &'static str = "HyperLogLog deflation and inflation on Redis's layout (checked against redis-server) vs a sip13-keyed HLL";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if p.attack == Attack::DeflateIndex && p.fraction * 16_384.0 < 1.0 {
-            return Err(("fraction", "at least 1/16384 (one register)".into()));
+            return Err(crate::error::Error::invalid(
+                "fraction",
+                "at least 1/16384 (one register)",
+            ));
         }
         Ok(())
     }

@@ -6,7 +6,7 @@
 
 use super::target;
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, Seeds};
 use crate::hashing::{KeyHasher, Seed, StrategyId};
 use rand::RngExt;
@@ -52,7 +52,7 @@ fn base(p: &P, seeds: Seeds) -> Vec<u8> {
         .collect()
 }
 
-impl Study for Multicollision {
+impl Measure for Multicollision {
     type P = P;
     type R = R;
     const NAME: &'static str = "multicollision";

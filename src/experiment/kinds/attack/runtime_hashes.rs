@@ -10,7 +10,7 @@
 use crate::attack::strings::{self, JAVA_BLOCKS, PHP5_BLOCKS};
 use crate::error::Error;
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, Seeds};
 use crate::peer::python;
 use std::collections::HashSet;
@@ -119,7 +119,7 @@ fn rust_default_is_sip13() -> bool {
     })
 }
 
-impl Study for RuntimeHashes {
+impl Measure for RuntimeHashes {
     type P = P;
     type R = R;
     const NAME: &'static str = "runtime_hashes";

@@ -11,7 +11,7 @@
 use crate::attack::seed;
 use crate::attack::universal::{self, Function};
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, Seeds};
 use crate::hashing::{KeyHasher, Seed, StrategyId};
 use crate::stats::Proportion;
@@ -146,15 +146,15 @@ fn attack(p: &P, seeds: Seeds, secrets: u64) -> Vec<Outcome> {
         .collect()
 }
 
-impl Study for SeedRecovery {
+impl Measure for SeedRecovery {
     type P = P;
     type R = R;
     const NAME: &'static str = "seed_recovery";
     const ABOUT: &'static str = "A per-process random seed recovered from one observed output (murmur, xxHash) and used to craft collisions; SipHash's key not";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if !p.m.is_power_of_two() {
-            return Err(("m", "must be a power of two".into()));
+            return Err(crate::error::Error::invalid("m", "must be a power of two"));
         }
         Ok(())
     }

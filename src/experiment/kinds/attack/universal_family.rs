@@ -10,7 +10,7 @@
 
 use crate::attack::universal::{self, CW_SMALL, Family, Function, MS_SMALL};
 use crate::experiment::kinds::common;
-use crate::experiment::kinds::{Footprint, Study};
+use crate::experiment::kinds::{Footprint, Measure};
 use crate::experiment::params::{Def, Seeds};
 use crate::stats::Proportion;
 
@@ -88,15 +88,15 @@ fn x_m(p: Proportion, m: f64) -> crate::stats::Estimate {
     crate::stats::Estimate::proportion(p.successes, p.trials).map(|x| x * m)
 }
 
-impl Study for UniversalFamily {
+impl Measure for UniversalFamily {
     type P = P;
     type R = R;
     const NAME: &'static str = "universal_family";
     const ABOUT: &'static str = "Universal hashing: crafted pairs under a fresh draw vs a constant seed, an exhaustive universality check and the pigeonhole bucket";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if !p.m.is_power_of_two() {
-            return Err(("m", "must be a power of two".into()));
+            return Err(crate::error::Error::invalid("m", "must be a power of two"));
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! k and hash strategy, next to (1 − e^(−kn/m))^k.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{
     self, FillQuery, HASH, HASH_SEED, KEYS, MAX_BITS, QUERIES, fill_and_query,
 };
@@ -57,9 +57,9 @@ pub fn m_k(n: u64, bits_per_key: f64, k: KSetting) -> (u64, u32) {
 }
 
 /// The cross-parameter check every m = bits_per_key·n kind shares.
-pub fn check_bits(n: u64, bits_per_key: f64) -> Result<(), (&'static str, String)> {
+pub fn check_bits(n: u64, bits_per_key: f64) -> crate::error::Result<()> {
     if bits_per_key * n as f64 > MAX_BITS {
-        return Err((
+        return Err(crate::error::Error::invalid(
             "bits_per_key",
             format!(
                 "bits_per_key * n must be <= 2^40 bits (128 GiB; the hard cap for absurd sizes: `sketchlab plan` checks the machine); n = {n}"
@@ -69,14 +69,14 @@ pub fn check_bits(n: u64, bits_per_key: f64) -> Result<(), (&'static str, String
     Ok(())
 }
 
-impl Study for BloomFpr {
+impl Measure for BloomFpr {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_fpr";
     const ABOUT: &'static str =
         "Bloom filter FPR vs n, bits per key, k and hash, with Wilson intervals, next to theory";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         check_bits(p.n, p.bits_per_key)
     }
 

@@ -3,7 +3,7 @@
 //! behind it at a given request rate and hit rate.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
@@ -56,16 +56,19 @@ crate::row! {
     }
 }
 
-impl Study for BloomOverfill {
+impl Measure for BloomOverfill {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_overfill";
     const ABOUT: &'static str =
         "a filter sized for one capacity filled past it: FPR and the store load it lets through";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if theory::optimal_m(p.capacity, p.p) as f64 > common::MAX_BITS {
-            return Err(("capacity", "the filter must be <= 2^40 bits (128 GiB; the hard cap for absurd sizes: `sketchlab plan` checks the machine)".into()));
+            return Err(crate::error::Error::invalid(
+                "capacity",
+                "the filter must be <= 2^40 bits (128 GiB; the hard cap for absurd sizes: `sketchlab plan` checks the machine)",
+            ));
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 //! measured on a filter built exactly that way.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -59,17 +59,17 @@ crate::row! {
     }
 }
 
-impl Study for BloomSizing {
+impl Measure for BloomSizing {
     type P = P;
     type R = R;
     const NAME: &'static str = "bloom_sizing";
     const ABOUT: &'static str = "Bloom sizing by the chapter's formulas for a target p, and the FPR a filter built that way measures";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if theory::optimal_m(p.n, p.p) as f64 > common::MAX_BITS {
-            return Err((
+            return Err(crate::error::Error::invalid(
                 "n",
-                "the filter for n at p must be <= 2^40 bits (128 GiB; the hard cap for absurd sizes: `sketchlab plan` checks the machine)".into(),
+                "the filter for n at p must be <= 2^40 bits (128 GiB; the hard cap for absurd sizes: `sketchlab plan` checks the machine)",
             ));
         }
         Ok(())

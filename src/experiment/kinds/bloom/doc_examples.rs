@@ -11,7 +11,7 @@
 //! * `reference_fpr`: the chapter's Python class at n, p: its measured FPR.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -270,7 +270,7 @@ fn run_small(d: &Documented, p: &P, seeds: Seeds) -> anyhow::Result<R> {
     })
 }
 
-impl Study for DocExamples {
+impl Measure for DocExamples {
     type P = P;
     type R = R;
     const NAME: &'static str = "doc_examples";

@@ -4,7 +4,7 @@
 //! t-interval over replicates covers the filter-to-filter variation.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::bloom::bloom_fpr::{check_bits, m_k};
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::bloom_bytes;
@@ -62,7 +62,7 @@ crate::row! {
     }
 }
 
-impl Study for DoubleHashing {
+impl Measure for DoubleHashing {
     type P = P;
     type R = R;
     const NAME: &'static str = "double_hashing";
@@ -71,7 +71,7 @@ impl Study for DoubleHashing {
 
     const MIN_REPLICATES: u32 = 2;
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         check_bits(p.n, p.bits_per_key)
     }
 

@@ -3,7 +3,7 @@
 //! rate; we count the lookups that reach the store, next to h + (1 − h)·p.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, boxed_set};
@@ -59,18 +59,18 @@ crate::row! {
     }
 }
 
-impl Study for HitRate {
+impl Measure for HitRate {
     type P = P;
     type R = R;
     const NAME: &'static str = "hit_rate";
     const ABOUT: &'static str =
         "store lookups behind a filter at a given hit rate, next to h + (1-h)p";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if p.n > 100_000_000 {
-            return Err((
+            return Err(crate::error::Error::invalid(
                 "n",
-                "must be <= 100000000 (the store is an exact in-memory set)".into(),
+                "must be <= 100000000 (the store is an exact in-memory set)",
             ));
         }
         Ok(())

@@ -5,7 +5,7 @@
 
 use crate::error::Error;
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, exact_set, key_len};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
@@ -125,17 +125,17 @@ fn hashset_bytes(keys: &mut KeyGen, n: u64) -> Option<u64> {
     }
 }
 
-impl Study for KeySize {
+impl Measure for KeySize {
     type P = P;
     type R = R;
     const NAME: &'static str = "key_size";
     const ABOUT: &'static str = "Bloom FPR and bytes at equal bits per key for small and large keys, next to a measured exact HashSet";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if p.n > 10_000_000 {
-            return Err((
+            return Err(crate::error::Error::invalid(
                 "n",
-                "must be <= 10000000 (the exact set of 2 KiB keys must fit in memory)".into(),
+                "must be <= 10000000 (the exact set of 2 KiB keys must fit in memory)",
             ));
         }
         Ok(())

@@ -9,7 +9,7 @@
 //! h / (h·(R + 1)/2 + (1 − h)·R).
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
@@ -110,18 +110,21 @@ impl Tally {
     }
 }
 
-impl Study for LsmReadPath {
+impl Measure for LsmReadPath {
     type P = P;
     type R = R;
     const NAME: &'static str = "lsm_read_path";
     const ABOUT: &'static str = "disk reads per lookup over sorted runs with and without a Bloom filter per run, and the per-file hit rate";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if p.n < p.runs as u64 {
-            return Err(("n", "must be >= runs (every run holds a key)".into()));
+            return Err(crate::error::Error::invalid(
+                "n",
+                "must be >= runs (every run holds a key)",
+            ));
         }
         if p.n > 100_000_000 {
-            return Err(("n", "must be <= 100000000".into()));
+            return Err(crate::error::Error::invalid("n", "must be <= 100000000"));
         }
         Ok(())
     }

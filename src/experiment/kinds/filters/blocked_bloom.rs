@@ -4,7 +4,7 @@
 //! member query touches.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::bloom::bloom_fpr::{check_bits, m_k};
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::bloom_bytes;
@@ -47,13 +47,13 @@ crate::row! {
     }
 }
 
-impl Study for BlockedBloomStudy {
+impl Measure for BlockedBloomStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "blocked_bloom";
     const ABOUT: &'static str = "blocked Bloom (k probes in one 512-bit block) vs the standard filter: FPR penalty and cache lines per query";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         check_bits(p.n, p.bits_per_key)
     }
 

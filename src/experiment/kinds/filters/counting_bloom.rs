@@ -14,7 +14,7 @@
 //!   sharing bit 9: clearing /logout's bits.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
@@ -121,21 +121,30 @@ fn window_consistent(before: &[u8], after: &[u8]) -> bool {
     pairs().all(|(b, a)| a <= b && b - a <= 1) && pairs().any(|(b, a)| b > a)
 }
 
-impl Study for CountingBloomStudy {
+impl Measure for CountingBloomStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "counting_bloom";
     const ABOUT: &'static str = "counting Bloom filters: space, counter overflow, false negatives from overflow and from bogus deletes";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if p.counter_bits != 4 && p.counter_bits != 8 {
-            return Err(("counter_bits", "must be 4 or 8".into()));
+            return Err(crate::error::Error::invalid(
+                "counter_bits",
+                "must be 4 or 8",
+            ));
         }
         if bloom_theory::optimal_m(p.capacity, p.p) as f64 > common::MAX_BITS / 8.0 {
-            return Err(("capacity", "the filter must be <= 2^37 counters".into()));
+            return Err(crate::error::Error::invalid(
+                "capacity",
+                "the filter must be <= 2^37 counters",
+            ));
         }
         if (p.capacity as f64 * p.load) > 1e9 {
-            return Err(("load", "capacity * load must be <= 1e9 keys".into()));
+            return Err(crate::error::Error::invalid(
+                "load",
+                "capacity * load must be <= 1e9 keys",
+            ));
         }
         Ok(())
     }

@@ -14,7 +14,7 @@
 //! (k probes for a member, up to the first zero bit for an absent key).
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
@@ -102,7 +102,7 @@ crate::row! {
     }
 }
 
-impl Study for CuckooStudy {
+impl Measure for CuckooStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "cuckoo";

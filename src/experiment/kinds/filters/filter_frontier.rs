@@ -9,7 +9,7 @@
 //! `note` and leaves its metrics empty. Timing is `filter_speed`'s.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
@@ -72,7 +72,7 @@ pub(crate) fn of_rate(p: Proportion, f: impl Fn(f64) -> f64) -> Option<Interval>
     })
 }
 
-impl Study for FilterFrontier {
+impl Measure for FilterFrontier {
     type P = P;
     type R = R;
     const NAME: &'static str = "filter_frontier";

@@ -4,7 +4,7 @@
 //! memory each takes.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS, QUERIES, fill_and_query};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -47,18 +47,18 @@ crate::row! {
     }
 }
 
-impl Study for ScalableBloomStudy {
+impl Measure for ScalableBloomStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "scalable_bloom";
     const ABOUT: &'static str = "a scalable Bloom filter and a fixed one filled past capacity: FPR vs the bound P0/(1-r), memory";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if p.growth <= 1.0 {
-            return Err(("growth", "must be > 1".into()));
+            return Err(crate::error::Error::invalid("growth", "must be > 1"));
         }
         if p.n > 100_000_000 {
-            return Err(("n", "must be <= 100000000".into()));
+            return Err(crate::error::Error::invalid("n", "must be <= 100000000"));
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! `bits`, repeated over independent key sets, next to the birthday bound.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::table;
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -69,7 +69,7 @@ crate::row! {
     }
 }
 
-impl Study for Birthday {
+impl Measure for Birthday {
     type P = P;
     type R = R;
     const NAME: &'static str = "birthday";

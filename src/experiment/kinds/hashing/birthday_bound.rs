@@ -2,7 +2,7 @@
 //! width, as computed rows (formulas, no sampling).
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common;
 use crate::experiment::params::{Def, Seeds};
 use crate::structures::birthday as bd;
@@ -34,7 +34,7 @@ crate::row! {
     }
 }
 
-impl Study for BirthdayBound {
+impl Measure for BirthdayBound {
     type P = P;
     type R = R;
     const NAME: &'static str = "birthday_bound";

@@ -4,7 +4,7 @@
 //! per strategy and keyset, each next to its theory.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::footprint::{bloom_bits, bloom_bytes, hll_bytes, table};
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -51,7 +51,7 @@ crate::row! {
     }
 }
 
-impl Study for HashInStructures {
+impl Measure for HashInStructures {
     type P = P;
     type R = R;
     const NAME: &'static str = "hash_in_structures";

@@ -11,7 +11,7 @@
 //!   full-width collisions next to n²/2^(w+1).
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::footprint::table;
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -81,7 +81,7 @@ fn normal_upper_quantile(q: f64) -> f64 {
 
 use crate::workload::check::chi2_z;
 
-impl Study for HashQuality {
+impl Measure for HashQuality {
     type P = P;
     type R = R;
     const NAME: &'static str = "hash_quality";

@@ -2,7 +2,7 @@
 //! the median of repeated timed batches (trials run one at a time).
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::{KeyHasher, StrategyId};
@@ -41,7 +41,7 @@ crate::row! {
 /// Distinct keys cycled through, so a batch is not one cached key.
 const KEYS: usize = 256;
 
-impl Study for HashSpeed {
+impl Measure for HashSpeed {
     type P = P;
     type R = R;
     const NAME: &'static str = "hash_speed";

@@ -6,7 +6,7 @@
 //! on the same number of keys.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::{KeyHasher, StrategyId};
@@ -80,7 +80,7 @@ pub fn verdict(h: &HashCheck, control: &HashCheck) -> String {
     "ok".into()
 }
 
-impl Study for KeyHashing {
+impl Measure for KeyHashing {
     type P = P;
     type R = R;
     const NAME: &'static str = "key_hashing";

@@ -15,7 +15,7 @@
 //! through their own hash of a value, so their rows stop at max_n.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
@@ -75,7 +75,7 @@ fn checkpoints(from: u64, max: u64) -> Vec<u64> {
     v
 }
 
-impl Study for CardinalityFrontier {
+impl Measure for CardinalityFrontier {
     type P = P;
     type R = R;
     const NAME: &'static str = "cardinality_frontier";

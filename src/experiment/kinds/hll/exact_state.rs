@@ -7,7 +7,7 @@
 //! free").
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::bloom::bloom_overfill::FRACTION;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::kinds::footprint::{hll_bytes, table};
@@ -47,7 +47,7 @@ crate::row! {
     }
 }
 
-impl Study for ExactState {
+impl Measure for ExactState {
     type P = P;
     type R = R;
     const NAME: &'static str = "exact_state";

@@ -10,7 +10,7 @@
 //!   the difference of 1 between an intersection of 0 and one of 1.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common;
 use crate::experiment::params::{Def, Seeds};
 use crate::export::markdown::sig;
@@ -49,7 +49,7 @@ crate::row! {
     }
 }
 
-impl Study for HllArithmetic {
+impl Measure for HllArithmetic {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_arithmetic";

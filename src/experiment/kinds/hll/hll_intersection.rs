@@ -5,7 +5,7 @@
 //! along one stream and is read at each size ratio.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
@@ -47,16 +47,19 @@ crate::row! {
     }
 }
 
-impl Study for HllIntersection {
+impl Measure for HllIntersection {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_intersection";
     const ABOUT: &'static str = "|A∩B| by inclusion-exclusion from HyperLogLogs vs the truth as |A|/|B| goes from 1 to 10^4";
     const MIN_REPLICATES: u32 = 5;
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if (p.overlap * p.small as f64).round() < 1.0 {
-            return Err(("overlap", "overlap·small must be at least 1".into()));
+            return Err(crate::error::Error::invalid(
+                "overlap",
+                "overlap·small must be at least 1",
+            ));
         }
         Ok(())
     }

@@ -19,7 +19,7 @@
 //!   its shorthand column is 2^20, the estimate such a set gives.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::{KeyHasher, StrategyId};
@@ -121,7 +121,7 @@ pub fn expected_longest_run(flips: usize) -> f64 {
     total
 }
 
-impl Study for HllIntuition {
+impl Measure for HllIntuition {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_intuition";

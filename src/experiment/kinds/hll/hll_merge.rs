@@ -4,7 +4,7 @@
 //! and the error of the merged estimate.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::params::{Def, HashSeed, ParamDef, Seeds};
@@ -41,7 +41,7 @@ crate::row! {
     }
 }
 
-impl Study for HllMerge {
+impl Measure for HllMerge {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_merge";

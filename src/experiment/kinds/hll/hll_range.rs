@@ -6,7 +6,7 @@
 
 use super::peers::{self, Peers};
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -74,7 +74,7 @@ pub fn checkpoints(max_n: u64, per_decade: u32) -> Vec<u64> {
     v
 }
 
-impl Study for HllRange {
+impl Measure for HllRange {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_range";

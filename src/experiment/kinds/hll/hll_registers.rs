@@ -4,7 +4,7 @@
 
 use super::peers::{self, Peers};
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -64,7 +64,7 @@ fn alpha_exact(p: u32) -> f64 {
     A.get_or_init(|| (4..=18).map(|p| theory::alpha_exact(1 << p)).collect())[(p - 4) as usize]
 }
 
-impl Study for HllRegisters {
+impl Measure for HllRegisters {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_registers";

@@ -5,7 +5,7 @@
 //! separating the estimator's own error from the 64-bit hash's collisions.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::footprint::hll_bytes;
 use crate::experiment::params::{Def, Seeds};
@@ -48,7 +48,7 @@ pub fn cardinalities(min_exp: u32) -> Vec<f64> {
     v
 }
 
-impl Study for HllScale {
+impl Measure for HllScale {
     type P = P;
     type R = R;
     const NAME: &'static str = "hll_scale";

@@ -5,7 +5,7 @@
 //! neither is possible the Redis columns are empty and the reading says why.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common;
 use crate::experiment::kinds::footprint::{chunk, table};
 use crate::experiment::params::{Def, Seeds};
@@ -48,7 +48,7 @@ crate::row! {
     }
 }
 
-impl Study for RedisHllStudy {
+impl Measure for RedisHllStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "redis_hll";

@@ -7,7 +7,7 @@
 //! the Apache DataSketches Count-Min on the same stream.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::params::{Def, HashSeed, PType, ParamDef, Seeds};
 use crate::hashing::{KeyHasher, StrategyId};
@@ -246,7 +246,7 @@ impl CountMinStudy {
     }
 }
 
-impl Study for CountMinStudy {
+impl Measure for CountMinStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "count_min";

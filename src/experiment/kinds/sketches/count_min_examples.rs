@@ -12,7 +12,7 @@
 //!   counters under 80 KB with the δ = e^−d it gives.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common;
 use crate::experiment::params::{Def, Seeds};
 use crate::structures::count_min::{CountMin, theory};
@@ -62,7 +62,7 @@ crate::row! {
 /// The chapter's pictured rows after "apple" ×3 and "banana" ×2.
 const CHAPTER_AFTER: [[u64; 6]; 3] = [[0, 5, 0, 0, 0, 0], [0, 0, 2, 3, 0, 0], [0, 0, 3, 2, 0, 0]];
 
-impl Study for CountMinExamples {
+impl Measure for CountMinExamples {
     type P = P;
     type R = R;
     const NAME: &'static str = "count_min_examples";

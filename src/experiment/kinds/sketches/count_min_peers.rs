@@ -10,7 +10,7 @@
 //! function of the seed.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
@@ -57,7 +57,7 @@ crate::row! {
     }
 }
 
-impl Study for CountMinPeers {
+impl Measure for CountMinPeers {
     type P = P;
     type R = R;
     const NAME: &'static str = "count_min_peers";

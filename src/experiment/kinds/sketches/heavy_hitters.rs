@@ -16,7 +16,7 @@
 //! (Count-Min e/w at δ = e^−d; DataSketches' 3.5/M; SpaceSaving's 1/k).
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
@@ -126,16 +126,16 @@ impl TopList {
     }
 }
 
-impl Study for HeavyHitters {
+impl Measure for HeavyHitters {
     type P = P;
     type R = R;
     const NAME: &'static str = "heavy_hitters";
     const ABOUT: &'static str = "Count-Min (plain, conservative) with a top list vs frequent items at equal bytes: top-k recall, precision and count error on Zipf streams";
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         let need = p.top * CANDIDATE_BYTES + DEPTH * 4 * 16;
         if p.bytes < need || p.bytes < 64 * FI_SLOT_BYTES {
-            return Err((
+            return Err(crate::error::Error::invalid(
                 "bytes",
                 format!(
                     "at least {} for top = {}",
@@ -145,7 +145,10 @@ impl Study for HeavyHitters {
             ));
         }
         if p.top >= p.universe {
-            return Err(("top", format!("below universe = {}", p.universe)));
+            return Err(crate::error::Error::invalid(
+                "top",
+                format!("below universe = {}", p.universe),
+            ));
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 //! pooled over all k minima and sketches against J.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
@@ -55,7 +55,7 @@ crate::row! {
     }
 }
 
-impl Study for MinHashStudy {
+impl Measure for MinHashStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "minhash";

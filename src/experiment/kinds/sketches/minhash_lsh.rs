@@ -9,7 +9,7 @@
 //! recall, and the S-curve 1 − (1 − J^r)^b each pair should follow.
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::{KeyHasher, StrategyId};
@@ -95,7 +95,7 @@ fn corpus(min_words: u64) -> &'static Corpus {
     })
 }
 
-impl Study for MinHashLsh {
+impl Measure for MinHashLsh {
     type P = P;
     type R = R;
     const NAME: &'static str = "minhash_lsh";

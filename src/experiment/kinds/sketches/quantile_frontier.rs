@@ -11,7 +11,7 @@
 
 use super::tdigest::{Dist, draw_values, mid_rank, reservoir_sample};
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common;
 use crate::experiment::params::{Def, Seeds};
 use crate::structures::tdigest::{Scale, TDigest, theory};
@@ -72,7 +72,7 @@ crate::row! {
     }
 }
 
-impl Study for QuantileFrontier {
+impl Measure for QuantileFrontier {
     type P = P;
     type R = R;
     const NAME: &'static str = "quantile_frontier";
@@ -83,9 +83,9 @@ impl Study for QuantileFrontier {
     /// generator seeded by OS randomness that no caller can seed.
     const REPRODUCIBLE: bool = false;
 
-    fn validate(&self, p: &P) -> Result<(), (&'static str, String)> {
+    fn validate(&self, p: &P) -> crate::error::Result<()> {
         if p.structure == Structure::Req && p.size % 2 == 1 {
-            return Err(("size", "even for req (its k)".into()));
+            return Err(crate::error::Error::invalid("size", "even for req (its k)"));
         }
         Ok(())
     }

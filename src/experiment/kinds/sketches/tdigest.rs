@@ -5,7 +5,7 @@
 //! empirical CDF, at q = 0.5 … 0.9999 (one row per q).
 
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common;
 use crate::experiment::params::{Def, Seeds};
 use crate::structures::tdigest::{Scale, TDigest, theory};
@@ -124,7 +124,7 @@ pub fn mid_rank(sorted: &[f64], x: f64) -> f64 {
     (lo + hi) / 2.0 / sorted.len() as f64
 }
 
-impl Study for TDigestStudy {
+impl Measure for TDigestStudy {
     type P = P;
     type R = R;
     const NAME: &'static str = "tdigest";

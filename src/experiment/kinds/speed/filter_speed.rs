@@ -12,7 +12,7 @@
 
 use super::scaling_build::timed;
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED, KEYS};
 use crate::experiment::kinds::footprint::key_len;
 use crate::experiment::params::{Def, HashSeed, Seeds};
@@ -101,7 +101,7 @@ impl Flat {
     }
 }
 
-impl Study for FilterSpeed {
+impl Measure for FilterSpeed {
     type P = P;
     type R = R;
     const NAME: &'static str = "filter_speed";

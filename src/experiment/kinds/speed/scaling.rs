@@ -33,7 +33,7 @@
 
 use super::scaling_build::*;
 use crate::experiment::kinds::Footprint;
-use crate::experiment::kinds::Study;
+use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common::{self, HASH, HASH_SEED};
 use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::{KeyHasher, StrategyId};
@@ -104,7 +104,7 @@ crate::row! {
     }
 }
 
-impl Study for Scaling {
+impl Measure for Scaling {
     type P = P;
     type R = R;
     const NAME: &'static str = "scaling";

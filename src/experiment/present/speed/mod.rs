@@ -1,4 +1,0 @@
-//! The speed kinds' presentation.
-
-mod filter_speed;
-mod scaling;

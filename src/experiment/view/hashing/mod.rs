@@ -1,0 +1,7 @@
+//! The hashing kinds' presentation.
+
+pub(crate) mod birthday;
+pub(crate) mod hash_in_structures;
+pub(crate) mod hash_quality;
+pub(crate) mod hash_speed;
+pub(crate) mod key_hashing;

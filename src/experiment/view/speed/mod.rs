@@ -1,0 +1,4 @@
+//! The speed kinds' presentation.
+
+pub(crate) mod filter_speed;
+pub(crate) mod scaling;
