@@ -85,6 +85,9 @@ pub struct FieldDef {
     pub agg: Agg,
     pub role: Role,
     pub better: Better,
+    /// The field's doc comment as `row!` received it (`doc = r" …"` lines):
+    /// what the manifest's schema says the column means.
+    pub docs: &'static [&'static str],
 }
 
 /// An option of a `row!` field's brackets: its aggregation, or which way
@@ -109,6 +112,27 @@ pub mod opt {
     pub const higher: Opt = Opt::Better(Better::Higher);
     pub const lower: Opt = Opt::Better(Better::Lower);
     pub const neither: Opt = Opt::Better(Better::Neither);
+}
+
+/// The text of one `#[doc]` attribute as `stringify!` writes it: `doc =
+/// r" text"` or `doc = r#" text "#` (a doc comment's line), or `doc =
+/// "text"`; `None` for any other attribute.
+fn doc_line(attr: &str) -> Option<&str> {
+    let lit = attr
+        .strip_prefix("doc")?
+        .trim_start()
+        .strip_prefix('=')?
+        .trim();
+    let (hashes, body) = match lit.strip_prefix('r') {
+        Some(raw) => {
+            let hashes = raw.len() - raw.trim_start_matches('#').len();
+            (hashes, &raw[hashes..])
+        }
+        None => (0, lit),
+    };
+    body.strip_prefix('"')?
+        .strip_suffix(&format!("\"{}", "#".repeat(hashes)))
+        .map(str::trim)
 }
 
 impl FieldDef {
@@ -138,9 +162,25 @@ impl FieldDef {
                 agg: Some(self.agg.as_str().into()),
                 better: Some(self.better.as_str().into()),
                 values: vec![],
-                about: String::new(),
+                about: self.about(),
             })
             .collect()
+    }
+
+    /// The field's doc comment, its lines joined by spaces ("" when it has none).
+    pub fn about(&self) -> String {
+        let lines: Vec<&str> = self.docs.iter().filter_map(|d| doc_line(d)).collect();
+        lines
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The field with its doc comment (`row!` passes each `#[doc]` line as
+    /// `stringify!` writes it).
+    pub fn with_docs(self, docs: &'static [&'static str]) -> FieldDef {
+        FieldDef { docs, ..self }
     }
 
     /// A field as `row!` declares it: `default` aggregation unless the
@@ -182,6 +222,7 @@ impl FieldDef {
             agg,
             role,
             better,
+            docs: &[],
         }
     }
 
@@ -499,7 +540,7 @@ macro_rules! row {
                     <$ty as $crate::experiment::row::Field>::SHAPE,
                     <$ty as $crate::experiment::row::Field>::AGG,
                     &[ $($( $crate::experiment::row::opt::$opt ),+)? ],
-                ) ),* ]
+                ).with_docs(&[ $( stringify!($fm) ),* ]) ),* ]
             }
             fn cells(self) -> Vec<$crate::table::Value> {
                 let mut out = Vec::new();

@@ -136,3 +136,29 @@ fn a_summary_row_reads_each_field_by_its_declared_name() {
     // the row itself is declared as without `summary`
     assert_eq!(Measured::fields().len(), 3);
 }
+
+crate::row! {
+    struct Documented {
+        /// The measured rate of "false" answers,
+        /// over every query (ε ≤ 1).
+        fpr: f64,
+        #[doc = "plain"]
+        hits: u64 [Sum],
+        bare: u64 [Sum],
+    }
+}
+
+/// A field's doc comment is what the manifest's schema says it means.
+#[test]
+fn a_fields_doc_comment_is_its_schemas_about() {
+    let f = Documented::fields();
+    assert_eq!(
+        f[0].about(),
+        "The measured rate of \"false\" answers, over every query (ε ≤ 1)."
+    );
+    assert_eq!(f[1].about(), "plain");
+    assert_eq!(f[2].about(), "");
+    assert!(f[0].schema(false).iter().all(|c| c.about == f[0].about()));
+    assert_eq!(doc_line("doc = r#\" a \"b\" \"#"), Some("a \"b\""));
+    assert_eq!(doc_line("inline"), None);
+}

@@ -9,7 +9,7 @@ use super::grid;
 use super::spec::Spec;
 use crate::error::{Error, Result};
 use crate::export::Manifest;
-use crate::table::{Table, Value};
+use crate::table::{Is, Part, Table, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -126,14 +126,17 @@ pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> R
             ),
         ));
     }
-    for c in &results.columns {
-        let Some(stem) = c.name.strip_suffix("_k") else {
+    // every declared proportion's successes against its trials, found
+    // through the columns' parts (the schema), not by name
+    for (k_col, c) in results.columns.iter().enumerate() {
+        let Some(part) = c.part.filter(|p| p.is == Is::K) else {
             continue;
         };
-        let Some(n_col) = results.try_col(&format!("{stem}_n")) else {
+        let n_part = Some(Part { is: Is::N, ..part });
+        let Some(n_col) = results.columns.iter().position(|x| x.part == n_part) else {
             continue;
         };
-        let k_col = results.col(&c.name);
+        let n_name = &results.columns[n_col].name;
         for (i, r) in results.rows.iter().enumerate() {
             let (k, n) = (r[k_col].as_f64(), r[n_col].as_f64());
             if let (Some(k), Some(n)) = (k, n)
@@ -142,7 +145,7 @@ pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> R
                 return Err(bad(
                     i + 2,
                     format!(
-                        "{} = {k} with {stem}_n = {n}: a count must lie in [0, n]",
+                        "{} = {k} with {n_name} = {n}: a count must lie in [0, n]",
                         c.name
                     ),
                 ));
