@@ -256,7 +256,7 @@ fn a_kind_built_outside_the_registry_runs_draws_reads_and_judges_its_claim() {
     assert!(section.reading.contains("Over the 5 sizes"));
     assert!(section.reading.contains("Theory check: fill_theory"));
 
-    // the rows read back by field: what presentation code that still reads
+    // the rows read back by field: what view code that still reads
     // results reads, instead of t.f64(r, "fill_measured")
     let typed = sketchlab::experiment::kinds::typed_rows::<ExampleFill>(&tables.results);
     assert_eq!(typed.len(), 5);

@@ -50,7 +50,7 @@ use crate::table::{Column, Value};
 
 /// A result table's rows read back as the kind's typed parameters and row
 /// (`(p.n, r.fpr_measured.rate)`, not `t.f64(r, "fpr_measured")`): what
-/// presentation code that still reads results reads. Rows the table cannot
+/// view code that still reads results reads. Rows the table cannot
 /// fill (another kind's table) are left out.
 pub fn typed_rows<S: Measure>(t: &crate::table::Table) -> Vec<(S::P, S::R)> {
     // every row was checked readable when its table was loaded

@@ -1,4 +1,4 @@
-//! Helpers the kinds' presentations share: points from rows, coverage of a
+//! Helpers the kinds' views share: points from rows, coverage of a
 //! theory by intervals, and the theory check every reading ends with.
 
 pub use crate::experiment::kinds::common::*;

@@ -1,4 +1,4 @@
-//! The attack kinds' presentation.
+//! The attack kinds' views (data-only ones are `Declared` lines in `VIEWS`).
 
 pub(crate) mod bloom_attack;
 pub(crate) mod bloom_twins;

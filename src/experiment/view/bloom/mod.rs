@@ -1,4 +1,4 @@
-//! The bloom kinds' presentation.
+//! The bloom kinds' views (data-only ones are `Declared` lines in `VIEWS`).
 
 pub(crate) mod bloom_fpr;
 pub(crate) mod bloom_overfill;

@@ -1,4 +1,4 @@
-//! The filters kinds' presentation.
+//! The filters kinds' views (data-only ones are `Declared` lines in `VIEWS`).
 
 pub(crate) mod counting_bloom;
 pub(crate) mod cuckoo;

@@ -1,4 +1,4 @@
-//! The hashing kinds' presentation.
+//! The hashing kinds' views (data-only ones are `Declared` lines in `VIEWS`).
 
 pub(crate) mod birthday;
 pub(crate) mod hash_in_structures;

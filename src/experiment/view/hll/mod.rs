@@ -1,4 +1,4 @@
-//! The hll kinds' presentation.
+//! The hll kinds' views (data-only ones are `Declared` lines in `VIEWS`).
 
 pub(crate) mod cardinality_frontier;
 pub(crate) mod exact_state;
