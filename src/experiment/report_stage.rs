@@ -423,7 +423,7 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
             plots: &st.plots,
             seconds: st.manifest.seconds,
             seed_rows: st.spec.view.seed_rows(&st.tables),
-            reconstructs: st.spec.view.reconstructs(),
+            reconstructs: st.spec.view.decl().reconstructs,
         })
         .collect();
     let decision = studies

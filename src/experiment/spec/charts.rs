@@ -59,7 +59,7 @@ pub fn validate(
 /// A kind's default declarations followed by the spec's (a spec chart
 /// replaces the kind's chart of the same name, in its place).
 pub fn merged(view: &dyn View, spec: &[ChartDecl]) -> Vec<ChartDecl> {
-    let mut out = view.chart_decls();
+    let mut out = view.decl().charts;
     for d in spec {
         match out.iter_mut().find(|o| o.name == d.name) {
             Some(o) => *o = d.clone(),

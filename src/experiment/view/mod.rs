@@ -30,7 +30,7 @@ mod sketches;
 mod speed;
 
 use crate::experiment::kinds::Kind;
-use crate::plot::declare::{self, ChartDecl, HeatmapDecl, SectionDecl, TheoryPair};
+use crate::plot::declare::{self, ViewDecl};
 use crate::plot::{Chart, Heatmap};
 use crate::report::{Section, SeedRow};
 use crate::table::Tables;
@@ -56,29 +56,17 @@ pub trait View: Sync {
         Vec::new()
     }
 
-    /// The declared charts.
-    fn chart_decls(&self) -> Vec<ChartDecl> {
-        declare::parse(self.toml()).unwrap_or_else(|e| self.bug("chart declarations", e))
-    }
-    /// The declared section table and readings.
-    fn section_decl(&self) -> SectionDecl {
-        declare::parse_section(self.toml()).unwrap_or_else(|e| self.bug("section", e))
-    }
-    /// The declared matrix figures (PNG only).
-    fn heatmap_decls(&self) -> Vec<HeatmapDecl> {
-        declare::parse_heatmaps(self.toml()).unwrap_or_else(|e| self.bug("heatmaps", e))
-    }
-    /// The (measured, theory) column pairs whose misses the reading lists.
-    fn theory_pairs(&self) -> Vec<TheoryPair> {
-        declare::parse_theory(self.toml()).unwrap_or_else(|e| self.bug("theory pairs", e))
-    }
-    /// The essay's lost table this view's table reconstructs, if any.
-    fn reconstructs(&self) -> Option<String> {
-        declare::parse_reconstructs(self.toml()).unwrap_or_else(|e| self.bug("reconstructs", e))
+    /// The view file read: its theory pairs, reconstructed table, charts,
+    /// section and heatmaps (a view that does not parse is a bug: the
+    /// test of every view parses each).
+    fn decl(&self) -> ViewDecl {
+        declare::parse_view(self.toml())
+            .unwrap_or_else(|e| panic!("bug: kind {}'s view: {e}", self.kind()))
     }
     /// The declared heatmaps, drawn from the results.
     fn heatmaps(&self, t: &Tables) -> Vec<Heatmap> {
-        self.heatmap_decls()
+        self.decl()
+            .heatmaps
             .iter()
             .flat_map(|d| d.draw(&t.results))
             .collect()
@@ -89,16 +77,11 @@ pub trait View: Sync {
     fn report_section(&self, kind: &dyn Kind, t: &Tables) -> Section {
         let mut sec = self.section(t);
         let table = t.summary.as_ref().unwrap_or(&t.results);
-        for p in self.theory_pairs() {
+        for p in self.decl().theory {
             sec.reading +=
                 &common::theory_misses(table, &kind.key_columns(), &p.measured, &p.theory);
         }
         sec
-    }
-
-    #[doc(hidden)]
-    fn bug(&self, what: &str, e: crate::error::Error) -> ! {
-        panic!("bug: kind {}'s view: {what}: {e}", self.kind())
     }
 }
 
@@ -269,8 +252,9 @@ mod tests {
                 summary: &summary,
                 values: &none,
             };
+            let decl = v.decl();
             let mut names = std::collections::HashSet::new();
-            for d in v.chart_decls() {
+            for d in decl.charts {
                 assert!(
                     names.insert(d.name.clone()),
                     "{}: chart {} twice",
@@ -281,16 +265,16 @@ mod tests {
                     panic!("{}: {e:?}", k.name());
                 }
             }
-            if let Err(e) = declare::validate_section(&v.section_decl(), &cols) {
+            if let Err(e) = declare::validate_section(&decl.section, &cols) {
                 panic!("{}: section: {e:?}", k.name());
             }
-            for h in v.heatmap_decls() {
+            for h in decl.heatmaps {
                 if let Err(e) = h.validate(&results) {
                     panic!("{}: {e:?}", k.name());
                 }
             }
             let metrics = k.metric_columns();
-            for p in v.theory_pairs() {
+            for p in decl.theory {
                 for c in [&p.measured, &p.theory] {
                     assert!(
                         metrics.contains(c),
@@ -299,7 +283,6 @@ mod tests {
                     );
                 }
             }
-            v.reconstructs();
         }
     }
 }

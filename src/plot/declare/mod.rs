@@ -465,8 +465,13 @@ fn view_file(text: &str) -> crate::error::Result<ViewFile> {
 
 /// Parses the `[[chart]]` tables of a kind's view.
 pub fn parse(text: &str) -> crate::error::Result<Vec<ChartDecl>> {
+    charts_of(&view_file(text)?.chart)
+}
+
+/// Reads a view's raw `[[chart]]` tables.
+fn charts_of(raw: &[toml::Value]) -> crate::error::Result<Vec<ChartDecl>> {
     let mut out = Vec::new();
-    for (i, c) in view_file(text)?.chart.iter().enumerate() {
+    for (i, c) in raw.iter().enumerate() {
         out.extend(
             from_toml(c).map_err(|e| Error::input(format!("chart {}: {e}", raw_name(c, i))))?,
         );
@@ -494,20 +499,31 @@ pub struct TheoryPair {
     pub theory: String,
 }
 
-/// Parses a view's `theory` pairs.
-pub fn parse_theory(text: &str) -> crate::error::Result<Vec<TheoryPair>> {
-    Ok(view_file(text)?.theory)
+/// A kind's view file, read once: every part of it.
+pub struct ViewDecl {
+    /// The (measured, theory) column pairs whose misses the reading lists.
+    pub theory: Vec<TheoryPair>,
+    /// The title of the essay's lost table the study's table reconstructs
+    /// (in the report's "The essay's lost tables").
+    pub reconstructs: Option<String>,
+    pub charts: Vec<ChartDecl>,
+    pub section: SectionDecl,
+    pub heatmaps: Vec<HeatmapDecl>,
 }
 
-/// Parses a view's `reconstructs`: the title of the essay's lost table its
-/// study's table reconstructs (in the report's "The essay's lost tables").
-pub fn parse_reconstructs(text: &str) -> crate::error::Result<Option<String>> {
-    Ok(view_file(text)?.reconstructs)
-}
-
-/// Parses the `[[heatmap]]` tables of a kind's view.
-pub fn parse_heatmaps(text: &str) -> crate::error::Result<Vec<HeatmapDecl>> {
-    Ok(view_file(text)?.heatmap)
+/// Parses a whole view file.
+pub fn parse_view(text: &str) -> crate::error::Result<ViewDecl> {
+    let f = view_file(text)?;
+    Ok(ViewDecl {
+        charts: charts_of(&f.chart)?,
+        theory: f.theory,
+        reconstructs: f.reconstructs,
+        section: SectionDecl {
+            table: f.table,
+            reading: f.reading,
+        },
+        heatmaps: f.heatmap,
+    })
 }
 
 /// The series a declaration draws, shorthand first.

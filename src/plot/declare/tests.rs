@@ -503,10 +503,11 @@ fn reference_lines_by_value_once_series_max_distinct_and_lead() {
 
 #[test]
 fn a_declared_heatmap_draws_each_rows_matrix_and_checks_its_columns() {
-    let hs = parse_heatmaps(
+    let hs = parse_view(
         "[[heatmap]]\nname = \"h_{name}\"\ntitle = \"{name} at w = {w}\"\nmatrix = \"m\"\nx_label = \"out\"\ny_label = \"in\"\nscale_max = \"100%\"",
     )
-    .unwrap();
+    .unwrap()
+    .heatmaps;
     let t = wide_table().results;
     // row y's cell is not a matrix: no heatmap for it
     let drawn = hs[0].draw(&t);
@@ -518,10 +519,11 @@ fn a_declared_heatmap_draws_each_rows_matrix_and_checks_its_columns() {
     assert_eq!((drawn[0].rows, drawn[0].cols), (1, 2));
     assert_eq!(drawn[0].values, [0.0, 1.0]);
     assert!(hs[0].validate(&t.columns).is_ok());
-    let bad = parse_heatmaps(
+    let bad = parse_view(
         "[[heatmap]]\nname = \"h\"\ntitle = \"t\"\nmatrix = \"nope\"\nx_label = \"a\"\ny_label = \"b\"\nscale_max = \"c\"",
     )
-    .unwrap();
+    .unwrap()
+    .heatmaps;
     let e = bad[0].validate(&t.columns).unwrap_err();
     assert_eq!(
         (e.field.as_str(), e.value.as_str()),

@@ -8,6 +8,7 @@
 use crate::experiment::kinds::filters::filter_frontier::{FilterFrontier, P, R};
 use crate::experiment::kinds::{Measure, Tables, typed_rows};
 use crate::report::decision::{Choice, TARGETS};
+use crate::stats::Proportion;
 use crate::workload::KeyType;
 
 /// Whether a structure's row offers a need.
@@ -41,23 +42,22 @@ fn decide(rows: &[(P, R)]) -> Option<(u64, Vec<Choice>)> {
     let mut out = Vec::new();
     for (need, offers) in NEEDS {
         for target in TARGETS {
-            let mut fit: Vec<(&P, &R, f64)> = rows
+            // (structure, its row, bits per key, measured FPR) of each fit
+            let mut fit: Vec<(&P, &R, f64, Proportion)> = rows
                 .iter()
                 .filter(|(p, r)| {
                     p.n == n
                         && p.keys == KeyType::U64
                         && (p.fpr - target).abs() < target * 1e-9
                         && offers(r)
-                        && r.fpr_measured
-                            .is_some_and(|m| m.lo <= target * (1.0 + RATE_MARGIN))
                 })
-                .filter_map(|(p, r)| Some((p, r, r.bits_per_key?)))
+                .filter_map(|(p, r)| Some((p, r, r.bits_per_key?, r.fpr_measured?)))
+                .filter(|(.., m)| m.lo <= target * (1.0 + RATE_MARGIN))
                 .collect();
             fit.sort_by(|a, b| a.2.total_cmp(&b.2));
-            let Some(&(p, r, bits)) = fit.first() else {
+            let Some(&(p, r, bits, m)) = fit.first() else {
                 continue;
             };
-            let m = r.fpr_measured.expect("filtered on it");
             out.push(Choice {
                 need,
                 fpr: target,
@@ -69,7 +69,7 @@ fn decide(rows: &[(P, R)]) -> Option<(u64, Vec<Choice>)> {
                 fpr_hi: m.hi,
                 runner_up: fit
                     .get(1)
-                    .map(|(p, _, bits)| (p.structure.to_string(), *bits)),
+                    .map(|(p, _, bits, _)| (p.structure.to_string(), *bits)),
             });
         }
     }
@@ -82,7 +82,6 @@ mod tests {
     use crate::experiment::params::HashSeed;
     use crate::hashing::StrategyId;
     use crate::report::decision::markdown;
-    use crate::stats::Proportion;
     use crate::structures::menu::Filter;
 
     fn row(s: Filter, fpr: f64, bits: f64, measured: f64, offers: [bool; 3]) -> (P, R) {
