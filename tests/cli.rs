@@ -871,6 +871,22 @@ fn bad_inputs_exit_2_with_one_line_and_write_nothing() {
             "claim x.select = n = 5: matches no setting",
         ),
         (
+            vec!["run", &corpus("reject-except-value-not-run.toml")],
+            "grid.except[0].n = 3000: is not a value [grid] runs (1000, 2000)",
+        ),
+        (
+            vec!["run", &corpus("reject-except-skips-everything.toml")],
+            "grid.except = 1 entry: skips every setting of the grid",
+        ),
+        (
+            vec!["run", &corpus("reject-except-unknown-parameter.toml")],
+            "grid.except[0].m = 8: unknown parameter for kind bloom_fpr",
+        ),
+        (
+            vec!["run", &corpus("reject-select-only-skipped.toml")],
+            "claim x.select = bits_per_key = 10, n = 2000: selects only settings that [grid]'s except skips",
+        ),
+        (
             vec!["run", &corpus("reject-infeasible-claim.toml")],
             "could never hold: it needs draws per trial (queries) >= ",
         ),

@@ -59,9 +59,33 @@ pub fn count_checked(grid: &[(&'static str, Vec<Value>)], replicates: u32) -> u6
         .fold(1u64, |a, b| a.saturating_mul(b))
 }
 
-/// Number of trials without materialising them.
-pub fn count(grid: &[(&'static str, Vec<Value>)], replicates: u32) -> usize {
-    grid.iter().map(|(_, v)| v.len()).product::<usize>() * replicates as usize
+/// Number of trials without materialising them (the settings `except`
+/// skips left out).
+pub fn count(grid: &[(&'static str, Vec<Value>)], except: &Except, replicates: u32) -> usize {
+    if except.0.is_empty() {
+        return grid.iter().map(|(_, v)| v.len()).product::<usize>() * replicates as usize;
+    }
+    let mut settings = 0;
+    let _ = try_each_combination::<()>(grid, |p| {
+        settings += usize::from(!except.skips(p));
+        Ok(())
+    });
+    settings * replicates as usize
+}
+
+/// Settings a grid does not run: each entry names some parameters' values,
+/// and a combination holding all of them is skipped (a spec's
+/// `except = [{ n = 10_000_000, keys = "url100" }]`). A skipped setting
+/// changes no other trial's identity or seed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Except(pub Vec<Vec<(&'static str, Value)>>);
+
+impl Except {
+    pub fn skips(&self, p: &Params) -> bool {
+        self.0
+            .iter()
+            .any(|entry| entry.iter().all(|(name, v)| p.get(name) == v))
+    }
 }
 
 /// Calls `f` on every combination in [`combinations`] order, one at a time
@@ -102,11 +126,12 @@ pub fn try_each_combination<E>(
 pub fn expand(
     kind: &str,
     grid: &[(&'static str, Vec<Value>)],
+    except: &Except,
     replicates: u32,
     spec_seed: u64,
 ) -> Vec<Trial> {
     let mut out = Vec::new();
-    for params in combinations(grid) {
+    for params in combinations(grid).into_iter().filter(|p| !except.skips(p)) {
         for replicate in 0..replicates {
             let id = trial_id(kind, &params, replicate);
             out.push(Trial {
@@ -158,9 +183,9 @@ mod tests {
                 ],
             ),
         ];
-        let t = expand("k", &grid, 2, 9);
+        let t = expand("k", &grid, &Except::default(), 2, 9);
         assert_eq!(t.len(), 12);
-        assert_eq!(count(&grid, 2), 12);
+        assert_eq!(count(&grid, &Except::default(), 2), 12);
         assert_eq!(
             t[2].params.0,
             vec![("a", Value::Int(1)), ("b", Value::Str("y".into()))]
@@ -175,8 +200,8 @@ mod tests {
     fn adding_a_grid_value_keeps_every_other_trials_identity() {
         let small = vec![("n", ints(&[10, 30])), ("m", ints(&[5]))];
         let large = vec![("n", ints(&[10, 20, 30])), ("m", ints(&[5, 6]))];
-        let a = expand("k", &small, 3, 1);
-        let b = expand("k", &large, 3, 1);
+        let a = expand("k", &small, &Except::default(), 3, 1);
+        let b = expand("k", &large, &Except::default(), 3, 1);
         for t in &a {
             let twin = b
                 .iter()
@@ -190,5 +215,46 @@ mod tests {
             trial_id("j", &a[0].params, 0)
         );
         assert_ne!(a[0].id, a[3].id);
+    }
+
+    #[test]
+    fn except_skips_only_the_settings_it_names_and_keeps_the_others_identities() {
+        let grid = vec![
+            ("n", ints(&[10, 20])),
+            (
+                "keys",
+                vec![Value::Str("u64".into()), Value::Str("url".into())],
+            ),
+            ("m", ints(&[5, 6])),
+        ];
+        let none = Except::default();
+        let except = Except(vec![vec![
+            ("n", Value::Int(20)),
+            ("keys", Value::Str("url".into())),
+        ]]);
+        let all = expand("k", &grid, &none, 2, 1);
+        let some = expand("k", &grid, &except, 2, 1);
+        // (n = 20, keys = url) is 2 of the 8 settings, 4 of the 16 trials
+        assert_eq!((all.len(), some.len()), (16, 12));
+        assert_eq!(count(&grid, &except, 2), 12);
+        assert!(some.iter().all(|t| !(t.params.get("n") == &Value::Int(20)
+            && t.params.get("keys") == &Value::Str("url".into()))));
+        for t in &some {
+            let twin = all
+                .iter()
+                .find(|u| u.params == t.params && u.replicate == t.replicate);
+            assert_eq!(twin.map(|u| (u.id, u.seed)), Some((t.id, t.seed)));
+        }
+        // row order is the full grid's with the skipped settings left out
+        let kept: Vec<u64> = all
+            .iter()
+            .filter(|t| !except.skips(&t.params))
+            .map(|t| t.id)
+            .collect();
+        assert_eq!(kept, some.iter().map(|t| t.id).collect::<Vec<_>>());
+        assert_eq!(
+            some.iter().map(|t| t.index).collect::<Vec<_>>(),
+            (0..12).collect::<Vec<_>>()
+        );
     }
 }

@@ -98,6 +98,7 @@ pub fn trials(spec: &Spec, opts: &RunOptions) -> Vec<Trial> {
     grid::expand(
         spec.kind.name(),
         spec.grid(opts.quick),
+        spec.except(opts.quick),
         spec.max_replicates(opts.quick),
         opts.seed.unwrap_or(spec.seed),
     )

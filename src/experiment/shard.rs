@@ -102,7 +102,13 @@ mod tests {
     #[test]
     fn every_trial_in_exactly_one_shard_and_costs_balance() {
         let grid = vec![("n", (1..=20).map(Value::Int).collect::<Vec<_>>())];
-        let trials = expand("k", &grid, 3, 5);
+        let trials = expand(
+            "k",
+            &grid,
+            &crate::experiment::grid::Except::default(),
+            3,
+            5,
+        );
         let by_id = assign(&trials, None, 4, 0);
         for (t, s) in trials.iter().zip(&by_id) {
             assert_eq!(*s as u64, t.id % 4);

@@ -54,6 +54,7 @@ pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> R
     let trials = grid::expand(
         spec.kind.name(),
         spec.grid(manifest.quick),
+        spec.except(manifest.quick),
         spec.max_replicates(manifest.quick),
         manifest.seed,
     );

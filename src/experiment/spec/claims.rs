@@ -439,6 +439,7 @@ pub(super) fn selected_grid(
 pub(super) fn check_selections(
     path: &Path,
     grid: &[(&'static str, Vec<Value>)],
+    except: &crate::experiment::grid::Except,
     replicates: u32,
     claims: &[Claim],
 ) -> Result<()> {
@@ -465,10 +466,10 @@ pub(super) fn check_selections(
                     &format!("must name a replicate the grid runs (0..{replicates})"),
                 ));
             }
-            if selected_grid(grid, select)
-                .iter()
-                .any(|(_, v)| v.is_empty())
-            {
+            let sub = selected_grid(grid, select);
+            let none = sub.iter().any(|(_, v)| v.is_empty());
+            let skipped = !none && crate::experiment::grid::count(&sub, except, 1) == 0;
+            if none || skipped {
                 let shown: Vec<String> = select
                     .iter()
                     .filter(|(n, _)| grid.iter().any(|(g, _)| g == n))
@@ -486,7 +487,11 @@ pub(super) fn check_selections(
                     path,
                     &field,
                     &shown.join(", "),
-                    "matches no setting of [grid]: each selected value must be one the grid runs",
+                    if none {
+                        "matches no setting of [grid]: each selected value must be one the grid runs"
+                    } else {
+                        "selects only settings that [grid]'s except skips"
+                    },
                 ));
             }
         }

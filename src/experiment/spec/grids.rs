@@ -1,5 +1,6 @@
 //! A spec's `[grid]` and `[quick]`: each parameter's values against the
-//! kind's declarations, replicates, the trial cap, and each trial's checks.
+//! kind's declarations, replicates, the settings `except` skips, the trial
+//! cap, and each trial's checks.
 
 use super::*;
 
@@ -10,6 +11,8 @@ pub(super) struct Grids {
     pub(super) quick_grid: Vec<(&'static str, Vec<Value>)>,
     pub(super) replicates: u32,
     pub(super) quick_replicates: u32,
+    /// The settings each grid skips ([grid], [quick]).
+    pub(super) except: [Except; 2],
     /// What a key file set in place of a default, per grid ([grid], [quick]).
     pub(super) derived: [Option<String>; 2],
 }
@@ -26,8 +29,10 @@ pub(super) fn grids(
     }
     let mut raw_grid = raw_grid;
     let replicates = take_replicates(path, "grid", &mut raw_grid)?.unwrap_or(1);
+    let raw_except = raw_grid.remove(EXCEPT);
     let mut grid = validate_grid(path, kind, "grid", &raw_grid, None)?;
     let mut raw_quick = raw_quick;
+    let raw_quick_except = raw_quick.as_mut().and_then(|q| q.remove(EXCEPT));
     let quick_replicates = match raw_quick.as_mut() {
         Some(q) => take_replicates(path, "quick", q)?.unwrap_or(replicates),
         None => replicates,
@@ -49,15 +54,25 @@ pub(super) fn grids(
         Some(q) => validate_grid(path, kind, "quick", q, Some(&grid))?,
         None => grid.clone(),
     };
+    let except = match &raw_except {
+        Some(e) => take_except(path, kind, "grid", e, &grid)?,
+        None => Except::default(),
+    };
+    // [quick] keeps [grid]'s `except` unless it sets its own (an entry whose
+    // values the quick grid does not run skips nothing there)
+    let quick_except = match &raw_quick_except {
+        Some(e) => take_except(path, kind, "quick", e, &quick_grid)?,
+        None => except.clone(),
+    };
     let set = [
         raw_grid.contains_key(QUERIES),
         raw_grid.contains_key(QUERIES)
             || raw_quick.as_ref().is_some_and(|q| q.contains_key(QUERIES)),
     ];
     let mut derived = [None, None];
-    for (i, (table, g, r)) in [
-        ("grid", &mut grid, replicates),
-        ("quick", &mut quick_grid, quick_replicates),
+    for (i, (table, g, r, skip)) in [
+        ("grid", &mut grid, replicates, &except),
+        ("quick", &mut quick_grid, quick_replicates, &quick_except),
     ]
     .into_iter()
     .enumerate()
@@ -79,15 +94,99 @@ pub(super) fn grids(
         }
         // only once the trials are known to be few enough to walk
         derived[i] = queries_from_files(kind, g, set[i]);
-        check_trials(path, kind, g)?;
+        check_trials(path, kind, g, skip)?;
+        if crate::experiment::grid::count(g, skip, 1) == 0 {
+            return Err(fe(
+                &format!("{table}.{EXCEPT}"),
+                &match skip.0.len() {
+                    1 => "1 entry".to_string(),
+                    n => format!("{n} entries"),
+                },
+                "skips every setting of the grid: a study must run at least one",
+            ));
+        }
     }
     Ok(Grids {
         grid,
         quick_grid,
         replicates,
         quick_replicates,
+        except: [except, quick_except],
         derived,
     })
+}
+
+/// The key of a grid's skipped settings.
+const EXCEPT: &str = "except";
+
+/// `except = [{ n = 10_000_000, keys = "url100" }, …]`: each entry names
+/// one value of some of the grid's parameters; a setting holding all of an
+/// entry's values is not run. Every name must be a parameter of the kind and
+/// every value one the grid runs (an entry that could skip nothing is a
+/// mistake, refused like a claim that selects nothing).
+fn take_except(
+    path: &Path,
+    kind: &'static dyn Kind,
+    table: &str,
+    raw: &toml::Value,
+    grid: &[(&'static str, Vec<Value>)],
+) -> Result<Except> {
+    let shape = "an array of tables, each naming one value of some of the grid's parameters: except = [{ n = 10_000_000, keys = \"url100\" }]";
+    let field = format!("{table}.{EXCEPT}");
+    let toml::Value::Array(entries) = raw else {
+        return Err(Error::field(path, &field, &raw.to_string(), shape));
+    };
+    let mut out = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let field = format!("{field}[{i}]");
+        let toml::Value::Table(t) = entry else {
+            return Err(Error::field(path, &field, &entry.to_string(), shape));
+        };
+        if t.is_empty() {
+            return Err(Error::field(path, &field, "{}", shape));
+        }
+        let mut skip = Vec::new();
+        for (name, item) in t {
+            let field = format!("{field}.{name}");
+            let Some(def) = kind.params().iter().find(|d| d.name == name) else {
+                let names: Vec<&str> = kind.params().iter().map(|d| d.name).collect();
+                return Err(Error::field(
+                    path,
+                    &field,
+                    &item.to_string(),
+                    &format!(
+                        "unknown parameter for kind {}; expected one of {}",
+                        kind.name(),
+                        names.join(", ")
+                    ),
+                ));
+            };
+            let v = checked(path, &field, def, item)?;
+            let values = &grid
+                .iter()
+                .find(|(n, _)| *n == def.name)
+                .expect("every parameter is in the grid")
+                .1;
+            if !values.contains(&v) {
+                return Err(Error::field(
+                    path,
+                    &field,
+                    &v.toml_repr(),
+                    &format!(
+                        "is not a value [{table}] runs ({}): the entry would skip nothing",
+                        values
+                            .iter()
+                            .map(|x| x.toml_repr())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+            skip.push((def.name, v));
+        }
+        out.push(skip);
+    }
+    Ok(Except(out))
 }
 
 /// The parameter a key file's length can bound: the absent keys a trial queries.
@@ -302,8 +401,12 @@ fn check_trials(
     path: &Path,
     kind: &'static dyn Kind,
     grid: &[(&'static str, Vec<Value>)],
+    except: &Except,
 ) -> Result<()> {
     crate::experiment::grid::try_each_combination(grid, |params| {
+        if except.skips(params) {
+            return Ok(());
+        }
         kind.validate(params)
             .map_err(|e| e.in_file(path, "grid.", |field| params.get(field).toml_repr()))
     })

@@ -1,6 +1,7 @@
 //! Parsing and validating `experiments/*.toml`. Everything is checked before
 //! anything runs: an invalid spec writes nothing.
 
+use super::grid::Except;
 use super::kinds::{self, Kind};
 use super::params::Value;
 use super::view::View;
@@ -86,6 +87,8 @@ pub struct Spec {
     pub grid: Vec<(&'static str, Vec<Value>)>,
     /// The grid with `[quick]` overrides applied.
     pub quick_grid: Vec<(&'static str, Vec<Value>)>,
+    /// The settings each grid skips (`except`; [grid], [quick]).
+    pub except: [Except; 2],
     /// Independent trials per setting (`grid.replicates`, default 1).
     pub replicates: u32,
     pub quick_replicates: u32,
@@ -149,6 +152,11 @@ impl Spec {
         if quick { &self.quick_grid } else { &self.grid }
     }
 
+    /// The settings the run's grid skips.
+    pub fn except(&self, quick: bool) -> &Except {
+        &self.except[usize::from(quick)]
+    }
+
     pub fn replicates(&self, quick: bool) -> u32 {
         if quick {
             self.quick_replicates
@@ -171,7 +179,11 @@ impl Spec {
     /// The study's trials at most (all of them, unless sequential sampling
     /// stops a setting early).
     pub fn trials(&self, quick: bool) -> usize {
-        super::grid::count(self.grid(quick), self.max_replicates(quick))
+        super::grid::count(
+            self.grid(quick),
+            self.except(quick),
+            self.max_replicates(quick),
+        )
     }
 
     /// Reads and validates a spec file.
@@ -256,6 +268,7 @@ impl Spec {
             quick_grid,
             replicates,
             quick_replicates,
+            except,
             derived,
         } = grids(path, kind, raw.grid, raw.quick)?;
 
@@ -273,7 +286,7 @@ impl Spec {
             Some(q) => q.budget,
             None => replicates,
         };
-        claims::check_selections(path, &grid, planned, &claims)?;
+        claims::check_selections(path, &grid, &except[0], planned, &claims)?;
         let charts = charts::validate(path, kind, &raw.charts, [&grid, &quick_grid])?;
         feasible::check(path, kind, &grid, planned, &claims)?;
 
@@ -289,6 +302,7 @@ impl Spec {
             seed: raw.seed,
             grid,
             quick_grid,
+            except,
             replicates,
             quick_replicates,
             claims,

@@ -3,7 +3,7 @@
 use super::expr::Expr;
 use super::points::{XAxis, curve_points, points, sweep, wide};
 use super::reading::{known_format, number};
-use super::select::{keep, same};
+use super::select::{keep, keep_within, same};
 use super::{ChartDecl, Curve, Curves, Log, RefLine, SeriesDecl, Source, all_series};
 use crate::plot::{Chart, Series, Style};
 use crate::table::{Table, Tables, Value};
@@ -103,7 +103,7 @@ fn log_axis(l: Log, values: impl Iterator<Item = f64>) -> bool {
 }
 
 /// Draws a declaration from the tables: one chart, or one per value of
-/// `facet`. A chart is left out when its source table is absent (a run with
+/// `facet` (each facet's rows selected by `where` on their own). A chart is left out when its source table is absent (a run with
 /// one replicate has no summary) and drawn empty (so not written) when its
 /// columns give no point.
 pub fn draw(d: &ChartDecl, tables: &Tables, curves: Curves) -> Vec<Chart> {
@@ -114,8 +114,8 @@ pub fn draw(d: &ChartDecl, tables: &Tables, curves: Curves) -> Vec<Chart> {
             None => return Vec::new(),
         },
     };
-    let rows = keep(t, t.rows.iter().collect(), &d.filter);
     let Some(facet) = d.facet.as_deref().filter(|f| t.has(f)) else {
+        let rows = keep(t, t.rows.iter().collect(), &d.filter);
         return draw_one(d, t, rows, curves).into_iter().collect();
     };
     let mut values = t.distinct(facet);
@@ -129,12 +129,14 @@ pub fn draw(d: &ChartDecl, tables: &Tables, curves: Curves) -> Vec<Chart> {
     values
         .iter()
         .filter_map(|v| {
-            let mine = rows
+            // each facet its own rows first, so a pick in `where` picks
+            // among them (a facet the grid ran at fewer sizes still draws)
+            let mine: Vec<_> = t
+                .rows
                 .iter()
-                .copied()
                 .filter(|r| same(t.cell(r, facet), v))
                 .collect();
-            draw_one(d, t, mine, curves)
+            draw_one(d, t, keep_within(t, &mine, mine.clone(), &d.filter), curves)
         })
         .collect()
 }

@@ -11,6 +11,18 @@ pub(super) fn keep<'a>(
     rows: Vec<&'a Vec<Value>>,
     f: &BTreeMap<String, Selector>,
 ) -> Vec<&'a Vec<Value>> {
+    keep_within(t, &t.rows.iter().collect::<Vec<_>>(), rows, f)
+}
+
+/// Rows of `t` that pass `f`, a pick (`max`, `min`, `first`) or `nearest`
+/// choosing among the rows of `scope` (a facet's rows: a facet whose grid
+/// skipped the table's largest n still draws at its own largest).
+pub(super) fn keep_within<'a>(
+    t: &'a Table,
+    scope: &[&'a Vec<Value>],
+    rows: Vec<&'a Vec<Value>>,
+    f: &BTreeMap<String, Selector>,
+) -> Vec<&'a Vec<Value>> {
     let mut rows = rows;
     for (col, sel) in f {
         if !t.has(col) {
@@ -18,7 +30,13 @@ pub(super) fn keep<'a>(
         }
         let target: Option<Value> = match sel {
             Selector::Op(op) if op.pick.is_some() || op.nearest.is_some() => {
-                let levels: Vec<Value> = t.distinct(col);
+                let i = t.col(col);
+                let mut levels: Vec<Value> = Vec::new();
+                for r in scope {
+                    if !levels.contains(&r[i]) {
+                        levels.push(r[i].clone());
+                    }
+                }
                 match (op.pick, op.nearest) {
                     (Some(Pick::First), _) => levels.first().cloned(),
                     (Some(p), _) => {

@@ -113,6 +113,40 @@ y = "fpr""#,
 }
 
 #[test]
+fn a_facets_pick_chooses_among_its_own_rows() {
+    // hash a ran at n = 10 and 20, c only at 10 (a grid's `except`): the
+    // largest n of each facet, not of the table, so c is still drawn
+    let mut t = table();
+    t.rows.retain(|r| r[1] == Value::Str("a".into()));
+    let mut c = t.rows[0].clone();
+    c[1] = Value::Str("c".into());
+    t.rows.push(c);
+    let d = decl(
+        r#"name = "c_{hash}"
+title = "n = {n}"
+facet = "hash"
+where = { n = { pick = "max" } }
+x = "fpr"
+y = "fpr""#,
+    );
+    let tables = Tables {
+        results: t,
+        summary: None,
+    };
+    let titles: Vec<(String, String)> = draw(&d, &tables, &no_curves)
+        .into_iter()
+        .map(|c| (c.stem, c.title))
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            ("c_a".into(), "n = 20".into()),
+            ("c_c".into(), "n = 10".into())
+        ]
+    );
+}
+
+#[test]
 fn a_chart_of_curves_needs_a_point_from_its_columns() {
     let d = decl(
         r#"name = "c"
