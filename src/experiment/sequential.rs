@@ -81,14 +81,19 @@ pub fn describe(spec: &Spec, quick: bool, wanted: &[bool]) -> Option<String> {
 /// setting's records, or cannot be decided within `budget` replicates.
 fn settled(spec: &Spec, ids: &[String], records: &[&Record], budget: usize) -> Result<bool> {
     let owned: Vec<Record> = records.iter().map(|r| (*r).clone()).collect();
+    // the rows and their summary as the report reads them: through their
+    // CSV text (measured floats to ten digits)
     let results = super::records::to_table(spec, &owned)?;
+    let results = crate::export::csv::parse(
+        &crate::export::csv::to_bytes(&results)?,
+        &spec.kind.columns(),
+    )?;
     let summary = super::summary::summarise(
         &results,
         &spec.kind.param_columns(),
         &spec.kind.fields(),
         crate::stats::PLOT_CONFIDENCE,
     )?;
-    // the summary as the report reads it: through its CSV text
     let bytes = crate::export::csv::to_bytes(&summary)?;
     let summary = crate::export::csv::parse(&bytes, &spec.kind.summary_columns())?;
     let tables = Tables {
