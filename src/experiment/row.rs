@@ -65,6 +65,52 @@ crate::closed_set! {
 }
 
 crate::closed_set! {
+    /// What one unit of a numeric field is (declared on the field, e.g.
+    /// `[Median, ns]`; the manifest schema's `unit`). A proportion's `k` and
+    /// `n` columns are counts whatever its value's unit.
+    pub enum Unit {
+        /// Nanoseconds (per operation, as the name says: per key, per query).
+        Ns = "ns",
+        Seconds = "seconds",
+        Years = "years",
+        Bytes = "bytes",
+        /// 10^6 bytes.
+        Megabytes = "megabytes",
+        /// 10^9 bytes.
+        Gigabytes = "gigabytes",
+        /// 10^12 bytes.
+        Terabytes = "terabytes",
+        GigabytesPerSecond = "gigabytes_per_second",
+        /// A number of bits (a filter's m, a hash's width, log2 of a count).
+        Bits = "bits",
+        BitsPerKey = "bits_per_key",
+        BytesPerKey = "bytes_per_key",
+        /// A share, probability or rate in [0, 1] (an FPR, a fill, a recall,
+        /// a rank error as a share of the stream).
+        Fraction = "fraction",
+        /// Hundredths.
+        Percent = "percent",
+        /// (estimate − truth) ÷ truth, or a standard error in those terms
+        /// (1.04/√m).
+        RelativeError = "relative_error",
+        /// The square of a relative error (its mean is the MSE).
+        SquaredRelativeError = "squared_relative_error",
+        /// One quantity over another of the same kind (measured ÷ theory, a
+        /// speedup, a space factor).
+        Ratio = "ratio",
+        /// Standard deviations of the statistic's null distribution (a z-score).
+        Sigmas = "sigmas",
+        /// A number of things (keys, counters, registers, probes, events),
+        /// per operation where the name says so.
+        Count = "count",
+        /// A pure number with no unit (a constant such as α_m, a documented figure).
+        Number = "number",
+        /// 1 when something holds, 0 when not (its mean over replicates is a share).
+        Flag = "flag",
+    }
+}
+
+crate::closed_set! {
     /// What a field of a row is.
     pub enum Role {
         /// A measurement of this trial.
@@ -85,23 +131,26 @@ pub struct FieldDef {
     pub agg: Agg,
     pub role: Role,
     pub better: Better,
+    /// The unit of a numeric field (`None` for text and flags of type bool).
+    pub unit: Option<Unit>,
     /// The field's doc comment as `row!` received it (`doc = r" …"` lines):
     /// what the manifest's schema says the column means.
     pub docs: &'static [&'static str],
 }
 
-/// An option of a `row!` field's brackets: its aggregation, or which way
-/// it is better.
+/// An option of a `row!` field's brackets: its aggregation, which way it
+/// is better, or its unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opt {
     Agg(Agg),
     Better(Better),
+    Unit(Unit),
 }
 
-/// The words a `row!` field's brackets take (`[Median, higher]`).
+/// The words a `row!` field's brackets take (`[Median, higher, ns]`).
 #[allow(non_upper_case_globals)]
 pub mod opt {
-    use super::{Agg, Better, Opt};
+    use super::{Agg, Better, Opt, Unit};
     pub const Mean: Opt = Opt::Agg(Agg::Mean);
     pub const Median: Opt = Opt::Agg(Agg::Median);
     pub const Sum: Opt = Opt::Agg(Agg::Sum);
@@ -112,6 +161,26 @@ pub mod opt {
     pub const higher: Opt = Opt::Better(Better::Higher);
     pub const lower: Opt = Opt::Better(Better::Lower);
     pub const neither: Opt = Opt::Better(Better::Neither);
+    pub const ns: Opt = Opt::Unit(Unit::Ns);
+    pub const seconds: Opt = Opt::Unit(Unit::Seconds);
+    pub const years: Opt = Opt::Unit(Unit::Years);
+    pub const bytes: Opt = Opt::Unit(Unit::Bytes);
+    pub const megabytes: Opt = Opt::Unit(Unit::Megabytes);
+    pub const gigabytes: Opt = Opt::Unit(Unit::Gigabytes);
+    pub const terabytes: Opt = Opt::Unit(Unit::Terabytes);
+    pub const gigabytes_per_second: Opt = Opt::Unit(Unit::GigabytesPerSecond);
+    pub const bits: Opt = Opt::Unit(Unit::Bits);
+    pub const bits_per_key: Opt = Opt::Unit(Unit::BitsPerKey);
+    pub const bytes_per_key: Opt = Opt::Unit(Unit::BytesPerKey);
+    pub const fraction: Opt = Opt::Unit(Unit::Fraction);
+    pub const percent: Opt = Opt::Unit(Unit::Percent);
+    pub const relative_error: Opt = Opt::Unit(Unit::RelativeError);
+    pub const squared_relative_error: Opt = Opt::Unit(Unit::SquaredRelativeError);
+    pub const ratio: Opt = Opt::Unit(Unit::Ratio);
+    pub const sigmas: Opt = Opt::Unit(Unit::Sigmas);
+    pub const count: Opt = Opt::Unit(Unit::Count);
+    pub const number: Opt = Opt::Unit(Unit::Number);
+    pub const flag: Opt = Opt::Unit(Unit::Flag);
 }
 
 /// The text of one `#[doc]` attribute as `stringify!` writes it: `doc =
@@ -161,6 +230,11 @@ impl FieldDef {
                 shape: shape.into(),
                 agg: Some(self.agg.as_str().into()),
                 better: Some(self.better.as_str().into()),
+                // a proportion's successes and trials are counts
+                unit: match c.part.map(|p| p.is) {
+                    Some(Is::K | Is::N) => Some(Unit::Count.as_str().into()),
+                    _ => self.unit.map(|u| u.as_str().into()),
+                },
                 values: vec![],
                 about: self.about(),
             })
@@ -194,7 +268,7 @@ impl FieldDef {
             .rev()
             .find_map(|o| match o {
                 Opt::Agg(a) => Some(*a),
-                Opt::Better(_) => None,
+                _ => None,
             })
             .unwrap_or(default);
         let role = if name.ends_with("_theory") || name.contains("_theory_") {
@@ -209,19 +283,33 @@ impl FieldDef {
             .rev()
             .find_map(|o| match o {
                 Opt::Better(b) => Some(*b),
-                Opt::Agg(_) => None,
+                _ => None,
             })
             .unwrap_or(if role == Role::Measured {
                 Better::Lower
             } else {
                 Better::Neither
             });
+        let units: Vec<Unit> = opts
+            .iter()
+            .filter_map(|o| match o {
+                Opt::Unit(u) => Some(*u),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            units.len() <= 1,
+            "bug: field {name} declares {} units",
+            units.len()
+        );
+        let unit = units.first().copied();
         FieldDef {
             name,
             shape,
             agg,
             role,
             better,
+            unit,
             docs: &[],
         }
     }

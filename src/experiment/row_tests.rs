@@ -162,3 +162,51 @@ fn a_fields_doc_comment_is_its_schemas_about() {
     assert_eq!(doc_line("doc = r#\" a \"b\" \"#"), Some("a \"b\""));
     assert_eq!(doc_line("inline"), None);
 }
+
+crate::row! {
+    struct WithUnits {
+        fpr: crate::stats::Proportion [fraction],
+        build: Interval [Median, ns],
+        label: String,
+    }
+}
+
+/// A declared unit reaches every column of its field, a proportion's k and
+/// n are counts, and a text field has none.
+#[test]
+fn a_fields_unit_is_its_columns_unit() {
+    let f = WithUnits::fields();
+    assert_eq!(f[0].unit, Some(Unit::Fraction));
+    assert_eq!((f[1].unit, f[1].agg), (Some(Unit::Ns), Agg::Median));
+    assert_eq!(f[2].unit, None);
+    let units = |i: usize| -> Vec<(String, Option<String>)> {
+        f[i].schema(false)
+            .into_iter()
+            .map(|c| (c.name, c.unit))
+            .collect()
+    };
+    let u = |s: &str| Some(s.to_string());
+    assert_eq!(
+        units(0),
+        [
+            ("fpr".into(), u("fraction")),
+            ("fpr_lo".into(), u("fraction")),
+            ("fpr_hi".into(), u("fraction")),
+            ("fpr_k".into(), u("count")),
+            ("fpr_n".into(), u("count")),
+        ]
+    );
+    assert!(units(1).iter().all(|(_, unit)| *unit == u("ns")));
+    assert_eq!(units(2), [("label".into(), None)]);
+}
+
+#[test]
+#[should_panic(expected = "declares 2 units")]
+fn a_field_with_two_units_is_a_bug() {
+    FieldDef::declared(
+        "x",
+        Shape::Scalar(ColType::Float),
+        Agg::Mean,
+        &[opt::ns, opt::bytes],
+    );
+}

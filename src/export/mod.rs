@@ -198,6 +198,10 @@ pub struct ColumnSchema {
     /// higher, lower or neither (a metric's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub better: Option<String>,
+    /// What one unit of a metric is: ns, bytes, bits_per_key, fraction,
+    /// relative_error, ratio, count … (`experiment::row::Unit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
     /// A parameter's allowed words, when it is a closed set.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,

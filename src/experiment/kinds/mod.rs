@@ -190,6 +190,7 @@ pub trait Kind: Sync {
             shape: "scalar".into(),
             agg: None,
             better: None,
+            unit: None,
             values: vec![],
             about: about.into(),
         };
@@ -396,5 +397,39 @@ mod tests {
                 assert!(!RESERVED.contains(&f.name), "{}: {}", k.name(), f.name);
             }
         }
+    }
+
+    /// Every numeric field of every kind (the registered ones and the three
+    /// `own` kinds) declares exactly one unit, and no text or bool field
+    /// does: a results folder says what each number is counted in.
+    #[test]
+    fn every_numeric_field_declares_its_unit() {
+        use crate::experiment::measure::Measure;
+        use crate::experiment::own::kinds::{OwnCardinality, OwnFilter, OwnFrequency};
+        use crate::experiment::row::{Row, Shape};
+        use crate::table::ColType;
+        let own = [
+            ("own_filter", <OwnFilter as Measure>::R::fields()),
+            ("own_cardinality", <OwnCardinality as Measure>::R::fields()),
+            ("own_frequency", <OwnFrequency as Measure>::R::fields()),
+        ];
+        let all = KINDS.iter().map(|k| (k.name(), k.fields())).chain(own);
+        let mut missing = Vec::new();
+        for (kind, fields) in all {
+            for f in fields {
+                let numeric = !matches!(f.shape, Shape::Scalar(ColType::Str | ColType::Bool));
+                if numeric != f.unit.is_some() {
+                    missing.push(format!("{kind}.{} ({:?})", f.name, f.unit));
+                }
+                // and it reaches every column of the schema
+                for c in f.schema(false) {
+                    assert_eq!(c.unit.is_some(), numeric, "{kind}.{}", c.name);
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "fields without a unit (or text with one): {missing:?}"
+        );
     }
 }

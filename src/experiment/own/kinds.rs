@@ -33,20 +33,20 @@ crate::params! {
 crate::row! {
     pub struct R, summary Rs {
         /// What the filter reports it holds (`Membership::bytes`).
-        bytes: usize [Same],
-        bits_per_key: f64 [Same],
-        fpr_measured: Proportion,
+        bytes: usize [Same, bytes],
+        bits_per_key: f64 [Same, bits_per_key],
+        fpr_measured: Proportion [fraction],
         /// The ε it was built for: what a correctly sized filter should give.
-        fpr_target: f64 [Same],
-        members_checked: u64 [Sum],
-        false_negatives: u64 [Max],
+        fpr_target: f64 [Same, fraction],
+        members_checked: u64 [Sum, count],
+        false_negatives: u64 [Max, count],
         /// log2(1/ε) at the measured ε: the fewest bits per key any filter
         /// with this FPR needs (Carter et al. 1978).
-        limit_bits: Option<Interval>,
+        limit_bits: Option<Interval> [bits_per_key],
         /// Bits per key over that limit, in percent.
-        waste_pct: Option<Interval>,
+        waste_pct: Option<Interval> [percent],
         /// Bits per key / a space-optimal Bloom filter's 1.44·log2(1/ε).
-        bloom_ratio: Option<Interval>,
+        bloom_ratio: Option<Interval> [ratio],
     }
 }
 
@@ -122,13 +122,13 @@ pub mod cardinality {
     crate::row! {
         pub struct R, summary Rs {
             estimator: String [Key],
-            estimate: f64,
+            estimate: f64 [count],
             /// estimate / n − 1: its mean over replicates is the bias.
-            rel_error: f64,
+            rel_error: f64 [relative_error],
             /// (estimate / n − 1)²: its mean is the MSE, √ of it the RSE.
-            sq_rel_error: f64,
+            sq_rel_error: f64 [squared_relative_error],
             /// The RSE the sketch claims.
-            rse_target: f64 [Same],
+            rse_target: f64 [Same, relative_error],
         }
     }
 }
@@ -199,17 +199,17 @@ pub mod frequency {
     crate::row! {
         pub struct R, summary Rs {
             /// Updates the sketch reports (`Frequency::total`).
-            total: u64 [Same],
+            total: u64 [Same, count],
             /// Keys of the universe whose |estimate − count| > ε·N.
-            exceed: Proportion,
+            exceed: Proportion [fraction],
             /// The δ the sketch claims for that share.
-            delta: f64 [Same],
+            delta: f64 [Same, fraction],
             /// Mean |estimate − count| / N over the universe.
-            mean_abs_error_over_n: f64,
+            mean_abs_error_over_n: f64 [fraction],
             /// The largest |estimate − count|, in units of ε·N.
-            max_error_over_eps_n: f64,
+            max_error_over_eps_n: f64 [ratio],
             /// Keys estimated below their count.
-            underestimates: u64 [Sum],
+            underestimates: u64 [Sum, count],
         }
     }
 }

@@ -59,21 +59,21 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        m: u64 [Same],
-        k: u32 [Same],
-        attacker_keys: u64,
+        m: u64 [Same, bits],
+        k: u32 [Same, count],
+        attacker_keys: u64 [count],
         /// Candidates hashed by the attacker's offline search.
-        hashes_tried: u64,
-        tries_per_key: f64,
+        hashes_tried: u64 [count],
+        tries_per_key: f64 [count],
         search_capped: bool [Same],
-        fill: f64,
+        fill: f64 [fraction],
         /// Honest random non-members that test positive.
-        fpr_honest: Proportion,
+        fpr_honest: Proportion [fraction],
         /// The attacker's crafted queries that test positive (forgery).
-        fpr_attack_queries: Option<Proportion>,
-        fpr_design: f64 [Same],
+        fpr_attack_queries: Option<Proportion> [fraction],
+        fpr_design: f64 [Same, fraction],
         /// (nk/m)^k: the rate after n keys that each set k fresh bits (pollution).
-        fpr_theory_polluted: Option<f64> [Same],
+        fpr_theory_polluted: Option<f64> [Same, fraction],
     }
 }
 

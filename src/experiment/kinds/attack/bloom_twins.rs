@@ -29,14 +29,14 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        m: u64 [Same],
-        k: u32 [Same],
-        twins_queried: u64 [Same],
+        m: u64 [Same, bits],
+        k: u32 [Same, count],
+        twins_queried: u64 [Same, count],
         /// Twins of members (never inserted) that test positive.
-        fpr_twins: Proportion,
+        fpr_twins: Proportion [fraction],
         /// Fresh random non-members that test positive.
-        fpr_honest: Proportion,
-        fpr_design: f64 [Same],
+        fpr_honest: Proportion [fraction],
+        fpr_design: f64 [Same, fraction],
     }
 }
 

@@ -42,23 +42,23 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        w: u64 [Same],
-        d: u64 [Same],
-        cover_keys: u64,
+        w: u64 [Same, count],
+        d: u64 [Same, count],
+        cover_keys: u64 [count],
         /// The fewest rows any target's cover hits on the attacker's model (d: complete).
-        rows_covered_min: u64,
-        hashes_tried: u64,
-        tries_per_target: f64,
+        rows_covered_min: u64 [count],
+        hashes_tried: u64 [count],
+        tries_per_target: f64 [count],
         search_capped: bool,
-        total_n: u64 [Same],
-        eps_n: f64 [Same],
+        total_n: u64 [Same, count],
+        eps_n: f64 [Same, count],
         /// Targets (true count 0) whose estimate exceeds εN; the bound says at most δ.
-        targets_over_eps_n: Proportion,
-        target_error_over_eps_n_min: f64,
-        target_error_over_eps_n_max: f64,
+        targets_over_eps_n: Proportion [fraction],
+        target_error_over_eps_n_min: f64 [ratio],
+        target_error_over_eps_n_max: f64 [ratio],
         /// Random never-inserted keys whose estimate exceeds εN (the bound: ≤ δ).
-        probes_over_eps_n: Proportion,
-        delta: f64 [Same],
+        probes_over_eps_n: Proportion [fraction],
+        delta: f64 [Same, fraction],
     }
 }
 

@@ -25,17 +25,17 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        file_bytes: usize [Same],
+        file_bytes: usize [Same, bytes],
         file_crc32: String [Same],
-        forged_bytes: usize [Same],
+        forged_bytes: usize [Same, bytes],
         forged_crc32: String [Same],
         forged_matches: bool [Same],
         /// CRC32 evaluations the forgery took (one per unknown bit, plus one).
-        forge_evaluations: u64 [Same],
+        forge_evaluations: u64 [Same, count],
         /// Random 16-byte inputs drawn until two shared a CRC32 (median over searches, 95% interval).
-        birthday_inputs_median: Interval,
-        birthday_inputs_mean: f64,
-        birthday_median_theory: f64 [Same],
+        birthday_inputs_median: Interval [count],
+        birthday_inputs_mean: f64 [count],
+        birthday_median_theory: f64 [Same, count],
     }
 }
 

@@ -63,23 +63,23 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        key_bytes: usize [Same],
+        key_bytes: usize [Same, bytes],
         /// Keys inserted (fewer than n when the cap stopped the first repetition).
-        inserted: u64,
+        inserted: u64 [count],
         capped: bool,
-        reps_done: u64,
+        reps_done: u64 [count],
         /// Seconds to insert them: the median over repetitions, with their
         /// min and max as the bounds (too few repetitions for an
         /// order-statistic interval; a flood's spread is far below its size).
-        seconds: Interval,
-        ns_per_insert: Interval,
+        seconds: Interval [seconds],
+        ns_per_insert: Interval [ns],
         /// Key comparisons the table made per insert (counted, not timed).
-        compares_per_insert: f64,
+        compares_per_insert: f64 [count],
         /// compares_per_insert / inserted: ≈ 0.5 when every insert walks one chain.
-        compares_per_insert_over_n: f64,
+        compares_per_insert_over_n: f64 [ratio],
         /// Keys it would take to keep one insert loop busy for 60 s at this
         /// growth (n·√(60/seconds); only where inserts are quadratic).
-        keys_for_one_minute: Option<f64>,
+        keys_for_one_minute: Option<f64> [count],
     }
 }
 

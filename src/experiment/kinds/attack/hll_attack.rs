@@ -54,13 +54,13 @@ crate::params! {
 crate::row! {
     pub struct R {
         /// Distinct items added (the truth).
-        distinct: u64,
+        distinct: u64 [count],
         /// Candidates the attacker hashed offline to choose them.
-        hashes_tried: u64,
-        estimate: u64,
-        estimate_over_truth: f64,
+        hashes_tried: u64 [count],
+        estimate: u64 [count],
+        estimate_over_truth: f64 [ratio],
         /// PFCOUNT after PFADD of the same items (redis rows, when a server is reachable).
-        redis_pfcount: Option<u64>,
+        redis_pfcount: Option<u64> [count],
         redis_equal: Option<bool>,
         /// The server's version, or why there is none.
         server: String [Same],

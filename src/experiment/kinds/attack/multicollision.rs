@@ -32,14 +32,14 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        message_bytes: usize [Same],
-        family_size: u64 [Same],
-        distinct_inputs: u64 [Same],
-        seeds_tested: u64 [Same],
+        message_bytes: usize [Same, bytes],
+        family_size: u64 [Same, count],
+        distinct_inputs: u64 [Same, count],
+        seeds_tested: u64 [Same, count],
         /// The most distinct hash values the family took under any one seed (1 = a multicollision).
-        family_hashes_max: u64 [Max],
+        family_hashes_max: u64 [Max, count],
         /// The fewest distinct values as many random messages took under any seed.
-        random_hashes_min: u64,
+        random_hashes_min: u64 [count],
         all_collide: bool [Same],
     }
 }

@@ -39,19 +39,19 @@ crate::row! {
     pub struct R {
         version: String [Same],
         algorithm: String [Same],
-        hash_bits: Option<u64> [Same],
+        hash_bits: Option<u64> [Same, bits],
         /// 1 when two processes (Python) or two RandomStates (Rust) hash the same string differently.
-        randomized_per_process: Option<u64> [Same],
+        randomized_per_process: Option<u64> [Same, flag],
         /// 1 when the runtime's string hash is SipHash (any variant).
-        siphash: Option<u64> [Same],
+        siphash: Option<u64> [Same, flag],
         /// Strings in each crafted set.
-        crafted_keys: u64 [Same],
+        crafted_keys: u64 [Same, count],
         /// Distinct hash values among the strings crafted for Java ("Aa"/"BB" blocks).
-        distinct_java_keys: Option<u64> [Same],
+        distinct_java_keys: Option<u64> [Same, count],
         /// Distinct hash values among the strings crafted for PHP 5 ("Ez"/"FY" blocks).
-        distinct_php5_keys: Option<u64> [Same],
+        distinct_php5_keys: Option<u64> [Same, count],
         /// Distinct hash values among the strings crafted against this runtime's own hash (Java, PHP 5).
-        distinct_own_keys: Option<u64> [Same],
+        distinct_own_keys: Option<u64> [Same, count],
     }
 }
 

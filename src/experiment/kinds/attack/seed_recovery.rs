@@ -46,17 +46,17 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        seed_bits: u32 [Same],
-        observed_key_bytes: u32 [Same],
+        seed_bits: u32 [Same, bits],
+        observed_key_bytes: u32 [Same, bytes],
         /// Secrets whose recovered seed reproduces the victim's hash of 100 further keys.
-        recovered: Proportion,
+        recovered: Proportion [fraction],
         /// Hash evaluations the recovery took per secret (0: the output is run backwards).
-        search_evaluations_per_secret: f64,
+        search_evaluations_per_secret: f64 [count],
         /// Evaluations an exhaustive search of the seed space needs on average (2^(bits − 1)).
-        brute_force_expected: f64 [Same],
+        brute_force_expected: f64 [Same, count],
         /// Crafted pairs (under the recovered seed) that collide under the victim's secret seed.
-        crafted_collision: Proportion,
-        crafted_collision_x_m: Interval,
+        crafted_collision: Proportion [fraction],
+        crafted_collision_x_m: Interval [ratio],
     }
 }
 

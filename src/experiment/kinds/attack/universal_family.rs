@@ -38,30 +38,30 @@ crate::params! {
 crate::row! {
     pub struct R {
         /// Keys of the small universe checked exhaustively (every pair, every function).
-        exhaustive_universe: Option<u64> [Same],
-        exhaustive_m: Option<u64> [Same],
-        exhaustive_functions: Option<u64> [Same],
+        exhaustive_universe: Option<u64> [Same, count],
+        exhaustive_m: Option<u64> [Same, count],
+        exhaustive_functions: Option<u64> [Same, count],
         /// The largest share of the family's functions under which one pair collides, × m (universal: ≤ 1).
-        exhaustive_max_pair_x_m: Option<f64> [Same],
-        exhaustive_mean_pair_x_m: Option<f64> [Same],
+        exhaustive_max_pair_x_m: Option<f64> [Same, ratio],
+        exhaustive_mean_pair_x_m: Option<f64> [Same, ratio],
         /// Functions the victim draws (1 when constant: one pass over the pairs).
-        draws: u64 [Same],
+        draws: u64 [Same, count],
         /// Keys tried per crafted pair ÷ m (a random key lands in a chosen bucket with probability 1/m).
-        search_tries_per_pair_over_m: f64,
+        search_tries_per_pair_over_m: f64 [ratio],
         /// Crafted pairs that collide in the victim's draws.
-        crafted_collision: Proportion,
+        crafted_collision: Proportion [fraction],
         /// crafted_collision × m, with its 95% Wilson bounds × m.
-        crafted_collision_x_m: crate::stats::Estimate,
+        crafted_collision_x_m: crate::stats::Estimate [ratio],
         /// Random pairs in the same draws (the 1/m reference).
-        random_collision: Proportion,
-        random_collision_x_m: crate::stats::Estimate,
-        universe_keys: u64 [Same],
+        random_collision: Proportion [fraction],
+        random_collision_x_m: crate::stats::Estimate [ratio],
+        universe_keys: u64 [Same, count],
         /// The fullest bucket when every key of the universe goes through the attacker's function.
-        max_bucket_load: u64,
+        max_bucket_load: u64 [count],
         /// ⌈|U|/m⌉: pigeonhole says some bucket holds at least this many.
-        pigeonhole_bound: u64 [Same],
+        pigeonhole_bound: u64 [Same, count],
         /// max(0, pigeonhole_bound − max_bucket_load): 0 whenever pigeonhole holds.
-        pigeonhole_shortfall: u64,
+        pigeonhole_shortfall: u64 [count],
     }
 }
 

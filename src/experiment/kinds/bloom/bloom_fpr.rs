@@ -29,20 +29,20 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        m: u64 [Same],
-        k_used: u32 [Same],
-        k_optimal: f64 [Same],
-        bytes: usize [Same],
-        fill_measured: Proportion,
-        fill_theory: f64 [Same],
-        members_checked: u64 [Sum],
-        false_negatives: u64 [Max],
-        fpr_measured: Proportion,
-        fpr_theory: f64 [Same],
-        fpr_theory_optimal_k: f64 [Same],
+        m: u64 [Same, bits],
+        k_used: u32 [Same, count],
+        k_optimal: f64 [Same, count],
+        bytes: usize [Same, bytes],
+        fill_measured: Proportion [fraction],
+        fill_theory: f64 [Same, fraction],
+        members_checked: u64 [Sum, count],
+        false_negatives: u64 [Max, count],
+        fpr_measured: Proportion [fraction],
+        fpr_theory: f64 [Same, fraction],
+        fpr_theory_optimal_k: f64 [Same, fraction],
         /// The theory plus plain double hashing's repeated-probe excess.
-        fpr_theory_double: f64 [Same],
-        fpr_given_fill: f64,
+        fpr_theory_double: f64 [Same, fraction],
+        fpr_given_fill: f64 [fraction],
     }
 }
 

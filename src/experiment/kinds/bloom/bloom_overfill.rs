@@ -38,21 +38,21 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        m: u64 [Same],
-        k: u32 [Same],
-        mb: f64 [Same],
-        overfill: f64 [Same],
-        fill_measured: Proportion,
-        fill_theory: f64 [Same],
-        members_checked: u64 [Sum],
-        false_negatives: u64 [Max],
-        fpr_measured: Proportion,
-        fpr_theory: f64 [Same],
-        db_load_measured: crate::stats::Estimate,
-        db_load_theory: f64 [Same],
-        db_load_vs_design: f64,
-        required_m: u64 [Same],
-        required_mb: f64 [Same],
+        m: u64 [Same, bits],
+        k: u32 [Same, count],
+        mb: f64 [Same, megabytes],
+        overfill: f64 [Same, ratio],
+        fill_measured: Proportion [fraction],
+        fill_theory: f64 [Same, fraction],
+        members_checked: u64 [Sum, count],
+        false_negatives: u64 [Max, count],
+        fpr_measured: Proportion [fraction],
+        fpr_theory: f64 [Same, fraction],
+        db_load_measured: crate::stats::Estimate [fraction],
+        db_load_theory: f64 [Same, fraction],
+        db_load_vs_design: f64 [ratio],
+        required_m: u64 [Same, bits],
+        required_mb: f64 [Same, megabytes],
     }
 }
 

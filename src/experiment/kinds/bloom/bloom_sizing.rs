@@ -27,35 +27,35 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        m: u64 [Same],
-        bits_per_key: f64 [Same],
-        bits_per_key_theory: f64 [Same],
-        extra_bits_per_decade: Option<f64> [Same],
-        mb: f64 [Same],
-        bytes: usize [Same],
-        k: u32 [Same],
-        k_optimal: f64 [Same],
+        m: u64 [Same, bits],
+        bits_per_key: f64 [Same, bits_per_key],
+        bits_per_key_theory: f64 [Same, bits_per_key],
+        extra_bits_per_decade: Option<f64> [Same, bits_per_key],
+        mb: f64 [Same, megabytes],
+        bytes: usize [Same, bytes],
+        k: u32 [Same, count],
+        k_optimal: f64 [Same, count],
         /// Bits a member's query reads: all k.
-        lookups_per_query: u32 [Same],
+        lookups_per_query: u32 [Same, count],
         /// Bits an absent key's query reads before the first zero (mean, 95% interval).
-        lookups_per_negative_query: stats::Estimate,
+        lookups_per_negative_query: stats::Estimate [count],
         /// Σ_{i<k} ρ^i = (1 − ρ^k)/(1 − ρ) at the expected fill ρ.
-        lookups_per_negative_theory: f64 [Same],
-        fill_measured: Proportion,
-        fill_theory: f64 [Same],
+        lookups_per_negative_theory: f64 [Same, count],
+        fill_measured: Proportion [fraction],
+        fill_theory: f64 [Same, fraction],
         /// The fill at the real-valued k* = (m/n) ln 2 (exactly ½ by the formula).
-        fill_at_real_k_star: f64 [Same],
-        members_checked: u64 [Sum],
-        false_negatives: u64 [Max],
-        fpr_measured: Proportion,
-        fpr_theory: f64 [Same],
+        fill_at_real_k_star: f64 [Same, fraction],
+        members_checked: u64 [Sum, count],
+        false_negatives: u64 [Max, count],
+        fpr_measured: Proportion [fraction],
+        fpr_theory: f64 [Same, fraction],
         /// The space the built filter spends per bit of precision it
         /// measured: bits per key ÷ log2(1/FPR measured) (the sizing rule's
         /// constant, 1/(ln 2)² · ln 2 = 1.4427 at the real-valued optimum),
         /// with the FPR's intervals mapped through (Wilson 95%, exact 99.9%).
-        space_per_log2_fpr: stats::Estimate,
+        space_per_log2_fpr: stats::Estimate [ratio],
         /// The same at the formula's FPR for the filter's integer k.
-        space_per_log2_fpr_theory: f64 [Same],
+        space_per_log2_fpr_theory: f64 [Same, ratio],
     }
 }
 

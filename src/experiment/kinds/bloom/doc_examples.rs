@@ -49,40 +49,40 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        m: u64 [Same],
-        k: u32 [Same],
-        inserts: u64 [Same],
-        documented_bits_set: Option<u64> [Same],
-        max_bits_set: Option<u64> [Same],
+        m: u64 [Same, bits],
+        k: u32 [Same, count],
+        inserts: u64 [Same, count],
+        documented_bits_set: Option<u64> [Same, bits],
+        max_bits_set: Option<u64> [Same, bits],
         consistent: Option<bool> [Same],
         documented_false_positive: Option<bool> [Same],
-        fp_prob_given_documented_fill: Option<f64> [Same],
+        fp_prob_given_documented_fill: Option<f64> [Same, fraction],
         book_code_positions: Option<String> [Same],
-        book_code_bits_set: Option<u64> [Same],
+        book_code_bits_set: Option<u64> [Same, bits],
         book_code_false_positive: Option<bool> [Same],
-        bits_set_mean: f64,
+        bits_set_mean: f64 [bits],
         /// The share of the m bits set after the inserts, pooled over the
         /// simulated filters (the worked examples).
-        fill_after_inserts: Option<Proportion>,
+        fill_after_inserts: Option<Proportion> [fraction],
         /// Expected bits set with k independent uniform probes.
-        bits_set_theory: f64 [Same],
+        bits_set_theory: f64 [Same, bits],
         /// The same under double hashing (h1, h2 mod m uniform), by exact enumeration.
-        bits_set_theory_double: Option<f64> [Same],
-        prob_all_set: Option<Proportion>,
-        prob_all_set_theory: Option<f64> [Same],
-        prob_all_set_theory_double: Option<f64> [Same],
-        fpr_measured: Proportion,
-        fpr_theory: f64 [Same],
+        bits_set_theory_double: Option<f64> [Same, bits],
+        prob_all_set: Option<Proportion> [fraction],
+        prob_all_set_theory: Option<f64> [Same, fraction],
+        prob_all_set_theory_double: Option<f64> [Same, fraction],
+        fpr_measured: Proportion [fraction],
+        fpr_theory: f64 [Same, fraction],
         /// The small examples with k independent uniform probes per key (an
         /// ideal hash per probe) instead of double hashing: all bits set,
         /// and a fresh key a false positive.
-        prob_all_set_independent: Option<Proportion>,
-        fpr_measured_independent: Option<Proportion>,
+        prob_all_set_independent: Option<Proportion> [fraction],
+        fpr_measured_independent: Option<Proportion> [fraction],
         /// The FPR with independent probes at this finite m, exactly: the
         /// occupancy distribution of the n·k probes, Σ_j P(j set)·(j/m)^k
         /// (fpr_theory is the asymptotic (1 − e^(−kn/m))^k).
-        fpr_theory_exact: Option<f64> [Same],
-        false_negatives: Option<u64> [Max],
+        fpr_theory_exact: Option<f64> [Same, fraction],
+        false_negatives: Option<u64> [Max, count],
     }
 }
 

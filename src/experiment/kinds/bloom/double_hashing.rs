@@ -45,20 +45,20 @@ crate::params! {
 
 crate::row! {
     pub struct R, summary Rs {
-        m: u64 [Same],
-        k_used: u32 [Same],
-        hash_evaluations_per_query: u32 [Same],
-        fill_measured: Proportion,
-        fill_theory: f64 [Same],
-        false_negatives: u64 [Max],
-        fpr_measured: Proportion,
+        m: u64 [Same, bits],
+        k_used: u32 [Same, count],
+        hash_evaluations_per_query: u32 [Same, count],
+        fill_measured: Proportion [fraction],
+        fill_theory: f64 [Same, fraction],
+        false_negatives: u64 [Max, count],
+        fpr_measured: Proportion [fraction],
         /// (1 − e^(−kn/m))^k: independent probes.
-        fpr_theory: f64 [Same],
+        fpr_theory: f64 [Same, fraction],
         /// The same plus the repeated-probe excess of plain double hashing.
-        fpr_theory_double: f64 [Same],
+        fpr_theory_double: f64 [Same, fraction],
         /// The theory for this row's scheme: with the excess for plain double
         /// hashing, without it for enhanced and independent probes.
-        fpr_theory_scheme: f64 [Same],
+        fpr_theory_scheme: f64 [Same, fraction],
     }
 }
 

@@ -32,30 +32,30 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        m: u64 [Same],
-        k: u32 [Same],
-        filter_fpr_theory: f64 [Same],
-        genuine_hits: u64 [Sum],
-        misses: u64 [Sum],
-        false_positives_passed: u64 [Sum],
-        store_lookups: u64 [Sum],
-        false_negatives: u64 [Max],
-        store_lookups_per: crate::stats::Estimate,
-        store_lookups_per_theory: f64 [Same],
-        store_lookups_per_filter_theory: f64 [Same],
-        hits_per: f64,
-        false_positives_per: f64,
-        false_positives_per_theory: f64 [Same],
-        miss_fpr_measured: Option<f64>,
+        m: u64 [Same, bits],
+        k: u32 [Same, count],
+        filter_fpr_theory: f64 [Same, fraction],
+        genuine_hits: u64 [Sum, count],
+        misses: u64 [Sum, count],
+        false_positives_passed: u64 [Sum, count],
+        store_lookups: u64 [Sum, count],
+        false_negatives: u64 [Max, count],
+        store_lookups_per: crate::stats::Estimate [count],
+        store_lookups_per_theory: f64 [Same, count],
+        store_lookups_per_filter_theory: f64 [Same, count],
+        hits_per: f64 [count],
+        false_positives_per: f64 [count],
+        false_positives_per_theory: f64 [Same, count],
+        miss_fpr_measured: Option<f64> [fraction],
         /// P(absent | the filter says yes): the share of "maybe"s that are false.
-        wrong_given_yes: Option<Proportion>,
-        wrong_given_yes_theory: f64 [Same],
-        fraction_removed: f64,
-        fraction_removed_theory: f64 [Same],
-        no_filter_per: f64 [Same],
+        wrong_given_yes: Option<Proportion> [fraction],
+        wrong_given_yes_theory: f64 [Same, fraction],
+        fraction_removed: f64 [fraction],
+        fraction_removed_theory: f64 [Same, fraction],
+        no_filter_per: f64 [Same, count],
         /// The hit rate at which the filter removes exactly one query in ten:
         /// (1 − h)(1 − p) = 0.1.
-        hit_rate_for_one_in_ten: f64 [Same],
+        hit_rate_for_one_in_ten: f64 [Same, fraction],
     }
 }
 

@@ -38,28 +38,28 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        keys_per_run: u64 [Same],
-        run_fpr_theory: f64 [Same],
-        present_lookups: u64 [Sum],
-        absent_lookups: u64 [Sum],
-        false_negatives: u64 [Max],
+        keys_per_run: u64 [Same, count],
+        run_fpr_theory: f64 [Same, fraction],
+        present_lookups: u64 [Sum, count],
+        absent_lookups: u64 [Sum, count],
+        false_negatives: u64 [Max, count],
         /// Disk reads per lookup of a key in the tree, with a filter per run.
-        present_reads_with: Option<Estimate>,
-        present_reads_with_theory: f64 [Same],
+        present_reads_with: Option<Estimate> [count],
+        present_reads_with_theory: f64 [Same, count],
         /// The same lookups without filters: every run checked is read.
-        present_reads_without: Option<Estimate>,
-        present_reads_without_theory: f64 [Same],
-        absent_reads_with: Option<Estimate>,
-        absent_reads_with_theory: f64 [Same],
-        absent_reads_without: Option<f64>,
-        absent_reads_without_theory: f64 [Same],
+        present_reads_without: Option<Estimate> [count],
+        present_reads_without_theory: f64 [Same, count],
+        absent_reads_with: Option<Estimate> [count],
+        absent_reads_with_theory: f64 [Same, count],
+        absent_reads_without: Option<f64> [count],
+        absent_reads_without_theory: f64 [Same, count],
         /// Over all lookups at this hit rate.
-        reads_with: Interval,
-        reads_without: Interval,
-        reads_saved_factor: f64,
+        reads_with: Interval [count],
+        reads_without: Interval [count],
+        reads_saved_factor: f64 [ratio],
         /// Filter checks that land on the run holding the key.
-        file_hit_rate: Proportion,
-        file_hit_rate_theory: f64 [Same],
+        file_hit_rate: Proportion [fraction],
+        file_hit_rate_theory: f64 [Same, fraction],
     }
 }
 

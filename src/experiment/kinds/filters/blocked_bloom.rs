@@ -32,18 +32,18 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        m: u64 [Same],
-        k_used: u32 [Same],
-        fpr_measured: Proportion,
-        fpr_theory_blocked: f64 [Same],
-        standard_fpr_measured: Proportion,
-        fpr_theory_standard: f64 [Same],
-        penalty_measured: f64,
-        penalty_theory: f64 [Same],
-        false_negatives: u64 [Max],
+        m: u64 [Same, bits],
+        k_used: u32 [Same, count],
+        fpr_measured: Proportion [fraction],
+        fpr_theory_blocked: f64 [Same, fraction],
+        standard_fpr_measured: Proportion [fraction],
+        fpr_theory_standard: f64 [Same, fraction],
+        penalty_measured: f64 [ratio],
+        penalty_theory: f64 [Same, ratio],
+        false_negatives: u64 [Max, count],
         /// Distinct 64-byte lines a member query of the standard filter reads (mean).
-        standard_cache_lines_per_query: Interval,
-        blocked_cache_lines_per_query: u32 [Same],
+        standard_cache_lines_per_query: Interval [count],
+        blocked_cache_lines_per_query: u32 [Same, count],
     }
 }
 

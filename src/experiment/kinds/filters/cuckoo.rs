@@ -55,50 +55,50 @@ crate::params! {
 
 crate::row! {
     pub struct R, summary Rs {
-        capacity: u64 [Same],
-        items: u64,
-        load_factor: f64,
+        capacity: u64 [Same, count],
+        items: u64 [count],
+        load_factor: f64 [fraction],
         /// The load at which the first insert failed (test `load`).
-        first_failure_load: Option<f64>,
-        kicks_per_insert: f64,
-        fpr_measured: Option<Proportion>,
+        first_failure_load: Option<f64> [fraction],
+        kicks_per_insert: f64 [count],
+        fpr_measured: Option<Proportion> [fraction],
         /// 1 − (1 − 1/(2^f − 1))^(2bα) at the load reached.
-        fpr_theory: f64,
+        fpr_theory: f64 [fraction],
         /// The same at α = 1 (≈ 2b/2^f).
-        fpr_bound: f64 [Same],
-        bits_per_item: f64,
+        fpr_bound: f64 [Same, fraction],
+        bits_per_item: f64 [bits_per_key],
         /// (log2(1/ε) + log2(2b))/α at the measured ε and load (the paper's formula).
-        bits_per_item_formula: Option<f64>,
+        bits_per_item_formula: Option<f64> [bits_per_key],
         /// A space-optimal Bloom filter at the same measured FPR: log2(1/ε)/ln 2.
-        bloom_bits_same_fpr: Option<f64>,
+        bloom_bits_same_fpr: Option<f64> [bits_per_key],
         /// Cuckoo bits per item / Bloom bits per item at the same FPR.
-        space_ratio: Option<f64>,
+        space_ratio: Option<f64> [ratio],
         /// The ε below which cuckoo beats Bloom by the formulas at the nominal `load`:
         /// without and with semi-sorted buckets (log2 2b resp. log2 2b − 1 extra bits).
-        crossover_fpr: f64 [Same],
-        crossover_fpr_semisorted: f64 [Same],
-        fingerprint_bits_for_1pct: u32 [Same],
-        buckets_per_query: u32 [Same],
-        cache_lines_per_query: crate::stats::Estimate,
+        crossover_fpr: f64 [Same, fraction],
+        crossover_fpr_semisorted: f64 [Same, fraction],
+        fingerprint_bits_for_1pct: u32 [Same, bits],
+        buckets_per_query: u32 [Same, count],
+        cache_lines_per_query: crate::stats::Estimate [count],
         /// `fpr`: per key, the lines a Bloom filter at the same measured FPR
         /// (sized by the chapter's formulas, same n) reads ÷ the lines this
         /// filter reads, mean over 20,000 members and over 20,000 absent keys.
-        bloom_over_cuckoo_lines_member: Option<crate::stats::Estimate>,
-        bloom_over_cuckoo_lines_absent: Option<crate::stats::Estimate>,
+        bloom_over_cuckoo_lines_member: Option<crate::stats::Estimate> [ratio],
+        bloom_over_cuckoo_lines_absent: Option<crate::stats::Estimate> [ratio],
         /// `fpr`: that Bloom filter's k and its mean lines per member query.
-        bloom_k_same_fpr: Option<u32>,
-        bloom_lines_member: Option<f64>,
+        bloom_k_same_fpr: Option<u32> [count],
+        bloom_lines_member: Option<f64> [count],
         /// Members denied after the deletes (`bogus_deletes`: of all;
         /// `deletes`: of those kept).
-        lost_members: Option<Proportion>,
-        false_negatives: u64 [Max],
+        lost_members: Option<Proportion> [fraction],
+        false_negatives: u64 [Max, count],
         /// `deletes`: members deleted, and deletes that found no fingerprint.
-        deleted: Option<u64>,
-        delete_failures: Option<u64>,
+        deleted: Option<u64> [count],
+        delete_failures: Option<u64> [count],
         /// `deletes`: deleted keys the filter still calls present.
-        deleted_still_present: Option<Proportion>,
+        deleted_still_present: Option<Proportion> [fraction],
         /// The FPR at the load left after the deletes.
-        deleted_still_present_theory: Option<f64>,
+        deleted_still_present_theory: Option<f64> [fraction],
     }
 }
 

@@ -43,19 +43,19 @@ crate::row! {
         deletes: bool [Same],
         merges: bool [Same],
         /// Bits of the table allocated, per key inserted.
-        bits_per_key: Option<f64> [Same],
-        fpr_measured: Option<Proportion>,
+        bits_per_key: Option<f64> [Same, bits_per_key],
+        fpr_measured: Option<Proportion> [fraction],
         /// The structure's own theory at the n keys it holds.
-        fpr_theory: Option<f64> [Same],
+        fpr_theory: Option<f64> [Same, fraction],
         /// log2(1/ε) at the measured ε: the fewest bits per key any filter with this FPR needs.
-        limit_bits: Option<Interval>,
+        limit_bits: Option<Interval> [bits_per_key],
         /// 100·(bits per key / log2(1/ε measured) − 1), interval from the FPR's.
-        waste_pct: Option<Interval>,
+        waste_pct: Option<Interval> [percent],
         /// The same at the theory's ε.
-        waste_pct_theory: Option<f64> [Same],
+        waste_pct_theory: Option<f64> [Same, percent],
         /// Bits per key / a space-optimal Bloom filter's 1.44·log2(1/ε) at the measured ε.
-        bloom_ratio: Option<Interval>,
-        false_negatives: Option<u64> [Max],
+        bloom_ratio: Option<Interval> [ratio],
+        false_negatives: Option<u64> [Max, count],
     }
 }
 

@@ -33,17 +33,17 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        filters: usize,
-        bytes: usize,
-        bits_per_key: f64,
-        fpr_measured: Proportion,
+        filters: usize [count],
+        bytes: usize [bytes],
+        bits_per_key: f64 [bits_per_key],
+        fpr_measured: Proportion [fraction],
         /// 1 − Π(1 − p_i) over the stages' theoretical rates at their loads.
-        fpr_theory: f64,
-        fpr_bound: f64 [Same],
-        fixed_bytes: usize [Same],
-        fixed_fpr_measured: Proportion,
-        fixed_fpr_theory: f64 [Same],
-        false_negatives: u64 [Max],
+        fpr_theory: f64 [fraction],
+        fpr_bound: f64 [Same, fraction],
+        fixed_bytes: usize [Same, bytes],
+        fixed_fpr_measured: Proportion [fraction],
+        fixed_fpr_theory: f64 [Same, fraction],
+        false_negatives: u64 [Max, count],
     }
 }
 

@@ -19,18 +19,18 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        n_values: f64 [Same],
-        sqrt_n: f64 [Same],
-        m_one_in_a_million: f64 [Same],
-        m_50pct: f64 [Same],
-        m_50pct_over_sqrt_n: f64 [Same],
-        m_one_expected: f64 [Same],
-        years_to_sqrt_n: f64 [Same],
-        years_to_50pct: f64 [Same],
-        pairs_at_m: Option<f64> [Same],
-        p_exact_at_m: Option<f64> [Same],
-        p_approx_at_m: Option<f64> [Same],
-        p_pairs_at_m: Option<f64> [Same],
+        n_values: f64 [Same, count],
+        sqrt_n: f64 [Same, count],
+        m_one_in_a_million: f64 [Same, count],
+        m_50pct: f64 [Same, count],
+        m_50pct_over_sqrt_n: f64 [Same, ratio],
+        m_one_expected: f64 [Same, count],
+        years_to_sqrt_n: f64 [Same, years],
+        years_to_50pct: f64 [Same, years],
+        pairs_at_m: Option<f64> [Same, count],
+        p_exact_at_m: Option<f64> [Same, fraction],
+        p_approx_at_m: Option<f64> [Same, fraction],
+        p_pairs_at_m: Option<f64> [Same, fraction],
     }
 }
 

@@ -48,19 +48,19 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        width: u32 [Same],
-        avalanche_worst_bias: Option<f64>,
-        avalanche_mean_bias: Option<f64>,
-        avalanche_noise_floor: Option<f64> [Same],
-        avalanche_cells_over_floor: Option<usize>,
+        width: u32 [Same, bits],
+        avalanche_worst_bias: Option<f64> [fraction],
+        avalanche_mean_bias: Option<f64> [fraction],
+        avalanche_noise_floor: Option<f64> [Same, fraction],
+        avalanche_cells_over_floor: Option<usize> [count],
         avalanche_matrix: Option<String> [Same],
-        keys: Option<u64> [Same],
-        chi2_low16_z: Option<f64>,
-        chi2_high16_z: Option<f64>,
-        chi2_low16_max_bucket: Option<u32>,
-        chi2_expected_per_bucket: Option<f64> [Same],
-        collisions: Option<u64>,
-        collisions_expected: Option<f64> [Same],
+        keys: Option<u64> [Same, count],
+        chi2_low16_z: Option<f64> [sigmas],
+        chi2_high16_z: Option<f64> [sigmas],
+        chi2_low16_max_bucket: Option<u32> [count],
+        chi2_expected_per_bucket: Option<f64> [Same, count],
+        collisions: Option<u64> [count],
+        collisions_expected: Option<f64> [Same, count],
         verdict: String,
     }
 }

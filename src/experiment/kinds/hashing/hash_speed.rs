@@ -27,13 +27,13 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        width: u32 [Same],
-        hashes_per_batch: usize [Same],
+        width: u32 [Same, bits],
+        hashes_per_batch: usize [Same, count],
         /// Median over batches, with its order-statistic 95% interval.
-        ns_per_hash: Interval [Median],
-        ns_per_hash_p10: f64,
-        ns_per_hash_p90: f64,
-        gb_per_s: f64 [Median, higher],
+        ns_per_hash: Interval [Median, ns],
+        ns_per_hash_p10: f64 [ns],
+        ns_per_hash_p90: f64 [ns],
+        gb_per_s: f64 [Median, higher, gigabytes_per_second],
         checksum: String,
     }
 }

@@ -40,27 +40,27 @@ crate::params! {
 
 crate::row! {
     pub struct R, summary Rs {
-        n: u64 [Key],
+        n: u64 [Key, count],
         estimator: String [Key],
         /// The estimate of the union of two sketches of the stream's halves.
         merged: bool [Key],
         /// Registers drawn in distribution, not streamed.
         simulated: bool [Same],
         /// (estimate − n)/n: its mean is the bias, its standard deviation the RSE.
-        rel_err: f64,
+        rel_err: f64 [relative_error],
         /// Bytes of the serialized state.
-        bytes: f64,
-        bytes_in_memory: f64,
+        bytes: f64 [bytes],
+        bytes_in_memory: f64 [bytes],
         /// bytes · 8 · rel_err²: its mean over replicates is the
         /// memory-variance product (with the bias in it).
-        mvp: f64,
+        mvp: f64 [bits],
         /// The estimator's asymptotic RSE.
-        rse_theory: f64 [Same],
+        rse_theory: f64 [Same, relative_error],
         /// bytes · 8 · rse_theory².
-        mvp_theory: f64,
+        mvp_theory: f64 [bits],
         /// The MVP no sketch of its class can beat: 1.98 for mergeable
         /// estimators, 1.63 for history (HIP) estimators.
-        mvp_bound: f64 [Same],
+        mvp_bound: f64 [Same, bits],
     }
 }
 

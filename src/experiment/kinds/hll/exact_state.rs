@@ -32,18 +32,18 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        universe: u64 [Same],
-        stream_len: u64 [Same],
-        exact_distinct: u64,
-        bitmap_bytes: u64 [Same],
-        bitmap_bits_per_universe_value: f64 [Same],
-        hashset_bytes: Option<u64>,
-        hashset_bytes_per_distinct: Option<f64>,
-        hll_bytes: usize [Same],
-        hll_estimate: f64,
-        hll_rel_err: f64,
+        universe: u64 [Same, count],
+        stream_len: u64 [Same, count],
+        exact_distinct: u64 [count],
+        bitmap_bytes: u64 [Same, bytes],
+        bitmap_bits_per_universe_value: f64 [Same, bits],
+        hashset_bytes: Option<u64> [bytes],
+        hashset_bytes_per_distinct: Option<f64> [bytes_per_key],
+        hll_bytes: usize [Same, bytes],
+        hll_estimate: f64 [count],
+        hll_rel_err: f64 [relative_error],
         /// Registers changed by feeding the whole stream a second time.
-        registers_changed_by_duplicates: u64 [Max],
+        registers_changed_by_duplicates: u64 [Max, count],
     }
 }
 

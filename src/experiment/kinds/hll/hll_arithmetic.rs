@@ -40,11 +40,11 @@ crate::params! {
 crate::row! {
     pub struct R {
         /// The fact's number (see the kind's doc).
-        value: f64,
+        value: f64 [number],
         /// A second reading where one exists: the power-of-two registers
         /// (tenfold), the arithmetic mean's shift (freak_register), the
         /// count's standard error in elements (disjointness).
-        alternative: Option<f64>,
+        alternative: Option<f64> [number],
         what: String,
     }
 }

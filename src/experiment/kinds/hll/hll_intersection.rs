@@ -31,19 +31,19 @@ crate::params! {
 crate::row! {
     pub struct R, summary Rs {
         /// |A|/|B| at this checkpoint.
-        ratio: u64 [Key],
-        a_size: u64 [Same],
-        intersection: u64 [Same],
+        ratio: u64 [Key, ratio],
+        a_size: u64 [Same, count],
+        intersection: u64 [Same, count],
         /// (estimate − |A∩B|)/|A∩B|.
-        err_intersection: f64 [Pitchfork],
-        err_a: f64,
-        err_union: f64,
+        err_intersection: f64 [Pitchfork, relative_error],
+        err_a: f64 [relative_error],
+        err_union: f64 [relative_error],
         /// 1.04/√m·√(|A|² + |B|² + |A∪B|²)/|A∩B|: the relative sd if the
         /// three estimates' errors were independent.
-        sd_independent_theory: f64 [Same],
+        sd_independent_theory: f64 [Same, relative_error],
         /// 1 when the estimate is off by more than the intersection itself
         /// (the summary's mean is the share of such sketches).
-        garbage: f64,
+        garbage: f64 [flag],
     }
 }
 

@@ -56,12 +56,12 @@ crate::params! {
 crate::row! {
     pub struct R {
         /// k, N or r (see the part).
-        x: u64 [Key],
-        measured: f64 [Pitchfork],
+        x: u64 [Key, count],
+        measured: f64 [Pitchfork, number],
         /// The exact value of what is measured.
-        theory: f64 [Same],
+        theory: f64 [Same, number],
         /// The documents' shorthand (2^−k, log2 N, 2^r, r), where it differs.
-        shorthand: Option<f64> [Same],
+        shorthand: Option<f64> [Same, number],
     }
 }
 

@@ -31,13 +31,13 @@ crate::row! {
     pub struct R {
         /// Whether the merged registers equal the registers of one sketch of the union.
         merged_equals_union: bool [Same],
-        registers_differing: u64,
-        bytes_per_node: usize [Same],
-        bytes_sent: usize [Same],
-        keys_seen_by_nodes: u64,
-        err_merged_ertl: f64,
-        err_union_ertl: f64,
-        se_theory: f64 [Same],
+        registers_differing: u64 [count],
+        bytes_per_node: usize [Same, bytes],
+        bytes_sent: usize [Same, bytes],
+        keys_seen_by_nodes: u64 [count],
+        err_merged_ertl: f64 [relative_error],
+        err_union_ertl: f64 [relative_error],
+        se_theory: f64 [Same, relative_error],
     }
 }
 

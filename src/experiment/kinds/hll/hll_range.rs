@@ -32,19 +32,19 @@ crate::params! {
 crate::row! {
     pub struct R, summary Rs {
         /// Distinct keys inserted so far (the checkpoint).
-        n: u64 [Key],
-        se_theory: f64 [Same],
-        hip_se_theory: f64 [Same],
+        n: u64 [Key, count],
+        se_theory: f64 [Same, relative_error],
+        hip_se_theory: f64 [Same, relative_error],
         /// (estimate − n)/n per estimator, summarised as pitchforks.
-        err_raw: f64 [Pitchfork],
-        err_linear_counting: f64 [Pitchfork],
-        err_hllpp: f64 [Pitchfork],
-        err_ertl: f64 [Pitchfork],
-        err_hip: f64 [Pitchfork],
-        err_datasketches: Option<f64> [Pitchfork],
-        err_datasketches_composite: Option<f64> [Pitchfork],
-        err_hyperloglogplus: Option<f64> [Pitchfork],
-        err_cardinality_estimator: Option<f64> [Pitchfork],
+        err_raw: f64 [Pitchfork, relative_error],
+        err_linear_counting: f64 [Pitchfork, relative_error],
+        err_hllpp: f64 [Pitchfork, relative_error],
+        err_ertl: f64 [Pitchfork, relative_error],
+        err_hip: f64 [Pitchfork, relative_error],
+        err_datasketches: Option<f64> [Pitchfork, relative_error],
+        err_datasketches_composite: Option<f64> [Pitchfork, relative_error],
+        err_hyperloglogplus: Option<f64> [Pitchfork, relative_error],
+        err_cardinality_estimator: Option<f64> [Pitchfork, relative_error],
     }
 }
 

@@ -27,34 +27,34 @@ crate::params! {
 
 crate::row! {
     pub struct R, summary Rs {
-        m: usize [Same],
-        bytes_used: usize [Same],
+        m: usize [Same, count],
+        bytes_used: usize [Same, bytes],
         /// α_m as used (the paper's table, or 0.7213/(1 + 1.079/m)).
-        alpha_m: f64 [Same],
+        alpha_m: f64 [Same, number],
         /// The exact α_m (the paper's integral).
-        alpha_exact: f64 [Same],
-        alpha_approx_over_exact: f64 [Same],
+        alpha_exact: f64 [Same, number],
+        alpha_approx_over_exact: f64 [Same, ratio],
         /// 100 million 16-byte IDs (1.6 GB) ÷ the registers' bytes.
-        space_factor_1_6gb: f64 [Same],
+        space_factor_1_6gb: f64 [Same, ratio],
         /// The largest register value (a rank): what the 6 bits must hold.
-        max_register: u64 [Max],
+        max_register: u64 [Max, count],
         /// 1.04/√m.
-        se_theory: f64 [Same],
+        se_theory: f64 [Same, relative_error],
         /// 0.833/√m (HIP, Ting 2014).
-        hip_se_theory: f64 [Same],
+        hip_se_theory: f64 [Same, relative_error],
         /// (estimate − n)/n per estimator; the summary's mean is the bias, its sd the RSE.
-        err_raw: f64,
-        err_linear_counting: f64,
-        err_hllpp: f64,
-        err_ertl: f64,
+        err_raw: f64 [relative_error],
+        err_linear_counting: f64 [relative_error],
+        err_hllpp: f64 [relative_error],
+        err_ertl: f64 [relative_error],
         /// err_ertl ÷ 1.04/√m: its sd is the RSE in units of the formula.
-        err_ertl_in_se: f64,
-        err_hip: f64,
+        err_ertl_in_se: f64 [ratio],
+        err_hip: f64 [relative_error],
         /// The peer crates on the same keys (empty on sketches outside `peer_share`).
-        err_datasketches: Option<f64>,
-        err_datasketches_composite: Option<f64>,
-        err_hyperloglogplus: Option<f64>,
-        err_cardinality_estimator: Option<f64>,
+        err_datasketches: Option<f64> [relative_error],
+        err_datasketches_composite: Option<f64> [relative_error],
+        err_hyperloglogplus: Option<f64> [relative_error],
+        err_cardinality_estimator: Option<f64> [relative_error],
     }
 }
 

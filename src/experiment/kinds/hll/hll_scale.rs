@@ -23,20 +23,20 @@ crate::params! {
 crate::row! {
     pub struct R, summary Rs {
         /// Distinct keys (10^k for k ≥ min_exp, then 2^60, 2^62, 2^63, 2^64).
-        n: f64 [Key],
+        n: f64 [Key, count],
         /// E[distinct 64-bit hash words] for n keys.
-        distinct_words: f64 [Same],
+        distinct_words: f64 [Same, count],
         /// distinct_words/n − 1: what a perfect counter of hash words would be off by.
-        collision_loss_theory: f64 [Same],
-        se_theory: f64 [Same],
+        collision_loss_theory: f64 [Same, fraction],
+        se_theory: f64 [Same, relative_error],
         /// (estimate − n)/n.
-        err_ertl: f64,
-        err_hllpp: f64,
-        err_raw: f64,
+        err_ertl: f64 [relative_error],
+        err_hllpp: f64 [relative_error],
+        err_raw: f64 [relative_error],
         /// (estimate − distinct_words)/distinct_words: the estimator alone.
-        err_ertl_vs_words: f64,
+        err_ertl_vs_words: f64 [relative_error],
         /// Registers at the largest rank 65 − p (saturated).
-        saturated_registers: f64,
+        saturated_registers: f64 [count],
     }
 }
 

@@ -34,15 +34,15 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        n: u64 [Key],
+        n: u64 [Key, count],
         /// Distinct elements among the n (short random byte strings repeat).
-        distinct: u64 [Mean],
-        sketchlab: u64 [Mean],
+        distinct: u64 [Mean, count],
+        sketchlab: u64 [Mean, count],
         /// PFCOUNT (empty when no server is reachable).
-        redis: Option<u64> [Mean],
+        redis: Option<u64> [Mean, count],
         equal: Option<bool> [Mean],
         /// (sketchlab − distinct)/distinct.
-        err_sketchlab_vs_distinct: f64,
+        err_sketchlab_vs_distinct: f64 [relative_error],
         /// The server's version, or why there is none.
         server: String [Same],
     }

@@ -50,33 +50,33 @@ crate::row! {
     pub struct R, summary Rs {
         /// Keys by true count: "all", "0", "1-9", "10-99", …
         bin: String [Key],
-        w: u64 [Same],
-        d: u64 [Same],
-        bytes: u64 [Same],
-        total: u64 [Same],
+        w: u64 [Same, count],
+        d: u64 [Same, count],
+        bytes: u64 [Same, bytes],
+        total: u64 [Same, count],
         /// εN with ε = e/w (what the bound promises).
-        eps_n: f64 [Same],
+        eps_n: f64 [Same, count],
         /// δ = e^−d.
-        delta: f64 [Same],
-        n_over_w: f64 [Same],
-        keys_in_bin: f64,
+        delta: f64 [Same, fraction],
+        n_over_w: f64 [Same, count],
+        keys_in_bin: f64 [count],
         /// Keys whose overshoot exceeds εN.
-        over_eps_n: Proportion,
-        underestimates: u64 [Sum],
-        mean_overshoot: Option<f64>,
+        over_eps_n: Proportion [fraction],
+        underestimates: u64 [Sum, count],
+        mean_overshoot: Option<f64> [count],
         /// overshoot / true count (keys with a count ≥ 1).
-        mean_rel_error: Option<f64>,
-        max_overshoot: u64 [Max],
+        mean_rel_error: Option<f64> [relative_error],
+        max_overshoot: u64 [Max, count],
         /// "all" only: each row's cell − truth, averaged over keys and rows.
-        row_overshoot: Option<f64>,
+        row_overshoot: Option<f64> [count],
         /// "all" only: (key, row) pairs whose cell exceeds εN (Markov: ≤ 1/e).
-        row_exceeds: Option<Proportion>,
+        row_exceeds: Option<Proportion> [fraction],
         /// "all" only: the share beyond εN if the d rows were independent,
         /// (row_exceeds)^d.
-        all_rows_if_independent: Option<f64>,
+        all_rows_if_independent: Option<f64> [fraction],
         /// "all" only: over_eps_n ÷ all_rows_if_independent, with over_eps_n's
         /// Wilson interval (1 when the rows act as independent hashes).
-        all_rows_vs_independent: Option<Interval>,
+        all_rows_vs_independent: Option<Interval> [ratio],
         /// "all" only: no key beyond εN ("every frequency").
         every_within: Option<bool> [Mean],
         saturated: Option<bool> [Mean],
@@ -84,10 +84,10 @@ crate::row! {
         /// merged cell-wise, equal this sketch cell for cell.
         merge_exact: Option<bool> [Mean],
         /// DataSketches Count-Min (same w, d, u64 counters, plain update) on the same stream.
-        peer_over_eps_n: Option<Proportion>,
-        peer_mean_overshoot: Option<f64>,
-        peer_underestimates: Option<u64> [Sum],
-        peer_bytes: Option<u64> [Same],
+        peer_over_eps_n: Option<Proportion> [fraction],
+        peer_mean_overshoot: Option<f64> [count],
+        peer_underestimates: Option<u64> [Sum, count],
+        peer_bytes: Option<u64> [Same, bytes],
     }
 }
 

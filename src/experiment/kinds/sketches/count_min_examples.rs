@@ -38,23 +38,23 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        w: u64 [Same],
-        d: u64 [Same],
-        bytes: u64 [Same],
+        w: u64 [Same, count],
+        d: u64 [Same, count],
+        bytes: u64 [Same, bytes],
         /// Numbers a lookup reads (one per row).
-        reads: u64 [Same],
-        estimate: Option<u64> [Same],
+        reads: u64 [Same, count],
+        estimate: Option<u64> [Same, count],
         consistent: Option<bool> [Same],
         /// essay_80kb: δ = e^−d at the deepest d of u32 counters that fits.
-        delta: Option<f64> [Same],
+        delta: Option<f64> [Same, fraction],
         /// essay_80kb: the deepest d of u32 counters under 80,000 bytes.
-        d_u32_within: Option<u64> [Same],
+        d_u32_within: Option<u64> [Same, count],
         /// essay_80kb: Apache DataSketches' Count-Min at the w its
         /// `suggest_num_buckets(ε)` picks and d rows, serialized after one
         /// update (64-bit counters).
-        bytes_datasketches: Option<u64> [Same],
+        bytes_datasketches: Option<u64> [Same, bytes],
         /// essay_80kb: sketchlab's Count-Min with u32 counters at w, d.
-        bytes_u32: Option<u64> [Same],
+        bytes_u32: Option<u64> [Same, bytes],
         detail: String [Same],
     }
 }

@@ -39,21 +39,21 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        w: u64 [Same],
-        d: u64 [Same],
-        eps_n: f64 [Same],
-        overshoot_sketchlab: f64,
-        overshoot_sketchlab_conservative: f64,
-        overshoot_datasketches: f64,
-        overshoot_count_min_sketch: f64,
-        beyond_eps_n_sketchlab: Proportion,
-        beyond_eps_n_sketchlab_conservative: Proportion,
-        beyond_eps_n_datasketches: Proportion,
-        beyond_eps_n_count_min_sketch: Proportion,
+        w: u64 [Same, count],
+        d: u64 [Same, count],
+        eps_n: f64 [Same, count],
+        overshoot_sketchlab: f64 [count],
+        overshoot_sketchlab_conservative: f64 [count],
+        overshoot_datasketches: f64 [count],
+        overshoot_count_min_sketch: f64 [count],
+        beyond_eps_n_sketchlab: Proportion [fraction],
+        beyond_eps_n_sketchlab_conservative: Proportion [fraction],
+        beyond_eps_n_datasketches: Proportion [fraction],
+        beyond_eps_n_count_min_sketch: Proportion [fraction],
         /// Across all four: must be 0.
-        underestimates: u64 [Sum],
-        bytes_sketchlab: u64 [Same],
-        bytes_count_min_sketch: u64 [Same],
+        underestimates: u64 [Sum, count],
+        bytes_sketchlab: u64 [Same, bytes],
+        bytes_count_min_sketch: u64 [Same, bytes],
     }
 }
 

@@ -64,25 +64,25 @@ crate::row! {
         /// The structure's shape in words.
         config: String [Same],
         /// Bytes the structure takes (at most the budget).
-        bytes_used: u64 [Same],
+        bytes_used: u64 [Same, bytes],
         /// True heavy hitters: keys at least as frequent as the true top-th.
-        true_hitters: u64,
+        true_hitters: u64 [count],
         /// Of the true hitters, the share among the reported.
-        recall: Proportion [higher],
+        recall: Proportion [higher, fraction],
         /// Of the reported, the share that are true hitters.
-        precision: Proportion [higher],
+        precision: Proportion [higher, fraction],
         /// Mean |estimate − count|/count over every true hitter, each
         /// through the structure's point estimate (0 for a key it lacks).
-        count_error: f64,
+        count_error: f64 [relative_error],
         /// The largest such error.
-        count_error_max: f64,
+        count_error_max: f64 [relative_error],
         /// The mean over only the true hitters it reported (the old,
         /// flattering reading: a missed key does not count).
-        count_error_found: Option<f64>,
+        count_error_found: Option<f64> [relative_error],
         /// The largest |estimate − count| over the true hitters, ÷ N.
-        abs_error_share: f64,
+        abs_error_share: f64 [fraction],
         /// The structure's bound on that error, ÷ N.
-        bound_share: f64 [Same],
+        bound_share: f64 [Same, fraction],
         /// Which bound: e/w, 3.5/M or 1/k.
         bound_rule: String [Same],
     }

@@ -38,20 +38,20 @@ crate::params! {
 crate::row! {
     pub struct R, summary Rs {
         /// |A ∩ B| / |A ∪ B| as constructed.
-        j_exact: f64 [Same],
-        estimate: f64,
+        j_exact: f64 [Same, fraction],
+        estimate: f64 [fraction],
         /// estimate − J.
-        err: f64 [Pitchfork],
+        err: f64 [Pitchfork, fraction],
         /// (estimate − J)·√k: in units of the chapter's 1/√k.
-        err_in_rule: f64,
+        err_in_rule: f64 [ratio],
         /// √(J(1 − J)/k).
-        se_theory: f64 [Same],
+        se_theory: f64 [Same, fraction],
         /// 1/√k.
-        rule_of_thumb: f64 [Same],
+        rule_of_thumb: f64 [Same, fraction],
         /// 1 when |estimate − J| ≤ 1/√k.
-        within_rule: f64,
+        within_rule: f64 [fraction],
         /// k-hash only: agreeing minima among the k (P(min equal) = J).
-        agree: Option<Proportion>,
+        agree: Option<Proportion> [fraction],
     }
 }
 

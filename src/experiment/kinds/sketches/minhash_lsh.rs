@@ -33,20 +33,20 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        documents: u64 [Same],
-        pairs: u64 [Same],
-        near_duplicates: u64 [Same],
-        candidates: f64,
+        documents: u64 [Same, count],
+        pairs: u64 [Same, count],
+        near_duplicates: u64 [Same, count],
+        candidates: f64 [count],
         /// Candidates that are near-duplicates.
-        precision: Proportion [higher],
+        precision: Proportion [higher, fraction],
         /// Near-duplicates that became candidates.
-        recall: Proportion [higher],
+        recall: Proportion [higher, fraction],
         /// Σ over near-duplicate pairs of 1 − (1 − J^r)^b, ÷ their number.
-        recall_theory: f64 [Same],
+        recall_theory: f64 [Same, fraction],
         /// Expected candidates: Σ over all pairs of 1 − (1 − J^r)^b.
-        candidates_theory: f64 [Same],
+        candidates_theory: f64 [Same, count],
         /// The S-curve's midpoint (1/b)^(1/r).
-        s_curve_midpoint: f64 [Same],
+        s_curve_midpoint: f64 [Same, fraction],
     }
 }
 

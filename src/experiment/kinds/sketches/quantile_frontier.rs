@@ -54,21 +54,21 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        q: f64 [Key],
+        q: f64 [Key, fraction],
         /// |mid-rank of the estimate − q|.
-        rank_err: f64,
+        rank_err: f64 [fraction],
         /// Bytes of the serialized state (reservoir: 8 per value).
-        bytes: f64,
+        bytes: f64 [bytes],
         /// sketchlab's t-digest: half the largest centroid share K2 allows at
         /// q, q(1 − q)/(2η); the reservoir: its rank error's sd
         /// √(q(1 − q)/s) where s·min(q, 1 − q) ≥ 5 (a normal approximation
         /// needs a few sampled values beyond q); none for the others.
-        rank_err_theory: Option<f64> [Same],
+        rank_err_theory: Option<f64> [Same, fraction],
         /// |estimate − x_q| / |x_q| against the exact q-quantile x_q (the
         /// ⌈q·n⌉-th smallest value): DDSketch guarantees α.
-        value_err: f64,
+        value_err: f64 [relative_error],
         /// The rank error no answer can beat: one value's half rank, 1/(2n).
-        rank_err_floor: f64 [Same],
+        rank_err_floor: f64 [Same, fraction],
     }
 }
 

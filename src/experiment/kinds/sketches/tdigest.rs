@@ -45,25 +45,25 @@ crate::params! {
 
 crate::row! {
     pub struct R {
-        q: f64 [Key],
-        rank_err_tdigest: f64,
-        rank_err_reservoir: f64,
-        rank_err_ds_tdigest: f64,
-        rank_err_ds_kll: f64,
+        q: f64 [Key, fraction],
+        rank_err_tdigest: f64 [fraction],
+        rank_err_reservoir: f64 [fraction],
+        rank_err_ds_tdigest: f64 [fraction],
+        rank_err_ds_kll: f64 [fraction],
         /// The rank errors as a share of the tail beyond q, min(q, 1 − q):
         /// what a latency monitor reads (an error of 0.005 at p99 is half of
         /// the 1% the quantile separates off, at the median 1%).
-        tail_err_tdigest: f64,
-        tail_err_reservoir: f64,
+        tail_err_tdigest: f64 [fraction],
+        tail_err_reservoir: f64 [fraction],
         /// Half the largest centroid share the scale allows at q: K2's
         /// q(1 − q)/(2η), k1's (π/δ)·√(q(1 − q)).
-        tdigest_bound: f64 [Same],
+        tdigest_bound: f64 [Same, fraction],
         /// A uniform sample of s values: sd of its rank error √(q(1 − q)/s).
-        reservoir_sd_theory: f64,
-        bytes_tdigest: f64,
-        reservoir_values: f64,
-        bytes_ds_tdigest: f64,
-        bytes_ds_kll: f64,
+        reservoir_sd_theory: f64 [fraction],
+        bytes_tdigest: f64 [bytes],
+        reservoir_values: f64 [count],
+        bytes_ds_tdigest: f64 [bytes],
+        bytes_ds_kll: f64 [bytes],
     }
 }
 

@@ -43,17 +43,17 @@ crate::row! {
         config: String [Same],
         /// Why the structure cannot be sized for this ε ("" when it can).
         note: String [Same],
-        bytes: Option<u64> [Same],
+        bytes: Option<u64> [Same, bytes],
         /// Median ns per key of a whole build (allocation, every insert or the static construction).
-        build_ns_per_key: Option<Interval> [Median],
+        build_ns_per_key: Option<Interval> [Median, ns],
         /// Median ns per query of a member key.
-        query_ns_positive: Option<Interval> [Median],
+        query_ns_positive: Option<Interval> [Median, ns],
         /// Median ns per query of a mix of members and never-inserted keys, half each, in random order.
-        query_ns_mixed: Option<Interval> [Median],
+        query_ns_mixed: Option<Interval> [Median, ns],
         /// Median ns per query of a never-inserted key.
-        query_ns_negative: Option<Interval> [Median],
+        query_ns_negative: Option<Interval> [Median, ns],
         /// Absent keys answered "present" in a timed loop (its FPR check).
-        negatives_positive: Option<u64> [Same],
+        negatives_positive: Option<u64> [Same, count],
     }
 }
 

@@ -62,45 +62,45 @@ crate::row! {
     pub struct R {
         /// What one operation is: "query" or "insert".
         op: String [Same],
-        bytes: u64 [Same],
+        bytes: u64 [Same, bytes],
         /// The smallest cache the structure fits in, by the sizes in /sys.
         level: String [Same],
-        l1d_bytes: u64 [Same],
-        l2_bytes: u64 [Same],
-        l3_bytes: u64 [Same],
+        l1d_bytes: u64 [Same, bytes],
+        l2_bytes: u64 [Same, bytes],
+        l3_bytes: u64 [Same, bytes],
         /// Probes per key (Bloom k, cuckoo buckets, Count-Min d, 1 otherwise).
-        probes: u32 [Same],
+        probes: u32 [Same, count],
         /// 64-byte lines one operation touches (by construction).
-        lines_per_op: f64 [Same],
+        lines_per_op: f64 [Same, count],
         /// Median over repetitions, with its order-statistic 95% interval.
-        ns_per_op: Interval [Median],
-        ns_per_op_min: f64,
-        ns_per_op_max: f64,
+        ns_per_op: Interval [Median, ns],
+        ns_per_op_min: f64 [ns],
+        ns_per_op_max: f64 [ns],
         /// One hash of the same keys, alone.
-        ns_hash: f64 [Median],
+        ns_hash: f64 [Median, ns],
         /// A dependent load (pointer chase) over a buffer of the structure's bytes.
-        ns_load_latency: f64 [Median],
+        ns_load_latency: f64 [Median, ns],
         /// An independent random load over the same buffer.
-        ns_load_independent: f64 [Median],
+        ns_load_independent: f64 [Median, ns],
         /// ns_hash + lines_per_op × ns_load_latency.
-        model_latency_ns: f64,
+        model_latency_ns: f64 [ns],
         /// ns_hash + lines_per_op × ns_load_independent.
-        model_overlapped_ns: f64,
+        model_overlapped_ns: f64 [ns],
         /// ns_per_op / model_latency_ns.
-        measured_over_latency_model: f64,
+        measured_over_latency_model: f64 [ratio],
         /// Filters: the FPR studies' query loop on the same queries.
-        ns_per_query_sweep: Option<f64> [Median],
+        ns_per_query_sweep: Option<f64> [Median, ns],
         /// Bare query throughput reached by the sweep loop: ns_per_op / ns_per_query_sweep.
-        sweep_throughput_ratio: Option<f64> [higher],
+        sweep_throughput_ratio: Option<f64> [higher, ratio],
         /// Bloom filters: the batched, prefetching query.
-        ns_per_query_batched: Option<f64> [Median],
+        ns_per_query_batched: Option<f64> [Median, ns],
         /// ns_per_op / ns_per_query_batched (> 1: batching helps).
-        batched_speedup: Option<f64> [higher],
+        batched_speedup: Option<f64> [higher, ratio],
         /// ns_per_query_batched / ns_load_independent: the batched query per key in independent-load times.
-        batched_over_independent: Option<f64>,
+        batched_over_independent: Option<f64> [ratio],
         /// Filters: positives among the never-inserted queries (all loops agree).
-        fpr: Option<f64>,
-        insert_failures: u64 [Sum],
+        fpr: Option<f64> [fraction],
+        insert_failures: u64 [Sum, count],
     }
 }
 
