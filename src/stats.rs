@@ -233,11 +233,16 @@ pub fn two_proportion_z(k1: f64, n1: f64, k2: f64, n2: f64) -> f64 {
 /// Mean and sample standard deviation (n − 1).
 pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
+    // about the first value (two passes over shifted data): values that are
+    // all equal give exactly that value and an sd of exactly 0, not the
+    // rounding noise of summing n copies (a 1e-19 "sd" a log axis would draw)
+    let shift = xs.first().copied().unwrap_or(0.0);
+    let d = xs.iter().map(|x| x - shift).sum::<f64>() / n;
+    let mean = shift + d;
     if xs.len() < 2 {
         return (mean, f64::NAN);
     }
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let var = xs.iter().map(|x| (x - shift - d).powi(2)).sum::<f64>() / (n - 1.0);
     (mean, var.sqrt())
 }
 
@@ -366,6 +371,24 @@ pub fn ratio_interval(a: Interval, b: Interval, confidence: f64) -> Interval {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn equal_values_have_their_own_mean_and_an_sd_of_exactly_zero() {
+        // 1,000 copies of a 10-digit value: a plain sum drifts in the last
+        // bit, so its two-pass sd was about 1e-19 instead of 0
+        let x = 0.000_305_300_014_3;
+        let xs = vec![x; 1000];
+        assert_eq!(mean_sd(&xs), (x, 0.0));
+        // and a sample's sd is the textbook one: 1..=10 has sd √(55/6)
+        let xs: Vec<f64> = (1..=10).map(f64::from).collect();
+        let (m, sd) = mean_sd(&xs);
+        assert_eq!(m, 5.5);
+        assert!((sd - (55.0f64 / 6.0).sqrt()).abs() < 1e-15);
+        // far from zero, the shift keeps the digits a plain pass loses
+        let big: Vec<f64> = [4.0, 7.0, 13.0, 16.0].iter().map(|v| 1e9 + v).collect();
+        assert_eq!(mean_sd(&big), (1e9 + 10.0, 30f64.sqrt()));
+    }
+
     use super::*;
     use rand::{RngExt, SeedableRng};
 
