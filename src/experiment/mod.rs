@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod expand;
+pub mod field_opts;
 pub mod grid;
 pub mod journal;
 pub mod kinds;

@@ -56,15 +56,18 @@ pub fn validate(
     Ok(out)
 }
 
-/// A kind's default declarations followed by the spec's (a spec chart
-/// replaces the kind's chart of the same name, in its place).
+/// The study's own charts (its spec's, in its order) followed by its kind's
+/// view: a study's page opens with what only it shows. A spec chart named
+/// like one of the view's replaces it in the view's place.
 pub fn merged(view: &dyn View, spec: &[ChartDecl]) -> Vec<ChartDecl> {
-    let mut out = view.decl().charts;
+    let mut shared = view.decl().charts;
+    let mut own = Vec::new();
     for d in spec {
-        match out.iter_mut().find(|o| o.name == d.name) {
+        match shared.iter_mut().find(|o| o.name == d.name) {
             Some(o) => *o = d.clone(),
-            None => out.push(d.clone()),
+            None => own.push(d.clone()),
         }
     }
-    out
+    own.extend(shared);
+    own
 }
