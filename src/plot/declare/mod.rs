@@ -557,4 +557,6 @@ pub(super) fn all_series(d: &ChartDecl) -> Vec<SeriesDecl> {
 }
 
 #[cfg(test)]
+mod section_tests;
+#[cfg(test)]
 mod tests;
