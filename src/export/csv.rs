@@ -1,6 +1,6 @@
 //! results.csv and summary.csv: one header row, one row per trial (or setting).
-//! Text is parsed back by each column's declared type. A measured float (a
-//! column that is part of a declared field) is written to
+//! Text is parsed back by each column's declared type. A float of a declared
+//! field (a measurement, a theory value or a setting) is written to
 //! [`SIGNIFICANT_DIGITS`]; parameters and identities are written as given.
 
 use crate::table::{Column, Table, Value};

@@ -203,7 +203,8 @@ fn hll_scale_estimator_tracks_hash_words_to_2_64() {
         .iter()
         .max_by(|a, b| f(&s, a, "n").total_cmp(&f(&s, b, "n")))
         .unwrap();
-    assert_eq!(f(&s, top, "n"), 2f64.powi(64));
+    // 2^64 as results.csv writes a float: to 10 significant digits
+    assert!((f(&s, top, "n") / 2f64.powi(64) - 1.0).abs() <= 5e-10);
     assert!((f(&s, top, "err_ertl") - f(&s, top, "collision_loss_theory")).abs() < 0.01);
 }
 

@@ -114,7 +114,7 @@ impl std::fmt::Debug for Spec {
 }
 
 impl Spec {
-    /// The charts this study draws: its kind's declarations, then its own.
+    /// The charts this study draws: its own (its spec's), then its kind's view's.
     pub fn chart_decls(&self) -> Vec<crate::plot::declare::ChartDecl> {
         charts::merged(self.view, &self.charts)
     }

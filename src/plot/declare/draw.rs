@@ -103,9 +103,10 @@ fn log_axis(l: Log, values: impl Iterator<Item = f64>) -> bool {
 }
 
 /// Draws a declaration from the tables: one chart, or one per value of
-/// `facet` (each facet's rows selected by `where` on their own). A chart is left out when its source table is absent (a run with
-/// one replicate has no summary) and drawn empty (so not written) when its
-/// columns give no point.
+/// `facet` (each facet's rows selected by `where` on their own). A chart is
+/// left out when its source table is absent (a run with one replicate has
+/// no summary) and drawn empty (so not written) when its columns give no
+/// point.
 pub fn draw(d: &ChartDecl, tables: &Tables, curves: Curves) -> Vec<Chart> {
     let t = match d.source {
         Source::Results => &tables.results,
