@@ -116,6 +116,16 @@ pub(super) fn grids(
     })
 }
 
+/// What a grid key that names no parameter of `kind` is told.
+fn unknown_parameter(kind: &dyn Kind) -> String {
+    let names: Vec<&str> = kind.params().iter().map(|d| d.name).collect();
+    format!(
+        "unknown parameter for kind {}; expected one of {}",
+        kind.name(),
+        names.join(", ")
+    )
+}
+
 /// The key of a grid's skipped settings.
 const EXCEPT: &str = "except";
 
@@ -149,16 +159,11 @@ fn take_except(
         for (name, item) in t {
             let field = format!("{field}.{name}");
             let Some(def) = kind.params().iter().find(|d| d.name == name) else {
-                let names: Vec<&str> = kind.params().iter().map(|d| d.name).collect();
                 return Err(Error::field(
                     path,
                     &field,
                     &item.to_string(),
-                    &format!(
-                        "unknown parameter for kind {}; expected one of {}",
-                        kind.name(),
-                        names.join(", ")
-                    ),
+                    &unknown_parameter(kind),
                 ));
             };
             let v = checked(path, &field, def, item)?;
@@ -281,14 +286,9 @@ fn validate_grid(
     let defs = kind.params();
     for key in raw.keys() {
         if !defs.iter().any(|d| d.name == key) {
-            let names: Vec<&str> = defs.iter().map(|d| d.name).collect();
             return Err(Error::file(
                 path,
-                format!(
-                    "{table}.{key}: unknown parameter for kind {}; expected one of {}",
-                    kind.name(),
-                    names.join(", ")
-                ),
+                format!("{table}.{key}: {}", unknown_parameter(kind)),
             ));
         }
     }

@@ -137,7 +137,12 @@ pub fn draw(d: &ChartDecl, tables: &Tables, curves: Curves) -> Vec<Chart> {
                 .iter()
                 .filter(|r| same(t.cell(r, facet), v))
                 .collect();
-            draw_one(d, t, keep_within(t, &mine, mine.clone(), &d.filter), curves)
+            draw_one(
+                d,
+                t,
+                keep_within(t, Some(&mine), mine.clone(), &d.filter),
+                curves,
+            )
         })
         .collect()
 }

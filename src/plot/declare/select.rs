@@ -11,15 +11,16 @@ pub(super) fn keep<'a>(
     rows: Vec<&'a Vec<Value>>,
     f: &BTreeMap<String, Selector>,
 ) -> Vec<&'a Vec<Value>> {
-    keep_within(t, &t.rows.iter().collect::<Vec<_>>(), rows, f)
+    keep_within(t, None, rows, f)
 }
 
 /// Rows of `t` that pass `f`, a pick (`max`, `min`, `first`) or `nearest`
 /// choosing among the rows of `scope` (a facet's rows: a facet whose grid
-/// skipped the table's largest n still draws at its own largest).
+/// skipped the table's largest n still draws at its own largest), or among
+/// the whole table's when `scope` is `None`.
 pub(super) fn keep_within<'a>(
     t: &'a Table,
-    scope: &[&'a Vec<Value>],
+    scope: Option<&[&'a Vec<Value>]>,
     rows: Vec<&'a Vec<Value>>,
     f: &BTreeMap<String, Selector>,
 ) -> Vec<&'a Vec<Value>> {
@@ -30,13 +31,19 @@ pub(super) fn keep_within<'a>(
         }
         let target: Option<Value> = match sel {
             Selector::Op(op) if op.pick.is_some() || op.nearest.is_some() => {
-                let i = t.col(col);
-                let mut levels: Vec<Value> = Vec::new();
-                for r in scope {
-                    if !levels.contains(&r[i]) {
-                        levels.push(r[i].clone());
+                let levels: Vec<Value> = match scope {
+                    None => t.distinct(col),
+                    Some(scope) => {
+                        let i = t.col(col);
+                        let mut levels: Vec<Value> = Vec::new();
+                        for r in scope {
+                            if !levels.contains(&r[i]) {
+                                levels.push(r[i].clone());
+                            }
+                        }
+                        levels
                     }
-                }
+                };
                 match (op.pick, op.nearest) {
                     (Some(Pick::First), _) => levels.first().cloned(),
                     (Some(p), _) => {
