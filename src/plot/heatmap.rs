@@ -1,8 +1,8 @@
 //! A matrix as a PNG heatmap (white = 0, dark red = 1), with a colour scale.
 
 use anyhow::anyhow;
+use plotters::coord::Shift;
 use plotters::prelude::*;
-use std::path::Path;
 
 /// Values in [0, 1], row-major, `rows × cols`.
 #[derive(Clone, Debug)]
@@ -63,9 +63,12 @@ fn colour(v: f64) -> RGBColor {
     }
 }
 
-pub fn png(h: &Heatmap, path: &Path) -> anyhow::Result<()> {
+/// A heatmap's PNG size in pixels.
+pub const SIZE: (u32, u32) = (900, 560);
+
+/// Draws a heatmap onto a bitmap of [`SIZE`].
+pub fn png(h: &Heatmap, root: DrawingArea<BitMapBackend<'_>, Shift>) -> anyhow::Result<()> {
     let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", h.stem);
-    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (main, legend) = root.split_horizontally(800);
     let mut chart = ChartBuilder::on(&main)

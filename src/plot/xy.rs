@@ -5,7 +5,6 @@ use anyhow::anyhow;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::prelude::*;
-use std::path::Path;
 
 const W: u32 = 960;
 const H: u32 = 600;
@@ -29,10 +28,14 @@ pub fn svg(c: &Chart) -> anyhow::Result<String> {
     Ok(super::svg::slim(&s))
 }
 
-pub fn png(c: &Chart, path: &Path) -> anyhow::Result<()> {
-    let plan = plan(c);
-    let root = BitMapBackend::new(path, (plan.width(), H)).into_drawing_area();
-    draw(&root, c, plan)?;
+/// The pixel size of a chart's PNG (its SVG's).
+pub fn png_size(c: &Chart) -> (u32, u32) {
+    (plan(c).width(), H)
+}
+
+/// Draws a chart onto a bitmap of [`png_size`].
+pub fn png(c: &Chart, root: DrawingArea<BitMapBackend<'_>, Shift>) -> anyhow::Result<()> {
+    draw(&root, c, plan(c))?;
     root.present().map_err(err)
 }
 
