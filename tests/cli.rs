@@ -153,8 +153,7 @@ fn run_a_spec_file_writes_csv_manifest_and_plots() {
         .unwrap();
     let header = csv.lines().next().unwrap();
     assert!(
-        header
-            .starts_with("n,bits_per_key,k,hash,hash_seed,keys,queries,replicate,trial_id,seed,m,"),
+        header.starts_with("n,bits_per_key,k,hash,hash_seed,keys,queries,replicate,trial_id,m,"),
         "{header}"
     );
     assert!(header.contains("fpr_measured_lo") && header.contains("fpr_theory"));

@@ -72,12 +72,17 @@ fn compare_flags_what_a_parameter_moves_and_nothing_else() {
     assert_eq!(code, Some(0));
     assert!(moved(&c).is_empty(), "{c}");
     assert!(c["metrics"].as_array().unwrap().len() >= 4, "{c}");
+    // the same trials drew the same seeds (derived from the manifest's seed
+    // and each row's trial_id: results.csv does not hold them)
+    assert_eq!(c["studies"][0]["seeds_differ"], false, "{c}");
 
     // k = 1 → 4 at 6..12 bits per key: the FPR falls and the fill rises;
     // nothing else moves
     let (code, c) = compare(&k1, &k4, &["--fail-on", "fpr_measured"]);
     assert_eq!(code, Some(0), "fewer false positives is no regression");
     assert_eq!(moved(&c), ["fill_measured", "fpr_measured"]);
+    // another k is another trial identity, so another seed
+    assert_eq!(c["studies"][0]["seeds_differ"], true, "{c}");
     assert_eq!(c["studies"][0]["changed"][0], "k: 1 → 4");
     let fpr = c["metrics"]
         .as_array()

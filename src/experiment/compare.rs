@@ -181,6 +181,13 @@ pub struct Comparison {
 /// The studies of an output directory: folder name → (kind, results, seed).
 type Studies = BTreeMap<String, (&'static dyn Kind, Table, u64)>;
 
+/// A row's trial seed: its study's seed and its `trial_id` (verified to be
+/// the row's own by [`super::verify`]), as the runner derived it.
+fn row_seed(t: &Table, r: &[Value], spec_seed: u64) -> Option<u64> {
+    let id = u64::from_str_radix(&t.str(r, "trial_id"), 16).ok()?;
+    Some(super::grid::trial_seed(spec_seed, id))
+}
+
 /// Every study of an output directory, verified before it is trusted
 /// ([`super::verify`]); anything that cannot be read is an error naming
 /// it (exit 2), never a study left out: a comparison fails closed.
@@ -299,8 +306,8 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
         metrics: vec![],
         claims: claims(old, new)?,
     };
-    for (study, (kind, ta, _)) in &a {
-        let Some((kind_b, tb, _)) = b.get(study) else {
+    for (study, (kind, ta, seed_a)) in &a {
+        let Some((kind_b, tb, seed_b)) = b.get(study) else {
             continue;
         };
         if kind.name() != kind_b.name() {
@@ -335,11 +342,11 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
                 index.get(&s).map(|rb| (s, r, *rb))
             })
             .collect();
-        // a trial's seed derives from the spec's seed and its parameters: a
+        // a trial's seed derives from the spec's seed and its identity: a
         // changed parameter or --seed gives the structures other randomness
-        let seeds_differ = pairs
-            .iter()
-            .any(|(_, ra, rb)| ta.str(ra, "seed") != tb.str(rb, "seed"));
+        let same_seed =
+            |ra: &[Value], rb: &[Value]| row_seed(ta, ra, *seed_a) == row_seed(tb, rb, *seed_b);
+        let seeds_differ = pairs.iter().any(|(_, ra, rb)| !same_seed(ra, rb));
         c.studies.push(StudyMatch {
             study: study.clone(),
             old_rows: ta.rows.len(),
@@ -380,8 +387,7 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
                 .filter_map(|(s, ra, rb)| {
                     // a plain value (no interval) is judged only between
                     // trials of the same seed, where it is deterministic
-                    let same_seed = ta.str(ra, "seed") == tb.str(rb, "seed");
-                    if !same_seed && matches!(f.shape, Shape::Scalar(_)) {
+                    if !same_seed(ra, rb) && matches!(f.shape, Shape::Scalar(_)) {
                         return None;
                     }
                     let (m, x, y) = moved(f.shape, f.name, (ta, ra), (tb, rb))?;

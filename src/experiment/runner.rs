@@ -465,7 +465,8 @@ fn uses_random_key(spec: &Spec, opts: &RunOptions) -> bool {
 }
 
 /// Runs one trial: its rows as results.csv cells (parameters, replicate,
-/// identity, seed, metrics).
+/// identity, metrics; the trial's seed is not written: it derives from the
+/// study's seed and the identity, [`super::grid::trial_seed`]).
 fn run_one(spec: &Spec, t: &Trial) -> anyhow::Result<Record> {
     let metrics = spec.kind.run(&t.params, Seeds(t.seed)).with_context(|| {
         format!(
@@ -479,7 +480,6 @@ fn run_one(spec: &Spec, t: &Trial) -> anyhow::Result<Record> {
             let mut row: Vec<String> = t.params.0.iter().map(|(_, v)| v.to_string()).collect();
             row.push(t.replicate.to_string());
             row.push(format!("{:016x}", t.id));
-            row.push(format!("{:016x}", t.seed));
             row.extend(m.iter().map(Value::to_string));
             row
         })

@@ -15,7 +15,7 @@ use std::path::Path;
 
 /// Checks a study's spec source and rows against its manifest: the spec's
 /// hash, the row count, every row's trial a trial of the spec at the
-/// manifest's seed (its id and its seed), rows in trial order with one
+/// manifest's seed (its id), rows in trial order with one
 /// trial's rows together, every trial of a fixed-size grid present, no NaN
 /// cell, and every proportion's count k with 0 ≤ k ≤ n.
 pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> Result<()> {
@@ -58,9 +58,8 @@ pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> R
         spec.max_replicates(manifest.quick),
         manifest.seed,
     );
-    let by_id: HashMap<u64, (usize, u64)> =
-        trials.iter().map(|t| (t.id, (t.index, t.seed))).collect();
-    let (id_col, seed_col) = (results.col("trial_id"), results.col("seed"));
+    let by_id: HashMap<u64, usize> = trials.iter().map(|t| (t.id, t.index)).collect();
+    let id_col = results.col("trial_id");
     let mut last: Option<(usize, u64)> = None;
     let mut seen = HashSet::new();
     for (i, r) in results.rows.iter().enumerate() {
@@ -69,7 +68,7 @@ pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> R
         let text = r[id_col].to_string();
         let id = u64::from_str_radix(&text, 16)
             .map_err(|_| bad(n, format!("trial_id {text:?} is not 16 hex digits")))?;
-        let Some(&(index, seed)) = by_id.get(&id) else {
+        let Some(&index) = by_id.get(&id) else {
             return Err(bad(
                 n,
                 format!(
@@ -77,15 +76,6 @@ pub fn study(dir: &Path, manifest: &Manifest, spec: &Spec, results: &Table) -> R
                 ),
             ));
         };
-        if r[seed_col].to_string() != format!("{seed:016x}") {
-            return Err(bad(
-                n,
-                format!(
-                    "trial {text} has seed {}, but the manifest's seed {} gives it {seed:016x} (rows from another run)",
-                    r[seed_col], manifest.seed
-                ),
-            ));
-        }
         // a trial's rows are together, and trials come in trial order
         let starts_a_trial = last.is_none_or(|(_, prev)| prev != id);
         let out_of_order = last.is_some_and(|(prev_index, _)| index <= prev_index);

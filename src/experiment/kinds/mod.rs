@@ -218,26 +218,19 @@ pub trait Kind: Sync {
             "trial_id",
             ColType::Str,
             "id",
-            "the trial's id (hex): a hash of its kind, parameters and replicate",
-        ));
-        out.push(plain(
-            "seed",
-            ColType::Str,
-            "id",
-            "the trial's seed (hex), from the study's seed and the trial id",
+            "the trial's id (hex): a hash of its kind, parameters and replicate; the trial's seed is sketchlab::experiment::grid::trial_seed(the manifest's seed, this id)",
         ));
         let timing = self.timing();
         out.extend(self.fields().iter().flat_map(|f| f.schema(timing)));
         out
     }
 
-    /// The results.csv header: parameters, `replicate`, `trial_id`, `seed`, metrics.
+    /// The results.csv header: parameters, `replicate`, `trial_id`, metrics.
     fn columns(&self) -> Vec<Column> {
         use crate::table::ColType;
         let mut c = self.param_columns();
         c.push(Column::new("replicate", ColType::Int));
         c.push(Column::new("trial_id", ColType::Str));
-        c.push(Column::new("seed", ColType::Str));
         c.extend(self.fields().iter().flat_map(|f| f.columns()));
         c
     }
