@@ -25,92 +25,160 @@
 pub mod theory;
 
 use super::{ParamError, invalid};
-use std::collections::{BTreeSet, HashMap};
 
 /// Bytes of one counter's state: key, count and error as u64.
 pub const COUNTER_BYTES: u64 = 24;
 
+/// One counter: its count, its key, the error it may carry, and its place
+/// in the heap.
+#[derive(Clone, Copy, Debug)]
+struct Counter {
+    count: u64,
+    key: u64,
+    err: u64,
+    at: usize,
+}
+
+/// The counters (fixed slots, a key keeps its slot while monitored) and a
+/// binary min-heap of slots ordered by (count, key): the smallest counter
+/// (the one an unmonitored key takes over; ties go to the smallest key) is
+/// the root. An update finds its key's slot by one hash lookup and sifts
+/// the slot down from where it is; moving slots in the heap touches no
+/// hash table.
 #[derive(Clone, Debug)]
 pub struct SpaceSaving {
     k: usize,
-    /// key -> (count, error)
-    counters: HashMap<u64, (u64, u64)>,
-    /// (count, key), ordered: the first is the smallest counter.
-    order: BTreeSet<(u64, u64)>,
+    slots: Vec<Counter>,
+    heap: Vec<usize>,
+    slot_of: foldhash::HashMap<u64, usize>,
     total: u64,
 }
 
 impl SpaceSaving {
-    /// k ≥ 1 counters.
     pub fn new(k: usize) -> Result<Self, ParamError> {
         if k == 0 {
             return Err(invalid("k", k, "must be at least 1"));
         }
         Ok(SpaceSaving {
             k,
-            counters: HashMap::with_capacity(k),
-            order: BTreeSet::new(),
+            slots: Vec::with_capacity(k),
+            heap: Vec::with_capacity(k),
+            slot_of: foldhash::HashMap::with_capacity_and_hasher(k, Default::default()),
             total: 0,
         })
     }
 
-    /// Counts one occurrence of `key`.
     pub fn insert(&mut self, key: u64) {
         self.total += 1;
-        if let Some((c, _)) = self.counters.get_mut(&key) {
-            self.order.remove(&(*c, key));
-            *c += 1;
-            self.order.insert((*c, key));
-        } else if self.counters.len() < self.k {
-            self.counters.insert(key, (1, 0));
-            self.order.insert((1, key));
-        } else if let Some((min, victim)) = self.order.pop_first() {
-            self.counters.remove(&victim);
-            self.counters.insert(key, (min + 1, min));
-            self.order.insert((min + 1, key));
+        if let Some(&s) = self.slot_of.get(&key) {
+            self.slots[s].count += 1;
+            self.sift_down(self.slots[s].at);
+        } else if self.slots.len() < self.k {
+            let s = self.slots.len();
+            self.slots.push(Counter {
+                count: 1,
+                key,
+                err: 0,
+                at: s,
+            });
+            self.heap.push(s);
+            self.slot_of.insert(key, s);
+            self.sift_up(s);
+        } else {
+            let s = self.heap[0];
+            let min = self.slots[s];
+            self.slot_of.remove(&min.key);
+            self.slots[s] = Counter {
+                count: min.count + 1,
+                key,
+                err: min.count,
+                at: 0,
+            };
+            self.slot_of.insert(key, s);
+            self.sift_down(0);
         }
     }
 
-    /// The key's count if monitored (an overestimate by at most its
-    /// error), else 0.
+    /// The order of the heap: by count, ties by key.
+    fn rank(&self, at: usize) -> (u64, u64) {
+        let c = &self.slots[self.heap[at]];
+        (c.count, c.key)
+    }
+
+    fn swap(&mut self, i: usize, j: usize) {
+        self.heap.swap(i, j);
+        self.slots[self.heap[i]].at = i;
+        self.slots[self.heap[j]].at = j;
+    }
+
+    fn sift_up(&mut self, mut i: usize) {
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.rank(parent) <= self.rank(i) {
+                return;
+            }
+            self.swap(i, parent);
+            i = parent;
+        }
+    }
+
+    fn sift_down(&mut self, mut i: usize) {
+        loop {
+            let (l, r) = (2 * i + 1, 2 * i + 2);
+            let mut least = i;
+            if l < self.heap.len() && self.rank(l) < self.rank(least) {
+                least = l;
+            }
+            if r < self.heap.len() && self.rank(r) < self.rank(least) {
+                least = r;
+            }
+            if least == i {
+                return;
+            }
+            self.swap(i, least);
+            i = least;
+        }
+    }
+
+    fn counter(&self, key: u64) -> Option<&Counter> {
+        self.slot_of.get(&key).map(|&s| &self.slots[s])
+    }
+
     pub fn estimate(&self, key: u64) -> u64 {
-        self.counters.get(&key).map_or(0, |&(c, _)| c)
+        self.counter(key).map_or(0, |c| c.count)
     }
 
-    /// The error a monitored key's count may carry (None: not monitored).
     pub fn error(&self, key: u64) -> Option<u64> {
-        self.counters.get(&key).map(|&(_, e)| e)
+        self.counter(key).map(|c| c.err)
     }
 
-    /// The `n` monitored keys of highest count, highest first (ties by key).
+    /// The `n` counters of highest (count, key), highest first, as (key, count).
     pub fn top(&self, n: usize) -> Vec<(u64, u64)> {
-        self.order
-            .iter()
-            .rev()
-            .take(n)
-            .map(|&(c, k)| (k, c))
-            .collect()
+        let mut all: Vec<(u64, u64)> = self.slots.iter().map(|c| (c.count, c.key)).collect();
+        all.sort_unstable_by(|a, b| b.cmp(a));
+        all.into_iter().take(n).map(|(c, k)| (k, c)).collect()
     }
 
-    /// The smallest count (0 while a counter is free): no unmonitored key
-    /// occurred more often.
     pub fn min_count(&self) -> u64 {
-        if self.counters.len() < self.k {
+        if self.slots.len() < self.k {
             return 0;
         }
-        self.order.first().map_or(0, |&(c, _)| c)
+        self.heap.first().map_or(0, |&s| self.slots[s].count)
+    }
+
+    /// Every monitored key as (key, count, error), in no particular order.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        self.slots.iter().map(|c| (c.key, c.count, c.err))
     }
 
     pub fn counters(&self) -> usize {
         self.k
     }
 
-    /// Updates counted (N).
     pub fn total(&self) -> u64 {
         self.total
     }
 
-    /// Bytes of the state: k counters of [`COUNTER_BYTES`].
     pub fn bytes(&self) -> u64 {
         self.k as u64 * COUNTER_BYTES
     }
@@ -119,6 +187,7 @@ impl SpaceSaving {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::{BTreeSet, HashMap};
 
     /// Metwally et al.'s lemmas on exact streams: counts sum to N, each
     /// monitored count lies in [true, true + error], error ≤ min ≤ N/k,
@@ -139,20 +208,81 @@ mod tests {
                 s.insert(key);
                 *truth.entry(key).or_default() += 1;
             }
-            let sum: u64 = s.counters.values().map(|&(c, _)| c).sum();
+            let sum: u64 = s.entries().map(|(_, c, _)| c).sum();
             assert_eq!(sum, n);
             assert!(s.min_count() as f64 <= n as f64 / k as f64);
-            for (&key, &(c, e)) in &s.counters {
+            for (key, c, e) in s.entries() {
                 let t = truth[&key];
                 assert!(t <= c && c <= t + e, "{key}: {t} vs {c} ± {e}");
                 assert!(e <= s.min_count());
             }
             for (&key, &t) in &truth {
                 if t as f64 > n as f64 / k as f64 {
-                    assert!(s.counters.contains_key(&key), "{key} ({t}) unmonitored");
+                    assert!(s.error(key).is_some(), "{key} ({t}) unmonitored");
                 }
             }
         }
         assert!(SpaceSaving::new(0).is_err());
+    }
+
+    /// The first version of this structure: the counters in a map and an
+    /// ordered set of (count, key). The heap must answer exactly as it did.
+    struct Ordered {
+        k: usize,
+        counters: HashMap<u64, (u64, u64)>,
+        order: BTreeSet<(u64, u64)>,
+    }
+
+    impl Ordered {
+        fn insert(&mut self, key: u64) {
+            if let Some((c, _)) = self.counters.get_mut(&key) {
+                self.order.remove(&(*c, key));
+                *c += 1;
+                self.order.insert((*c, key));
+            } else if self.counters.len() < self.k {
+                self.counters.insert(key, (1, 0));
+                self.order.insert((1, key));
+            } else if let Some((min, victim)) = self.order.pop_first() {
+                self.counters.remove(&victim);
+                self.counters.insert(key, (min + 1, min));
+                self.order.insert((min + 1, key));
+            }
+        }
+    }
+
+    #[test]
+    fn the_heap_answers_exactly_as_an_ordered_set_does() {
+        for (k, seed, spread) in [(1usize, 4u64, 3u64), (3, 5, 10), (64, 6, 1000), (300, 7, 50)] {
+            let mut heap = SpaceSaving::new(k).unwrap();
+            let mut set = Ordered {
+                k,
+                counters: HashMap::new(),
+                order: BTreeSet::new(),
+            };
+            let mut x = seed;
+            for i in 0..50_000u64 {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                // skewed: small keys often, many ties in count
+                let key = ((x >> 33) % spread).min((x >> 13) % spread);
+                heap.insert(key);
+                set.insert(key);
+                if i % 997 == 0 || i == 49_999 {
+                    let want: Vec<(u64, u64)> =
+                        set.order.iter().rev().map(|&(c, k)| (k, c)).collect();
+                    assert_eq!(heap.top(k), want, "k = {k}, update {i}");
+                    for (&key, &(c, e)) in &set.counters {
+                        assert_eq!((heap.estimate(key), heap.error(key)), (c, Some(e)));
+                    }
+                    let min = if set.counters.len() < k {
+                        0
+                    } else {
+                        set.order.first().unwrap().0
+                    };
+                    assert_eq!(heap.min_count(), min);
+                }
+            }
+        }
     }
 }
