@@ -252,7 +252,12 @@ mod tests {
 
     #[test]
     fn the_heap_answers_exactly_as_an_ordered_set_does() {
-        for (k, seed, spread) in [(1usize, 4u64, 3u64), (3, 5, 10), (64, 6, 1000), (300, 7, 50)] {
+        for (k, seed, spread) in [
+            (1usize, 4u64, 3u64),
+            (3, 5, 10),
+            (64, 6, 1000),
+            (300, 7, 50),
+        ] {
             let mut heap = SpaceSaving::new(k).unwrap();
             let mut set = Ordered {
                 k,
