@@ -166,7 +166,7 @@ impl<H: KeyHasher> HyperLogLog<H> {
         // HIP: before the change, a new key would have changed a register with
         // probability inv_sum / m; count it as 1 / that probability
         self.hip += self.m() as f64 / self.inv_sum;
-        self.inv_sum += 2f64.powi(-(rank as i32)) - 2f64.powi(-(old as i32));
+        self.inv_sum += inv_pow2(rank) - inv_pow2(old);
         self.registers.set(i, rank);
         true
     }
@@ -268,6 +268,13 @@ mod tests {
     }
 
     #[test]
+    fn inv_pow2_is_the_power_of_two() {
+        for r in 0..=66u8 {
+            assert_eq!(super::inv_pow2(r), 2f64.powi(-(r as i32)), "{r}");
+        }
+    }
+
+    #[test]
     fn index_and_rank_follow_redis() {
         assert_eq!(index_and_rank(0b101 | 1 << 14, 14), (5, 1));
         assert_eq!(index_and_rank(7 | 1 << 17, 14), (7, 4));
@@ -304,4 +311,12 @@ mod tests {
         assert_eq!(a.hip(), None, "HIP is not mergeable");
         assert!(HyperLogLog::new(3, h()).is_err() && HyperLogLog::new(19, h()).is_err());
     }
+}
+
+/// 2^−r, exactly (the bits of the power of two; `2f64.powi(−r)` gives the
+/// same value through a library call on every register change).
+#[inline]
+fn inv_pow2(r: u8) -> f64 {
+    debug_assert!(r <= 66);
+    f64::from_bits((1023 - r as u64) << 52)
 }
