@@ -73,6 +73,8 @@ crate::closed_set! {
         Ratio = "ratio",
         /// Standard deviations of the statistic's null distribution (a z-score).
         Sigmas = "sigmas",
+        /// Events per second (requests, items generated).
+        PerSecond = "per_second",
         /// A number of things (keys, counters, registers, probes, events),
         /// per operation where the name says so.
         Count = "count",
@@ -123,6 +125,7 @@ pub mod opt {
     pub const squared_relative_error: Opt = Opt::Unit(Unit::SquaredRelativeError);
     pub const ratio: Opt = Opt::Unit(Unit::Ratio);
     pub const sigmas: Opt = Opt::Unit(Unit::Sigmas);
+    pub const per_second: Opt = Opt::Unit(Unit::PerSecond);
     pub const count: Opt = Opt::Unit(Unit::Count);
     pub const number: Opt = Opt::Unit(Unit::Number);
     pub const flag: Opt = Opt::Unit(Unit::Flag);

@@ -55,6 +55,9 @@ pub struct ParamDef {
     pub ty: PType,
     pub default: Def,
     pub help: &'static str,
+    /// What one unit of a numeric parameter is (declared in `params!`'s
+    /// brackets, `n: u64 [count] = …`; the manifest schema's `unit`).
+    pub unit: Option<crate::experiment::field_opts::Unit>,
 }
 
 impl ParamDef {
@@ -64,7 +67,29 @@ impl ParamDef {
             ty,
             default,
             help,
+            unit: None,
         }
+    }
+
+    /// The same declaration with its unit (`opt` is one of
+    /// [`crate::experiment::field_opts::opt`]'s unit words).
+    pub const fn with_unit(self, opt: crate::experiment::field_opts::Opt) -> Self {
+        match opt {
+            crate::experiment::field_opts::Opt::Unit(u) => ParamDef {
+                unit: Some(u),
+                ..self
+            },
+            _ => panic!("a parameter's brackets take a unit word only"),
+        }
+    }
+
+    /// Whether the parameter is a quantity (an integer or a number, or a
+    /// choice between words and an integer), which takes a unit.
+    pub fn numeric(&self) -> bool {
+        matches!(
+            self.ty,
+            PType::Int { .. } | PType::Float { .. } | PType::IntOr { .. }
+        )
     }
 
     /// The same declaration under another name (how [`params!`](crate::params) names them).
@@ -448,12 +473,13 @@ pub trait ParamSet: Sized {
 /// by the field's.
 #[macro_export]
 macro_rules! params {
-    ($vis:vis struct $name:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty = $def:expr ),* $(,)? }) => {
+    ($vis:vis struct $name:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty $([$unit:ident])? = $def:expr ),* $(,)? }) => {
         #[derive(Clone, Debug)]
         $vis struct $name { $( $(#[$fm])* pub $field: $ty ),* }
         impl $crate::experiment::params::ParamSet for $name {
             const DEFS: &'static [$crate::experiment::params::ParamDef] =
-                &[ $( $def.named(stringify!($field)) ),* ];
+                &[ $( $def.named(stringify!($field))
+                    $(.with_unit($crate::experiment::field_opts::opt::$unit))? ),* ];
             fn from_params(p: &$crate::experiment::params::Params) -> Self {
                 $name { $( $field: <$ty as $crate::experiment::params::FromValue>::from_value(
                     p.get(stringify!($field))) ),* }

@@ -204,6 +204,7 @@ pub trait Kind: Sync {
                     }
                     _ => vec![],
                 },
+                unit: d.unit.map(|u| u.as_str().into()),
                 ..plain(d.name, d.col_type(), "parameter", d.help)
             })
             .collect();
@@ -424,5 +425,34 @@ mod tests {
             missing.is_empty(),
             "fields without a unit (or text with one): {missing:?}"
         );
+    }
+
+    #[test]
+    fn every_numeric_parameter_declares_its_unit() {
+        use crate::experiment::measure::Measure;
+        use crate::experiment::own::kinds::{OwnCardinality, OwnFilter, OwnFrequency};
+        use crate::experiment::params::ParamSet;
+        let own = [
+            ("own_filter", <OwnFilter as Measure>::P::DEFS),
+            ("own_cardinality", <OwnCardinality as Measure>::P::DEFS),
+            ("own_frequency", <OwnFrequency as Measure>::P::DEFS),
+        ];
+        let all = KINDS.iter().map(|k| (k.name(), k.params())).chain(own);
+        let mut wrong = Vec::new();
+        for (kind, defs) in all {
+            for d in defs {
+                if d.numeric() != d.unit.is_some() {
+                    wrong.push(format!("{kind}.{} ({:?})", d.name, d.unit));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "numeric parameters without a unit (or words with one): {wrong:?}"
+        );
+        // and the manifest's schema carries it
+        let k = KINDS.iter().find(|k| k.name() == "bloom_fpr").unwrap();
+        let n = k.schema().into_iter().find(|c| c.name == "n").unwrap();
+        assert_eq!(n.unit.as_deref(), Some("count"));
     }
 }

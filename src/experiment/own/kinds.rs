@@ -23,10 +23,10 @@ pub struct OwnFilter {
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Int(100_000), "keys inserted"),
-        fpr: f64 = common::rate(Def::Required, "the false-positive rate ε the builder is asked for"),
+        n: u64 [count] = common::count(Def::Int(100_000), "keys inserted"),
+        fpr: f64 [fraction] = common::rate(Def::Required, "the false-positive rate ε the builder is asked for"),
         keys: KeyType = KEYS,
-        queries: u64 = QUERIES,
+        queries: u64 [count] = QUERIES,
     }
 }
 
@@ -113,8 +113,8 @@ pub mod cardinality {
 
     crate::params! {
         pub struct P {
-            n: u64 = common::count(Def::Int(100_000), "distinct keys inserted"),
-            rse: f64 = common::rate(Def::Required, "the relative standard error the sketch claims (e.g. 1.04/sqrt(m) for HyperLogLog)"),
+            n: u64 [count] = common::count(Def::Int(100_000), "distinct keys inserted"),
+            rse: f64 [relative_error] = common::rate(Def::Required, "the relative standard error the sketch claims (e.g. 1.04/sqrt(m) for HyperLogLog)"),
             keys: KeyType = KEYS,
         }
     }
@@ -187,11 +187,11 @@ pub mod frequency {
 
     crate::params! {
         pub struct P {
-            universe: u64 = common::count(Def::Int(100_000), "distinct keys the stream draws from"),
-            updates: u64 = common::count(Def::Int(1_000_000), "stream length N (each update adds 1)"),
-            s: f64 = common::positive(10.0, Def::Float(1.1), "Zipf exponent of the stream"),
-            epsilon: f64 = common::rate(Def::Required, "the additive error the sketch claims: |estimate - count| <= epsilon * N"),
-            delta: f64 = common::rate(Def::Required, "the probability it claims a key exceeds that"),
+            universe: u64 [count] = common::count(Def::Int(100_000), "distinct keys the stream draws from"),
+            updates: u64 [count] = common::count(Def::Int(1_000_000), "stream length N (each update adds 1)"),
+            s: f64 [number] = common::positive(10.0, Def::Float(1.1), "Zipf exponent of the stream"),
+            epsilon: f64 [fraction] = common::rate(Def::Required, "the additive error the sketch claims: |estimate - count| <= epsilon * N"),
+            delta: f64 [fraction] = common::rate(Def::Required, "the probability it claims a key exceeds that"),
             keys: KeyType = KEYS,
         }
     }

@@ -49,11 +49,11 @@ crate::params! {
         attack: Attack = common::choice(Attack::NAMES, Def::Required, "pollution: chosen insertions; forgery: crafted non-member queries"),
         target: Target = common::choice(Target::NAMES, Def::Required, "chapter: the chapter's filter (mmh3, seed 0); sip13: keyed with a key the attacker never sees; xxh3: XXH3 under hash_seed, modelled by the attacker with seed 0"),
         hash_seed: HashSeed = common::HASH_SEED,
-        n: u64 = common::count(Def::Int(100_000), "keys inserted (the filter's capacity)"),
-        p: f64 = common::rate(Def::Float(0.01), "design false-positive rate"),
-        queries: u64 = common::count(Def::Int(1_000_000), "honest random non-members queried"),
-        forged: u64 = common::int(1, 1_000_000, Def::Int(1000), "forgery: crafted non-members searched for and queried"),
-        max_tries: u64 = common::int(1, 1 << 40, Def::Int(1_000_000_000), "the most candidates a search hashes (a per-trial cap)"),
+        n: u64 [count] = common::count(Def::Int(100_000), "keys inserted (the filter's capacity)"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "design false-positive rate"),
+        queries: u64 [count] = common::count(Def::Int(1_000_000), "honest random non-members queried"),
+        forged: u64 [count] = common::int(1, 1_000_000, Def::Int(1000), "forgery: crafted non-members searched for and queried"),
+        max_tries: u64 [count] = common::int(1, 1 << 40, Def::Int(1_000_000_000), "the most candidates a search hashes (a per-trial cap)"),
     }
 }
 

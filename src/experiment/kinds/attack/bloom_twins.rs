@@ -19,8 +19,8 @@ pub struct BloomTwins;
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Int(100_000), "members inserted (and twins queried)"),
-        p: f64 = common::rate(Def::Float(0.01), "the filter's design false-positive rate"),
+        n: u64 [count] = common::count(Def::Int(100_000), "members inserted (and twins queried)"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "the filter's design false-positive rate"),
         hash: StrategyId = ParamDef::new("", PType::Hash, Def::Str("murmur3_x64_128"), "the filter's hash"),
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = ParamDef::new("", PType::Keys, Def::Str("url100"), "member keys (at least 32 bytes: url100 or blob2k)"),

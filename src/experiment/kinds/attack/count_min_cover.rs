@@ -29,14 +29,14 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         target: Target = common::choice(Target::NAMES, Def::Required, "public: the sketch hashes with xxh3, seed 0 (the attacker's model); sip13: keyed with a key the attacker never sees"),
-        eps: f64 = common::rate(Def::Float(0.001), "w = ceil(e/eps)"),
-        depth: u64 = common::int(1, 16, Def::Int(5), "d rows"),
-        honest_updates: u64 = common::count(Def::Int(1_000_000), "honest Zipf updates (s = 1.1 over 100,000 keys)"),
-        attack_updates: u64 = common::count(Def::Int(100_000), "updates the attacker sends, split evenly over all cover keys"),
-        targets: u64 = common::int(1, 1000, Def::Int(20), "never-inserted target keys, each with its own cover"),
-        want_cover: u64 = common::int(1, 16, Def::Int(3), "a target's search stops at a cover of this many keys"),
-        max_tries: u64 = common::int(1, 1 << 40, Def::Int(100_000_000), "the most candidates the search hashes (a per-trial cap)"),
-        probes: u64 = common::count(Def::Int(10_000), "random never-inserted keys queried, for the honest rate beyond εN"),
+        eps: f64 [fraction] = common::rate(Def::Float(0.001), "w = ceil(e/eps)"),
+        depth: u64 [count] = common::int(1, 16, Def::Int(5), "d rows"),
+        honest_updates: u64 [count] = common::count(Def::Int(1_000_000), "honest Zipf updates (s = 1.1 over 100,000 keys)"),
+        attack_updates: u64 [count] = common::count(Def::Int(100_000), "updates the attacker sends, split evenly over all cover keys"),
+        targets: u64 [count] = common::int(1, 1000, Def::Int(20), "never-inserted target keys, each with its own cover"),
+        want_cover: u64 [count] = common::int(1, 16, Def::Int(3), "a target's search stops at a cover of this many keys"),
+        max_tries: u64 [count] = common::int(1, 1 << 40, Def::Int(100_000_000), "the most candidates the search hashes (a per-trial cap)"),
+        probes: u64 [count] = common::count(Def::Int(10_000), "random never-inserted keys queried, for the honest rate beyond εN"),
     }
 }
 

@@ -19,7 +19,7 @@ const FORGED_PREFIX: &[u8] = b"sketchlab: not the file you asked for, with the s
 
 crate::params! {
     pub struct P {
-        searches: u64 = common::int(1, 10_000, Def::Int(50), "random-input searches for a chance CRC32 collision"),
+        searches: u64 [count] = common::int(1, 10_000, Def::Int(50), "random-input searches for a chance CRC32 collision"),
     }
 }
 

@@ -55,9 +55,9 @@ crate::params! {
         attack: Attack = common::choice(Attack::NAMES, Def::Required, "the hasher the keys are crafted against: fx (FxHash on u64 keys, no seed), murmur3_x86_32 / murmur64a (byte keys, a random seed the attacker never sees)"),
         table: Map = common::choice(Map::NAMES, Def::Required, "attacked: HashMap with that hasher; random_state: std's default (SipHash-1-3, random key)"),
         keys: KeyKind = common::choice(KeyKind::NAMES, Def::Required, "crafted: the attack's colliding keys; random: random keys of the same type and length"),
-        n: u64 = common::int(1, 1 << 25, Def::Required, "keys inserted"),
-        reps: u64 = common::int(1, 1000, Def::Int(5), "timed repetitions (each into a new map); the median is reported"),
-        max_seconds: f64 = common::positive(3600.0, Def::Float(30.0), "per-trial time cap: inserting stops there, and no further repetition starts"),
+        n: u64 [count] = common::int(1, 1 << 25, Def::Required, "keys inserted"),
+        reps: u64 [count] = common::int(1, 1000, Def::Int(5), "timed repetitions (each into a new map); the median is reported"),
+        max_seconds: f64 [seconds] = common::positive(3600.0, Def::Float(30.0), "per-trial time cap: inserting stops there, and no further repetition starts"),
     }
 }
 

@@ -44,10 +44,10 @@ crate::params! {
     pub struct P {
         attack: Attack = common::choice(Attack::NAMES, Def::Required, "deflate_index: only items whose register index is below fraction·m; deflate_rank1: only rank-1 items after a preload; inflate: one constructed key per register"),
         target: Target = common::choice(Target::NAMES, Def::Required, "redis: Redis's layout (MurmurHash64A, public seed); sip13: keyed with a key the attacker never sees"),
-        n: u64 = common::count(Def::Int(500_000), "deflation: distinct items the attacker sends"),
-        fraction: f64 = common::rate(Def::Float(0.75), "deflate_index: the share of registers the items may reach"),
-        preload: u64 = common::int(0, 1 << 30, Def::Int(10_000), "deflate_rank1: honest distinct items added first"),
-        rank: u32 = common::int(1, 51, Def::Int(10), "inflate: the rank each register is given"),
+        n: u64 [count] = common::count(Def::Int(500_000), "deflation: distinct items the attacker sends"),
+        fraction: f64 [fraction] = common::rate(Def::Float(0.75), "deflate_index: the share of registers the items may reach"),
+        preload: u64 [count] = common::int(0, 1 << 30, Def::Int(10_000), "deflate_rank1: honest distinct items added first"),
+        rank: u32 [count] = common::int(1, 51, Def::Int(10), "inflate: the rank each register is given"),
     }
 }
 

@@ -25,8 +25,8 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         target: Target = common::choice(Target::NAMES, Def::Required, "the hash attacked"),
-        units: u32 = common::int(1, 20, Def::Int(10), "independent differences: a family of 2^units inputs"),
-        seeds: u64 = common::int(1, 1000, Def::Int(5), "random seeds the family is hashed under"),
+        units: u32 [count] = common::int(1, 20, Def::Int(10), "independent differences: a family of 2^units inputs"),
+        seeds: u64 [count] = common::int(1, 1000, Def::Int(5), "random seeds the family is hashed under"),
     }
 }
 

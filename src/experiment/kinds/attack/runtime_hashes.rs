@@ -31,7 +31,7 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         runtime: Runtime = common::choice(Runtime::NAMES, Def::Required, "java: String.hashCode; php5: DJBX33A (both modelled from their definitions); python: a real python3; rust: std's RandomState"),
-        blocks: u64 = common::int(1, 20, Def::Int(16), "2-character blocks per crafted string: 2^blocks strings per runtime's set"),
+        blocks: u64 [count] = common::int(1, 20, Def::Int(16), "2-character blocks per crafted string: 2^blocks strings per runtime's set"),
     }
 }
 

@@ -37,10 +37,10 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         hash: Victim = common::choice(Victim::NAMES, Def::Required, "the victim's hash, seeded with a secret drawn per trial"),
-        secrets: u64 = common::int(1, 100_000, Def::Int(100), "secret seeds drawn (one victim process each)"),
-        m: u64 = common::int(2, 1 << 20, Def::Int(1024), "buckets the crafted pairs must share (a power of two)"),
-        pairs: u64 = common::int(1, 10_000, Def::Int(20), "pairs crafted per secret under the recovered seed"),
-        guesses: u64 = common::int(1, 1 << 30, Def::Int(100_000), "SipHash only: random keys the brute force tries per secret"),
+        secrets: u64 [count] = common::int(1, 100_000, Def::Int(100), "secret seeds drawn (one victim process each)"),
+        m: u64 [count] = common::int(2, 1 << 20, Def::Int(1024), "buckets the crafted pairs must share (a power of two)"),
+        pairs: u64 [count] = common::int(1, 10_000, Def::Int(20), "pairs crafted per secret under the recovered seed"),
+        guesses: u64 [count] = common::int(1, 1 << 30, Def::Int(100_000), "SipHash only: random keys the brute force tries per secret"),
     }
 }
 

@@ -28,10 +28,10 @@ crate::params! {
     pub struct P {
         family: Family = common::choice(Family::NAMES, Def::Required, "carter_wegman ((a·x + b) mod (2^61 − 1)) mod m; multiply_shift (a·x mod 2^64) >> (64 − log2 m); xxh3_64 (random 64-bit seed); sip13 (random 128-bit key)"),
         function: Draws = common::choice(Draws::NAMES, Def::Required, "fresh: the victim draws a new function for every draw; constant: it always uses the function the attacker crafted against"),
-        m: u64 = common::int(2, 1 << 20, Def::Required, "buckets (a power of two)"),
-        pairs: u64 = common::int(1, 100_000, Def::Int(200), "pairs crafted to collide under the attacker's function"),
-        collisions: u64 = common::int(10, 1_000_000, Def::Int(4_000), "collisions expected at the 1/m rate: fresh draws are sized to give this many (pairs · draws = collisions · m)"),
-        universe_bits: u64 = common::int(1, 26, Def::Int(20), "the pigeonhole universe: keys 0 … 2^bits − 1 through the attacker's function"),
+        m: u64 [count] = common::int(2, 1 << 20, Def::Required, "buckets (a power of two)"),
+        pairs: u64 [count] = common::int(1, 100_000, Def::Int(200), "pairs crafted to collide under the attacker's function"),
+        collisions: u64 [count] = common::int(10, 1_000_000, Def::Int(4_000), "collisions expected at the 1/m rate: fresh draws are sized to give this many (pairs · draws = collisions · m)"),
+        universe_bits: u64 [bits] = common::int(1, 26, Def::Int(20), "the pigeonhole universe: keys 0 … 2^bits − 1 through the attacker's function"),
     }
 }
 

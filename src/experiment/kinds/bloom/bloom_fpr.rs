@@ -17,13 +17,13 @@ pub struct BloomFpr;
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Required, "keys inserted"),
-        bits_per_key: f64 = common::positive(1e4, Def::Required, "m/n; m = ceil(bits_per_key * n)"),
-        k: KSetting = common::k_param(Def::Str("optimal"), "probes per key, or \"optimal\" = max(1, round(m/n ln 2))"),
+        n: u64 [count] = common::count(Def::Required, "keys inserted"),
+        bits_per_key: f64 [bits_per_key] = common::positive(1e4, Def::Required, "m/n; m = ceil(bits_per_key * n)"),
+        k: KSetting [count] = common::k_param(Def::Str("optimal"), "probes per key, or \"optimal\" = max(1, round(m/n ln 2))"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
-        queries: u64 = QUERIES,
+        queries: u64 [count] = QUERIES,
     }
 }
 

@@ -24,15 +24,15 @@ pub const FRACTION: PType = PType::Float {
 
 crate::params! {
     pub struct P {
-        capacity: u64 = common::count(Def::Int(1_000_000), "keys the filter is sized for"),
-        p: f64 = common::rate(Def::Float(0.01), "false-positive rate it is sized for"),
-        n: u64 = common::count(Def::Required, "keys actually inserted"),
+        capacity: u64 [count] = common::count(Def::Int(1_000_000), "keys the filter is sized for"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "false-positive rate it is sized for"),
+        n: u64 [count] = common::count(Def::Required, "keys actually inserted"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
-        queries: u64 = QUERIES,
-        request_rate: f64 = common::positive(f64::INFINITY, Def::Float(10_000.0), "requests per second in front of the store"),
-        hit_rate: f64 = ParamDef::new("", FRACTION, Def::Float(0.02), "fraction of requests for keys that exist"),
+        queries: u64 [count] = QUERIES,
+        request_rate: f64 [per_second] = common::positive(f64::INFINITY, Def::Float(10_000.0), "requests per second in front of the store"),
+        hit_rate: f64 [fraction] = ParamDef::new("", FRACTION, Def::Float(0.02), "fraction of requests for keys that exist"),
     }
 }
 

@@ -16,12 +16,12 @@ pub struct BloomSizing;
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Int(1_000_000), "keys the filter is sized for and filled with"),
-        p: f64 = common::rate(Def::Required, "target false-positive rate"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "keys the filter is sized for and filled with"),
+        p: f64 [fraction] = common::rate(Def::Required, "target false-positive rate"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
-        queries: u64 = QUERIES,
+        queries: u64 [count] = QUERIES,
     }
 }
 

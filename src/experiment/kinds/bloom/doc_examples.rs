@@ -38,10 +38,10 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         example: Example = common::choice(Example::NAMES, Def::Required, "which worked example"),
-        trials: u64 = common::count(Def::Int(100_000), "random filters simulated for the small examples"),
-        n: u64 = common::count(Def::Int(100_000), "reference_fpr: expected_items"),
-        p: f64 = common::rate(Def::Float(0.01), "reference_fpr: false_positive_rate"),
-        queries: u64 = common::count(Def::Int(1_000_000), "reference_fpr: keys never inserted, queried"),
+        trials: u64 [count] = common::count(Def::Int(100_000), "random filters simulated for the small examples"),
+        n: u64 [count] = common::count(Def::Int(100_000), "reference_fpr: expected_items"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "reference_fpr: false_positive_rate"),
+        queries: u64 [count] = common::count(Def::Int(1_000_000), "reference_fpr: keys never inserted, queried"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
     }

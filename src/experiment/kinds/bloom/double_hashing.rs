@@ -28,9 +28,9 @@ crate::closed_set! {
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Int(100_000), "keys inserted"),
-        bits_per_key: f64 = common::positive(1e4, Def::Required, "m/n"),
-        k: KSetting = common::k_param(Def::Str("optimal"), "probes per key"),
+        n: u64 [count] = common::count(Def::Int(100_000), "keys inserted"),
+        bits_per_key: f64 [bits_per_key] = common::positive(1e4, Def::Required, "m/n"),
+        k: KSetting [count] = common::k_param(Def::Str("optimal"), "probes per key"),
         scheme: Probing = common::choice(
             Probing::NAMES,
             Def::Required,
@@ -39,7 +39,7 @@ crate::params! {
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
-        queries: u64 = QUERIES,
+        queries: u64 [count] = QUERIES,
     }
 }
 

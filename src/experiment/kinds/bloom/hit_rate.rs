@@ -19,11 +19,11 @@ pub struct HitRate;
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Int(1_000_000), "keys in the store (and the filter's capacity)"),
-        p: f64 = common::rate(Def::Float(0.01), "the filter's design false-positive rate"),
-        hit_rate: f64 = ParamDef::new("", FRACTION, Def::Required, "fraction of requests for keys in the store"),
-        requests: u64 = common::count(Def::Int(1_000_000), "requests simulated"),
-        per: u64 = common::count(Def::Int(10_000), "report counts per this many requests (the essay: per 10,000 requests a second)"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "keys in the store (and the filter's capacity)"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "the filter's design false-positive rate"),
+        hit_rate: f64 [fraction] = ParamDef::new("", FRACTION, Def::Required, "fraction of requests for keys in the store"),
+        requests: u64 [count] = common::count(Def::Int(1_000_000), "requests simulated"),
+        per: u64 [count] = common::count(Def::Int(10_000), "report counts per this many requests (the essay: per 10,000 requests a second)"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,

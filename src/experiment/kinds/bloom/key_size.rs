@@ -21,12 +21,12 @@ pub struct KeySize;
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Int(1_000_000), "keys inserted"),
-        p: f64 = common::rate(Def::Float(0.01), "design false-positive rate (sets bits per key)"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "keys inserted"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "design false-positive rate (sets bits per key)"),
         keys: KeyType = KEYS,
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
-        queries: u64 = QUERIES,
+        queries: u64 [count] = QUERIES,
         measure_hashset: bool = ParamDef::new("", PType::Bool, Def::Bool(true), "also build an exact HashSet of the keys and measure its memory"),
         measure_python: bool = ParamDef::new("", PType::Bool, Def::Bool(false), "also build a CPython set of the same keys in a real python3 and measure it with tracemalloc (not for blob2k)"),
     }

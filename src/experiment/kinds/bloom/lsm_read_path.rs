@@ -25,11 +25,11 @@ pub struct LsmReadPath;
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Int(1_000_000), "keys in the tree, over all runs"),
-        runs: u32 = ParamDef::new("", PType::Int { min: 1, max: 1000 }, Def::Required, "sorted runs (SSTables) a lookup may check, equal in size"),
-        p: f64 = common::rate(Def::Float(0.01), "each run's filter's design false-positive rate"),
-        hit_rate: f64 = ParamDef::new("", FRACTION, Def::Required, "fraction of lookups for keys in the tree"),
-        lookups: u64 = common::count(Def::Int(1_000_000), "lookups simulated"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "keys in the tree, over all runs"),
+        runs: u32 [count] = ParamDef::new("", PType::Int { min: 1, max: 1000 }, Def::Required, "sorted runs (SSTables) a lookup may check, equal in size"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "each run's filter's design false-positive rate"),
+        hit_rate: f64 [fraction] = ParamDef::new("", FRACTION, Def::Required, "fraction of lookups for keys in the tree"),
+        lookups: u64 [count] = common::count(Def::Int(1_000_000), "lookups simulated"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,

@@ -20,13 +20,13 @@ pub struct BlockedBloomStudy;
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Int(1_000_000), "keys inserted"),
-        bits_per_key: f64 = common::positive(1e4, Def::Required, "m/n (m rounded up to whole 512-bit blocks)"),
-        k: KSetting = common::k_param(Def::Str("optimal"), "probes per key"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "keys inserted"),
+        bits_per_key: f64 [bits_per_key] = common::positive(1e4, Def::Required, "m/n (m rounded up to whole 512-bit blocks)"),
+        k: KSetting [count] = common::k_param(Def::Str("optimal"), "probes per key"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
-        queries: u64 = QUERIES,
+        queries: u64 [count] = QUERIES,
     }
 }
 

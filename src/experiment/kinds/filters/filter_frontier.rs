@@ -24,12 +24,12 @@ pub struct FilterFrontier;
 crate::params! {
     pub struct P {
         structure: Filter = common::choice(&Filter::NAMES, Def::Required, "the structure, sized for n keys at rate fpr (see structures::menu)"),
-        fpr: f64 = common::rate(Def::Required, "the target false-positive rate ε the structure is sized for"),
-        n: u64 = common::count(Def::Int(1_000_000), "keys inserted"),
+        fpr: f64 [fraction] = common::rate(Def::Required, "the target false-positive rate ε the structure is sized for"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "keys inserted"),
         keys: KeyType = KEYS,
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
-        queries: u64 = QUERIES,
+        queries: u64 [count] = QUERIES,
     }
 }
 

@@ -18,16 +18,16 @@ pub struct ScalableBloomStudy;
 
 crate::params! {
     pub struct P {
-        n: u64 = common::count(Def::Required, "keys inserted"),
-        p: f64 = common::rate(Def::Float(0.01), "the chain's overall bound P0/(1 - r); the fixed filter's design rate"),
-        initial_capacity: u64 = common::count(Def::Int(10_000), "keys the chain's first filter holds"),
-        growth: f64 = common::positive(1e3, Def::Float(2.0), "each next filter is this many times larger (> 1)"),
-        ratio: f64 = common::rate(Def::Float(0.9), "each next filter's rate is this fraction of the previous one"),
-        fixed_capacity: u64 = common::count(Def::Int(100_000), "keys the fixed filter is sized for"),
+        n: u64 [count] = common::count(Def::Required, "keys inserted"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "the chain's overall bound P0/(1 - r); the fixed filter's design rate"),
+        initial_capacity: u64 [count] = common::count(Def::Int(10_000), "keys the chain's first filter holds"),
+        growth: f64 [ratio] = common::positive(1e3, Def::Float(2.0), "each next filter is this many times larger (> 1)"),
+        ratio: f64 [fraction] = common::rate(Def::Float(0.9), "each next filter's rate is this fraction of the previous one"),
+        fixed_capacity: u64 [count] = common::count(Def::Int(100_000), "keys the fixed filter is sized for"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
-        queries: u64 = QUERIES,
+        queries: u64 [count] = QUERIES,
     }
 }
 

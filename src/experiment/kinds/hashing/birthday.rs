@@ -19,8 +19,8 @@ crate::params! {
     pub struct P {
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
-        bits: u32 = common::int(8, 40, Def::Int(32), "keep the low `bits` bits of the hash"),
-        searches: u64 = common::count(Def::Int(200), "independent key sets, each drawn until its first collision"),
+        bits: u32 [bits] = common::int(8, 40, Def::Int(32), "keep the low `bits` bits of the hash"),
+        searches: u64 [count] = common::count(Def::Int(200), "independent key sets, each drawn until its first collision"),
         keys: KeyType = KEYS,
     }
 }

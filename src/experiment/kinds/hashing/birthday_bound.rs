@@ -11,9 +11,9 @@ pub struct BirthdayBound;
 
 crate::params! {
     pub struct P {
-        bits: f64 = common::positive(256.0, Def::Required, "log2 of the number of equally likely values (8.5117 = 365 days)"),
-        m: u64 = common::int(0, 100_000_000, Def::Int(0), "items for the exact probability and pair count (0: none)"),
-        rate: f64 = common::positive(f64::INFINITY, Def::Float(1e9), "items generated per second, for the waiting times"),
+        bits: f64 [bits] = common::positive(256.0, Def::Required, "log2 of the number of equally likely values (8.5117 = 365 days)"),
+        m: u64 [count] = common::int(0, 100_000_000, Def::Int(0), "items for the exact probability and pair count (0: none)"),
+        rate: f64 [per_second] = common::positive(f64::INFINITY, Def::Float(1e9), "items generated per second, for the waiting times"),
     }
 }
 

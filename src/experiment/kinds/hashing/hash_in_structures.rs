@@ -22,10 +22,10 @@ crate::params! {
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keyset: Keyset = common::choice(Keyset::NAMES, Def::Required, "structured keys"),
-        n: u64 = common::count(Def::Int(100_000), "keys inserted (words: at most half the dictionary; the other half is queried)"),
-        p: f64 = common::rate(Def::Float(0.01), "Bloom design rate"),
-        queries: u64 = common::count(Def::Int(1_000_000), "keys of the same keyset never inserted"),
-        hll_p: u32 = common::int(4, 18, Def::Int(14), "HyperLogLog index bits (2^hll_p registers)"),
+        n: u64 [count] = common::count(Def::Int(100_000), "keys inserted (words: at most half the dictionary; the other half is queried)"),
+        p: f64 [fraction] = common::rate(Def::Float(0.01), "Bloom design rate"),
+        queries: u64 [count] = common::count(Def::Int(1_000_000), "keys of the same keyset never inserted"),
+        hll_p: u32 [bits] = common::int(4, 18, Def::Int(14), "HyperLogLog index bits (2^hll_p registers)"),
     }
 }
 

@@ -40,9 +40,9 @@ crate::params! {
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         test: Test = common::choice(Test::NAMES, Def::Required, "avalanche, or a keyset for bucket uniformity"),
-        samples: u64 = common::count(Def::Int(20_000), "avalanche: random base keys"),
-        key_bytes: usize = common::int(1, 64, Def::Int(8), "avalanche: key length in bytes"),
-        n: u64 = common::count(Def::Int(1 << 20), "keyset: keys hashed (the words keyset has 104,334)"),
+        samples: u64 [count] = common::count(Def::Int(20_000), "avalanche: random base keys"),
+        key_bytes: usize [bytes] = common::int(1, 64, Def::Int(8), "avalanche: key length in bytes"),
+        n: u64 [count] = common::count(Def::Int(1 << 20), "keyset: keys hashed (the words keyset has 104,334)"),
     }
 }
 

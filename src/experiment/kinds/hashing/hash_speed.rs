@@ -18,10 +18,10 @@ crate::params! {
     pub struct P {
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
-        key_bytes: usize = common::int(0, 1 << 20, Def::Required, "key length in bytes"),
-        reps: u64 = common::int(1, 10_000, Def::Int(21), "timed batches; the median is reported"),
-        batch_bytes: usize = common::int(1024, 1 << 30, Def::Int(8 << 20), "bytes hashed per batch (at least 2,000 hashes)"),
-        probes: u64 = common::int(1, 64, Def::Int(1), "hashes per key, each with its own derived seed (7: a Bloom filter's k independent hashes); ns_per_hash is then per key"),
+        key_bytes: usize [bytes] = common::int(0, 1 << 20, Def::Required, "key length in bytes"),
+        reps: u64 [count] = common::int(1, 10_000, Def::Int(21), "timed batches; the median is reported"),
+        batch_bytes: usize [bytes] = common::int(1024, 1 << 30, Def::Int(8 << 20), "bytes hashed per batch (at least 2,000 hashes)"),
+        probes: u64 [count] = common::int(1, 64, Def::Int(1), "hashes per key, each with its own derived seed (7: a Bloom filter's k independent hashes); ns_per_hash is then per key"),
     }
 }
 

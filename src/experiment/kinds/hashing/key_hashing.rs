@@ -20,7 +20,7 @@ crate::params! {
         keys: KeyType = KEYS,
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
-        n: u64 = common::int(1, 100_000_000, Def::Int(1 << 20), "keys hashed (a key file: all its distinct keys, up to n)"),
+        n: u64 [count] = common::int(1, 100_000_000, Def::Int(1 << 20), "keys hashed (a key file: all its distinct keys, up to n)"),
     }
 }
 

@@ -30,9 +30,9 @@ pub struct CardinalityFrontier;
 crate::params! {
     pub struct P {
         sketch: Sketch = common::choice(&Sketch::NAMES, Def::Required, "the sketch (see structures::menu)"),
-        lg_k: u32 = common::int(4, 18, Def::Int(12), "log2 of the registers (bins, nominal entries)"),
-        max_n: u64 = common::count(Def::Int(1_000_000), "distinct keys streamed (read at every power of ten up to it)"),
-        simulate_to: u64 = common::count(Def::Int(1_000_000_000), "hll6/hll8/ultraloglog: read simulated registers at powers of ten above max_n up to this"),
+        lg_k: u32 [bits] = common::int(4, 18, Def::Int(12), "log2 of the registers (bins, nominal entries)"),
+        max_n: u64 [count] = common::count(Def::Int(1_000_000), "distinct keys streamed (read at every power of ten up to it)"),
+        simulate_to: u64 [count] = common::count(Def::Int(1_000_000_000), "hll6/hll8/ultraloglog: read simulated registers at powers of ten above max_n up to this"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
     }
@@ -53,7 +53,7 @@ crate::row! {
         bytes_in_memory: f64 [bytes],
         /// bytes · 8 · rel_err²: its mean over replicates is the
         /// memory-variance product (with the bias in it).
-        mvp: f64 [bits],
+        mvp: f64 [fraction],
         /// The estimator's asymptotic RSE.
         rse_theory: f64 [Same, relative_error],
         /// bytes · 8 · rse_theory².

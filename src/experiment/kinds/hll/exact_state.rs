@@ -22,9 +22,9 @@ pub struct ExactState;
 
 crate::params! {
     pub struct P {
-        universe_bits: u32 = common::int(4, 30, Def::Required, "the universe is the 2^u values 0..2^u"),
-        stream: f64 = ParamDef::new("", FRACTION, Def::Float(0.5), "stream length as a fraction of the universe (values drawn uniformly, with repeats)"),
-        p: u32 = common::int(4, 18, Def::Int(14), "HyperLogLog precision"),
+        universe_bits: u32 [bits] = common::int(4, 30, Def::Required, "the universe is the 2^u values 0..2^u"),
+        stream: f64 [fraction] = ParamDef::new("", FRACTION, Def::Float(0.5), "stream length as a fraction of the universe (values drawn uniformly, with repeats)"),
+        p: u32 [bits] = common::int(4, 18, Def::Int(14), "HyperLogLog precision"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
     }

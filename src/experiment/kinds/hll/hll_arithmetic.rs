@@ -31,9 +31,9 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         fact: Fact = common::choice(Fact::NAMES, Def::Required, "which piece of arithmetic (see the kind's doc)"),
-        p: u32 = common::int(4, 18, Def::Int(14), "precision: m = 2^p registers (averaging, freak_register)"),
-        error: f64 = common::rate(Def::Float(0.01), "relative error (tenfold: the starting error; disjointness: the count's standard error)"),
-        n: u64 = common::count(Def::Int(1_000_000_000), "union size (disjointness)"),
+        p: u32 [bits] = common::int(4, 18, Def::Int(14), "precision: m = 2^p registers (averaging, freak_register)"),
+        error: f64 [relative_error] = common::rate(Def::Float(0.01), "relative error (tenfold: the starting error; disjointness: the count's standard error)"),
+        n: u64 [count] = common::count(Def::Int(1_000_000_000), "union size (disjointness)"),
     }
 }
 

@@ -17,11 +17,11 @@ pub struct HllIntersection;
 
 crate::params! {
     pub struct P {
-        p: u32 = common::int(4, 18, Def::Int(14), "precision of both sketches"),
-        small: u64 = common::count(Def::Int(1000), "|B|, the smaller set"),
-        max_ratio: u64 = common::int(1, 1_000_000, Def::Int(10_000), "the largest |A|/|B|"),
-        per_decade: u32 = common::int(1, 100, Def::Int(5), "log-spaced ratios per decade"),
-        overlap: f64 = ParamDef::new("", crate::experiment::kinds::bloom::bloom_overfill::FRACTION, Def::Float(1.0), "share of B that is also in A (|A∩B| = overlap·|B|)"),
+        p: u32 [bits] = common::int(4, 18, Def::Int(14), "precision of both sketches"),
+        small: u64 [count] = common::count(Def::Int(1000), "|B|, the smaller set"),
+        max_ratio: u64 [ratio] = common::int(1, 1_000_000, Def::Int(10_000), "the largest |A|/|B|"),
+        per_decade: u32 [count] = common::int(1, 100, Def::Int(5), "log-spaced ratios per decade"),
+        overlap: f64 [fraction] = ParamDef::new("", crate::experiment::kinds::bloom::bloom_overfill::FRACTION, Def::Float(1.0), "share of B that is also in A (|A∩B| = overlap·|B|)"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,

@@ -43,10 +43,10 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         part: Part = common::choice(Part::NAMES, Def::Required, "which argument"),
-        n: u64 = common::count(Def::Int(1_000_000), "hashes per trial (leading_zeros), the largest N (longest_run, lucky), sets per trial (twenty_zeros)"),
-        max_x: u64 = common::int(1, 64, Def::Int(24), "the largest k (leading_zeros) or r (coin_wait, coin_longest)"),
-        set_size: u64 = common::int(1, 1_000_000, Def::Int(10), "hashes per set (twenty_zeros)"),
-        streams: u64 = common::int(1, 1_000_000, Def::Int(50), "independent streams per trial, averaged (longest_run, lucky, coin_wait, coin_longest)"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "hashes per trial (leading_zeros), the largest N (longest_run, lucky), sets per trial (twenty_zeros)"),
+        max_x: u64 [count] = common::int(1, 64, Def::Int(24), "the largest k (leading_zeros) or r (coin_wait, coin_longest)"),
+        set_size: u64 [count] = common::int(1, 1_000_000, Def::Int(10), "hashes per set (twenty_zeros)"),
+        streams: u64 [count] = common::int(1, 1_000_000, Def::Int(50), "independent streams per trial, averaged (longest_run, lucky, coin_wait, coin_longest)"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,

@@ -17,10 +17,10 @@ pub struct HllMerge;
 
 crate::params! {
     pub struct P {
-        nodes: u64 = common::int(1, 100_000, Def::Int(200), "nodes, each with its own sketch"),
-        n: u64 = common::count(Def::Int(1_000_000), "distinct keys in the whole stream"),
-        p: u32 = common::int(4, 18, Def::Int(14), "precision of every sketch"),
-        overlap: f64 = ParamDef::new("", crate::experiment::kinds::bloom::bloom_overfill::FRACTION, Def::Float(0.2), "fraction of keys a second, random node also sees"),
+        nodes: u64 [count] = common::int(1, 100_000, Def::Int(200), "nodes, each with its own sketch"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "distinct keys in the whole stream"),
+        p: u32 [bits] = common::int(4, 18, Def::Int(14), "precision of every sketch"),
+        overlap: f64 [fraction] = ParamDef::new("", crate::experiment::kinds::bloom::bloom_overfill::FRACTION, Def::Float(0.2), "fraction of keys a second, random node also sees"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,

@@ -19,10 +19,10 @@ pub struct HllRange;
 
 crate::params! {
     pub struct P {
-        p: u32 = common::int(4, 18, Def::Int(14), "precision: 2^p registers"),
-        max_n: u64 = common::count(Def::Int(10_000_000), "the last checkpoint (distinct keys)"),
-        per_decade: u32 = common::int(1, 100, Def::Int(10), "log-spaced checkpoints per decade of n"),
-        peers_max_n: u64 = common::int(0, 1 << 40, Def::Int(10_000_000), "feed the peer crates up to this n (0: no peers)"),
+        p: u32 [bits] = common::int(4, 18, Def::Int(14), "precision: 2^p registers"),
+        max_n: u64 [count] = common::count(Def::Int(10_000_000), "the last checkpoint (distinct keys)"),
+        per_decade: u32 [count] = common::int(1, 100, Def::Int(10), "log-spaced checkpoints per decade of n"),
+        peers_max_n: u64 [count] = common::int(0, 1 << 40, Def::Int(10_000_000), "feed the peer crates up to this n (0: no peers)"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,

@@ -16,12 +16,12 @@ pub struct HllRegisters;
 
 crate::params! {
     pub struct P {
-        p: u32 = common::int(4, 18, Def::Required, "precision: 2^p registers"),
-        n: u64 = common::count(Def::Int(1_000_000), "distinct keys per sketch"),
+        p: u32 [bits] = common::int(4, 18, Def::Required, "precision: 2^p registers"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "distinct keys per sketch"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,
-        peer_share: f64 = crate::experiment::params::ParamDef::new("", crate::experiment::kinds::bloom::bloom_overfill::FRACTION, Def::Float(1.0), "share of the sketches (picked by their seed) the peer crates also count"),
+        peer_share: f64 [fraction] = crate::experiment::params::ParamDef::new("", crate::experiment::kinds::bloom::bloom_overfill::FRACTION, Def::Float(1.0), "share of the sketches (picked by their seed) the peer crates also count"),
     }
 }
 

@@ -15,8 +15,8 @@ pub struct HllScale;
 
 crate::params! {
     pub struct P {
-        p: u32 = common::int(4, 18, Def::Int(14), "precision: 2^p registers"),
-        min_exp: u32 = common::int(0, 19, Def::Int(6), "the smallest n is 10^min_exp"),
+        p: u32 [bits] = common::int(4, 18, Def::Int(14), "precision: 2^p registers"),
+        min_exp: u32 [number] = common::int(0, 19, Def::Int(6), "the smallest n is 10^min_exp"),
     }
 }
 

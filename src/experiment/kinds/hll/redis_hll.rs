@@ -27,8 +27,8 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         elements: Elements = common::choice(Elements::NAMES, Def::Required, "random_bytes: 1..40 random bytes; sequential: decimal strings from a seeded start, as `seq | redis-cli` sends; u64: 8 random bytes"),
-        max_n: u64 = common::count(Def::Int(1_000_000), "the last checkpoint (elements added)"),
-        per_decade: u32 = common::int(1, 100, Def::Int(3), "log-spaced checkpoints per decade"),
+        max_n: u64 [count] = common::count(Def::Int(1_000_000), "the last checkpoint (elements added)"),
+        per_decade: u32 [count] = common::int(1, 100, Def::Int(3), "log-spaced checkpoints per decade"),
     }
 }
 

@@ -31,15 +31,15 @@ crate::closed_set! {
 
 crate::params! {
     pub struct P {
-        universe: u64 = common::count(Def::Int(1_000_000), "distinct keys the stream draws from"),
-        updates: u64 = common::count(Def::Int(10_000_000), "updates in the stream"),
-        s: f64 = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
-        eps: f64 = common::rate(Def::Float(0.001), "w = ceil(e/eps) counters per row"),
-        depth: u64 = common::int(1, 64, Def::Int(4), "d rows (delta = e^-d)"),
+        universe: u64 [count] = common::count(Def::Int(1_000_000), "distinct keys the stream draws from"),
+        updates: u64 [count] = common::count(Def::Int(10_000_000), "updates in the stream"),
+        s: f64 [number] = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
+        eps: f64 [fraction] = common::rate(Def::Float(0.001), "w = ceil(e/eps) counters per row"),
+        depth: u64 [count] = common::int(1, 64, Def::Int(4), "d rows (delta = e^-d)"),
         rows: Rows = common::choice(Rows::NAMES, Def::Str("double"), "row columns from one 128-bit hash: (h1 + i·s) mod w, or a different function of it per row"),
         counter: Width = common::choice(Width::NAMES, Def::Str("u32"), "counter width (saturating)"),
         conservative: bool = ParamDef::new("", PType::Bool, Def::Bool(false), "conservative update instead of plain"),
-        weight: u64 = common::count(Def::Int(1), "count added by each update (N = updates x weight)"),
+        weight: u64 [count] = common::count(Def::Int(1), "count added by each update (N = updates x weight)"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,

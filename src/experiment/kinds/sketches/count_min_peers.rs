@@ -26,11 +26,11 @@ pub struct CountMinPeers;
 
 crate::params! {
     pub struct P {
-        universe: u64 = common::count(Def::Int(1_000_000), "distinct keys the stream draws from"),
-        updates: u64 = common::count(Def::Int(10_000_000), "updates in the stream"),
-        s: f64 = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
-        eps: f64 = common::rate(Def::Float(0.001), "tolerance as a share of N"),
-        confidence: f64 = common::rate(Def::Float(0.98), "the crate's probability: d = floor(ln(1 - c) / ln 0.5)"),
+        universe: u64 [count] = common::count(Def::Int(1_000_000), "distinct keys the stream draws from"),
+        updates: u64 [count] = common::count(Def::Int(10_000_000), "updates in the stream"),
+        s: f64 [number] = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
+        eps: f64 [fraction] = common::rate(Def::Float(0.001), "tolerance as a share of N"),
+        confidence: f64 [fraction] = common::rate(Def::Float(0.98), "the crate's probability: d = floor(ln(1 - c) / ln 0.5)"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
         keys: KeyType = KEYS,

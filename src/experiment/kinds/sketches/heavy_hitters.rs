@@ -51,11 +51,11 @@ crate::closed_set! {
 
 crate::params! {
     pub struct P {
-        bytes: u64 = common::int(1024, 1 << 30, Def::Int(32_768), "the memory budget every structure gets"),
-        s: f64 = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
-        n: u64 = common::count(Def::Int(1_000_000), "stream length (updates)"),
-        universe: u64 = common::count(Def::Int(1_000_000), "distinct keys the stream draws from"),
-        top: u64 = common::int(1, 100_000, Def::Int(100), "heavy hitters reported"),
+        bytes: u64 [bytes] = common::int(1024, 1 << 30, Def::Int(32_768), "the memory budget every structure gets"),
+        s: f64 [number] = common::positive(10.0, Def::Float(1.1), "Zipf exponent"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "stream length (updates)"),
+        universe: u64 [count] = common::count(Def::Int(1_000_000), "distinct keys the stream draws from"),
+        top: u64 [count] = common::int(1, 100_000, Def::Int(100), "heavy hitters reported"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
     }

@@ -25,9 +25,9 @@ crate::closed_set! {
 
 crate::params! {
     pub struct P {
-        jaccard: f64 = common::rate(Def::Float(0.5), "target Jaccard similarity J"),
-        union_size: u64 = common::count(Def::Int(1000), "|A ∪ B|"),
-        k: u64 = common::int(1, 1 << 16, Def::Int(128), "minima per signature"),
+        jaccard: f64 [fraction] = common::rate(Def::Float(0.5), "target Jaccard similarity J"),
+        union_size: u64 [count] = common::count(Def::Int(1000), "|A ∪ B|"),
+        k: u64 [count] = common::int(1, 1 << 16, Def::Int(128), "minima per signature"),
         variant: Variant = common::choice(Variant::NAMES, Def::Str("k_hashes"), "k seeded hash functions, or the k smallest of one"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,

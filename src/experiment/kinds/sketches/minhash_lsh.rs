@@ -22,10 +22,10 @@ pub struct MinHashLsh;
 
 crate::params! {
     pub struct P {
-        bands: u64 = common::int(1, 1024, Def::Int(20), "b: bands"),
-        rows: u64 = common::int(1, 64, Def::Int(5), "r: minima per band (k = b·r)"),
-        threshold: f64 = common::rate(Def::Float(0.5), "a pair is a near-duplicate when its exact Jaccard is at least this"),
-        min_words: u64 = common::int(5, 1000, Def::Int(20), "paragraphs shorter than this are left out"),
+        bands: u64 [count] = common::int(1, 1024, Def::Int(20), "b: bands"),
+        rows: u64 [count] = common::int(1, 64, Def::Int(5), "r: minima per band (k = b·r)"),
+        threshold: f64 [fraction] = common::rate(Def::Float(0.5), "a pair is a near-duplicate when its exact Jaccard is at least this"),
+        min_words: u64 [count] = common::int(5, 1000, Def::Int(20), "paragraphs shorter than this are left out"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
     }

@@ -46,9 +46,9 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         structure: Structure = common::choice(Structure::NAMES, Def::Required, "the sketch (size: δ for the t-digests, k for KLL and REQ, 1/α for DDSketch, values for the reservoir)"),
-        size: u64 = common::int(8, 1024, Def::Int(200), "the structure's size knob (REQ: even)"),
+        size: u64 [count] = common::int(8, 1024, Def::Int(200), "the structure's size knob (REQ: even)"),
         dist: Dist = common::choice(Dist::NAMES, Def::Str("lognormal"), "the stream's distribution"),
-        n: u64 = common::count(Def::Int(1_000_000), "values in the stream"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "values in the stream"),
     }
 }
 

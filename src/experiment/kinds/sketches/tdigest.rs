@@ -36,10 +36,10 @@ crate::closed_set! {
 crate::params! {
     pub struct P {
         dist: Dist = common::choice(Dist::NAMES, Def::Required, "uniform(0,1), normal(0,1), lognormal(0,1), pareto(scale 1, shape 1.5), log-normal sorted or reverse_sorted, adversarial (10^12 − 10^(12(1−u)))"),
-        n: u64 = common::count(Def::Int(1_000_000), "values in the stream"),
-        compression: f64 = common::positive(100_000.0, Def::Float(100.0), "t-digest compression delta (also DataSketches' k)"),
+        n: u64 [count] = common::count(Def::Int(1_000_000), "values in the stream"),
+        compression: f64 [number] = common::positive(100_000.0, Def::Float(100.0), "t-digest compression delta (also DataSketches' k)"),
         scale: Scale = common::choice(Scale::NAMES, Def::Str("k2"), "sketchlab's t-digest scale function: k2 (the reference's) or k1 (arcsine)"),
-        kll_k: u64 = common::int(8, 65_535, Def::Int(200), "DataSketches KLL k"),
+        kll_k: u64 [count] = common::int(8, 65_535, Def::Int(200), "DataSketches KLL k"),
     }
 }
 

@@ -28,10 +28,10 @@ pub struct FilterSpeed;
 crate::params! {
     pub struct P {
         structure: Filter = common::choice(&Filter::NAMES, Def::Required, "the structure, sized for n keys at rate fpr (see structures::menu)"),
-        fpr: f64 = common::rate(Def::Required, "the target false-positive rate ε the structure is sized for"),
-        n: u64 = common::int(100, 1 << 32, Def::Int(1_000_000), "keys inserted"),
-        queries: u64 = common::int(1000, 1 << 28, Def::Int(1_000_000), "queries per timed repetition, of members and of absent keys each"),
-        reps: u64 = common::int(6, 1000, Def::Int(7), "timed repetitions, interleaved; medians reported (6 or more: the fewest with a 95% interval of the median)"),
+        fpr: f64 [fraction] = common::rate(Def::Required, "the target false-positive rate ε the structure is sized for"),
+        n: u64 [count] = common::int(100, 1 << 32, Def::Int(1_000_000), "keys inserted"),
+        queries: u64 [count] = common::int(1000, 1 << 28, Def::Int(1_000_000), "queries per timed repetition, of members and of absent keys each"),
+        reps: u64 [count] = common::int(6, 1000, Def::Int(7), "timed repetitions, interleaved; medians reported (6 or more: the fewest with a 95% interval of the median)"),
         keys: KeyType = KEYS,
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,

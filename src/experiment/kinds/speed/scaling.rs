@@ -50,9 +50,9 @@ pub use super::scaling_build::Structure;
 crate::params! {
     pub struct P {
         structure: Structure = common::choice(Structure::NAMES, Def::Required, "the structure timed (see the kind's doc for how each is sized)"),
-        n: u64 = common::int(100, 1 << 32, Def::Required, "keys the structure is sized for (filters: and filled with)"),
-        queries: u64 = common::int(1000, 1 << 28, Def::Int(1_000_000), "operations per timed repetition (never-inserted keys)"),
-        reps: u64 = common::int(1, 1000, Def::Int(7), "timed repetitions of each loop, interleaved; medians reported"),
+        n: u64 [count] = common::int(100, 1 << 32, Def::Required, "keys the structure is sized for (filters: and filled with)"),
+        queries: u64 [count] = common::int(1000, 1 << 28, Def::Int(1_000_000), "operations per timed repetition (never-inserted keys)"),
+        reps: u64 [count] = common::int(1, 1000, Def::Int(7), "timed repetitions of each loop, interleaved; medians reported"),
         hash: StrategyId = HASH,
         hash_seed: HashSeed = HASH_SEED,
     }
