@@ -245,6 +245,14 @@ impl<H: KeyHasher> crate::structures::Mergeable for HyperLogLog<H> {
     }
 }
 
+/// 2^−r, exactly (the bits of the power of two; `2f64.powi(−r)` gives the
+/// same value through a library call on every register change).
+#[inline]
+fn inv_pow2(r: u8) -> f64 {
+    debug_assert!(r <= 66);
+    f64::from_bits((1023 - r as u64) << 52)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,12 +319,4 @@ mod tests {
         assert_eq!(a.hip(), None, "HIP is not mergeable");
         assert!(HyperLogLog::new(3, h()).is_err() && HyperLogLog::new(19, h()).is_err());
     }
-}
-
-/// 2^−r, exactly (the bits of the power of two; `2f64.powi(−r)` gives the
-/// same value through a library call on every register change).
-#[inline]
-fn inv_pow2(r: u8) -> f64 {
-    debug_assert!(r <= 66);
-    f64::from_bits((1023 - r as u64) << 52)
 }
