@@ -11,7 +11,6 @@ use crate::stats::{self, Estimate, Proportion};
 use crate::structures::birthday as bd;
 use crate::table::Interval;
 use crate::workload::{KeyGen, KeyType};
-use std::collections::HashSet;
 
 pub struct Birthday;
 
@@ -82,7 +81,11 @@ impl Measure for Birthday {
         let mask: u128 = (1u128 << bits) - 1;
         let n = 2f64.powi(bits as i32);
         let mut counts: Vec<u64> = Vec::with_capacity(p.searches as usize);
-        let mut seen: HashSet<u64> = HashSet::with_capacity((4.0 * n.sqrt()) as usize);
+        // membership only (its hasher changes no answer): foldhash, not SipHash
+        let mut seen: foldhash::HashSet<u64> = foldhash::HashSet::with_capacity_and_hasher(
+            (4.0 * n.sqrt()) as usize,
+            Default::default(),
+        );
         let mut hashed = 0u64;
         for s in 0..p.searches {
             let mut keys = KeyGen::new(p.keys, seeds.derive_nth("keys", s));

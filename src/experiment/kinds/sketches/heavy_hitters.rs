@@ -29,7 +29,8 @@ use crate::structures::space_saving::{self, SpaceSaving};
 use crate::workload::zipf::ZipfStream;
 use crate::workload::{KeyGen, KeyType};
 use datasketches::frequencies::{ErrorType, FrequentItemsSketch};
-use std::collections::HashMap;
+// lookups only (no answer depends on their iteration order): foldhash, not SipHash
+use foldhash::HashMap;
 
 pub struct HeavyHitters;
 
@@ -171,7 +172,7 @@ impl Measure for HeavyHitters {
             ids.push(key_of(&mut keys, id));
         }
         // the true counts by key, and the count of the true top-th key
-        let mut by_key: HashMap<u64, u64> = HashMap::new();
+        let mut by_key: HashMap<u64, u64> = HashMap::default();
         let mut counts: Vec<u64> = Vec::with_capacity(truth.len());
         for (id, &c) in truth.iter().enumerate() {
             if c > 0 {
@@ -286,7 +287,7 @@ fn measure(
             let conservative = structure == Structure::CountMinConservative;
             let mut list = TopList {
                 k: top,
-                est: HashMap::new(),
+                est: HashMap::default(),
                 min: None,
             };
             for &key in ids {
