@@ -70,9 +70,31 @@ impl<H: KeyHasher> BlockedBloom<H> {
     /// the processor mispredicting those loads as independent of the stores.
     pub fn insert(&mut self, key: &[u8]) {
         let (b, h) = self.locate(key);
+        self.set(b, h);
+    }
+
+    #[inline]
+    fn set(&mut self, b: usize, h: u64) {
         let block = &mut self.blocks[b].0;
         for p in block_probes(h, self.k, LOG2_BLOCK_BITS) {
             block[(p >> 6) as usize] |= 1 << (p & 63);
+        }
+    }
+
+    /// Inserts every key of `keys`: the same bits as [`Self::insert`] key by
+    /// key (setting a bit is idempotent, so the order is free), with each
+    /// window of [`super::BATCH`] keys' blocks prefetched before any is
+    /// written, as [`Self::count_prefetched`] does for queries.
+    pub fn insert_batch<K: AsRef<[u8]>>(&mut self, keys: &[K]) {
+        let mut at = [(0usize, 0u64); super::BATCH];
+        for chunk in keys.chunks(super::BATCH) {
+            for (a, key) in at.iter_mut().zip(chunk) {
+                *a = self.locate(key.as_ref());
+                super::prefetch(&self.blocks[a.0]);
+            }
+            for &(b, h) in &at[..chunk.len()] {
+                self.set(b, h);
+            }
         }
     }
 
@@ -184,6 +206,17 @@ mod tests {
     /// Blocks sit on cache lines, and the FPR of the multiply-shift probes
     /// matches the blocked-filter theory (k independent uniform bits per
     /// block) within its 99.99% Wilson interval, at 8 and 16 bits per key.
+    #[test]
+    fn a_batch_insert_sets_the_bits_one_by_one_inserts_set() {
+        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(5));
+        let keys: Vec<[u8; 8]> = (0..10_007u64).map(|i| i.to_le_bytes()).collect();
+        let mut one = BlockedBloom::new(80_000, 6, h).unwrap();
+        let mut batch = one.clone();
+        keys.iter().for_each(|k| one.insert(k));
+        batch.insert_batch(&keys);
+        assert_eq!(one.blocks, batch.blocks);
+    }
+
     #[test]
     fn blocks_are_aligned_and_the_fpr_follows_the_theory() {
         let n = 50_000u64;

@@ -174,6 +174,30 @@ impl<H: KeyHasher> BloomFilter<H> {
         self.contains_hash(self.hasher.hash128(key))
     }
 
+    /// Inserts every key of `keys`: the same bits as [`Self::insert`] key by
+    /// key (setting a bit is idempotent, so the order is free). Each window
+    /// of [`super::PIPELINE`] keys is hashed and all its probe words are
+    /// prefetched before any bit is set, so an out-of-cache build overlaps
+    /// its misses instead of waiting for each.
+    pub fn insert_batch<K: AsRef<[u8]>>(&mut self, keys: &[K]) {
+        let mut hashes = [(0u64, 0u64); super::PIPELINE];
+        for chunk in keys.chunks(super::PIPELINE) {
+            for (h, key) in hashes.iter_mut().zip(chunk) {
+                *h = self.hasher.hash128(key.as_ref());
+                let (m, k) = (&self.fm, self.k);
+                match self.scheme {
+                    Scheme::KirschMitzenmacher => Probes::fast(h.0, h.1, k, m)
+                        .for_each(|p| super::prefetch(self.bits.word(p))),
+                    Scheme::Enhanced => EnhancedProbes::fast(h.0, h.1, k, m)
+                        .for_each(|p| super::prefetch(self.bits.word(p))),
+                }
+            }
+            for &h in &hashes[..chunk.len()] {
+                self.insert_hash(h);
+            }
+        }
+    }
+
     /// Insert a key already hashed by this filter's hasher.
     #[inline]
     pub fn insert_hash(&mut self, (h1, h2): (u64, u64)) {
@@ -472,6 +496,26 @@ impl<H: KeyHasher> IndependentBloom<H> {
 
     pub fn bytes(&self) -> usize {
         self.bits.bytes()
+    }
+}
+
+#[cfg(test)]
+mod batch_tests {
+    use super::*;
+    use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
+
+    #[test]
+    fn a_batch_insert_sets_the_bits_one_by_one_inserts_set() {
+        for scheme in [Scheme::KirschMitzenmacher, Scheme::Enhanced] {
+            let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(3));
+            let keys: Vec<[u8; 8]> = (0..10_007u64).map(|i| i.to_le_bytes()).collect();
+            let mut one = BloomFilter::new(60_000, 5, h.clone()).unwrap();
+            one.scheme = scheme;
+            let mut batch = one.clone();
+            keys.iter().for_each(|k| one.insert(k));
+            batch.insert_batch(&keys);
+            assert_eq!(one.bits, batch.bits);
+        }
     }
 }
 
