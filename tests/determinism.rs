@@ -541,7 +541,6 @@ kind = "heavy_hitters"
 description = "d"
 seed = 49
 [grid]
-structure = ["count_min", "count_min_conservative", "frequent_items", "space_saving"]
 bytes = 4096
 s = [0.8, 1.5]
 n = 20000

@@ -63,7 +63,6 @@ fn charts_of_a_file_trial_render(
             let mut row: Vec<Value> = params.0.iter().map(|(_, v)| v.clone()).collect();
             row.push(Value::Int(t.replicate as i64));
             row.push(Value::Str(format!("{:016x}", t.id)));
-            row.push(Value::Str(format!("{:016x}", t.seed)));
             row.extend(m);
             row
         })
