@@ -237,8 +237,14 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
     /// Adds `count` to the key's cell in every row.
     #[inline]
     pub fn update(&mut self, key: &[u8], count: u64) {
+        let (h1, h2) = self.hasher.hash128(key);
+        self.add_at(h1, h2, count);
+    }
+
+    #[inline]
+    fn add_at(&mut self, h1: u64, h2: u64, count: u64) {
         let w = self.w as usize;
-        for (i, c) in self.columns(key).enumerate() {
+        for (i, c) in self.columns_of(h1, h2).enumerate() {
             let cell = &mut self.cells[i * w + c];
             if cell.get().saturating_add(count) > C::MAX {
                 self.saturated = true;
@@ -246,6 +252,28 @@ impl<C: Counter, H: KeyHasher> CountMin<C, H> {
             *cell = cell.plus(count);
         }
         self.total = self.total.saturating_add(count);
+    }
+
+    /// [`Self::update`] of every key of `keys` by `count`: the same cells
+    /// (additions commute, and a saturating one saturates whatever the
+    /// order), with each window of 16 keys hashed and all its cells
+    /// prefetched before any is written, so an out-of-cache build overlaps
+    /// its misses.
+    pub fn update_batch<K: AsRef<[u8]>>(&mut self, keys: &[K], count: u64) {
+        const WINDOW: usize = 16;
+        let w = self.w as usize;
+        let mut hashes = [(0u64, 0u64); WINDOW];
+        for chunk in keys.chunks(WINDOW) {
+            for (h, key) in hashes.iter_mut().zip(chunk) {
+                *h = self.hasher.hash128(key.as_ref());
+                for (i, c) in self.columns_of(h.0, h.1).enumerate() {
+                    crate::structures::bloom::prefetch(&self.cells[i * w + c]);
+                }
+            }
+            for &(h1, h2) in &hashes[..chunk.len()] {
+                self.add_at(h1, h2, count);
+            }
+        }
     }
 
     /// Conservative update: each of the key's cells becomes max(cell, min + count).
@@ -398,6 +426,21 @@ impl<C: Counter, H: KeyHasher> Frequency for CountMin<C, H> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_batch_update_writes_the_cells_one_by_one_updates_write() {
+        use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
+        let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(9));
+        // u32 counters: some saturate
+        let keys: Vec<[u8; 8]> = (0..5_003u64).map(|i| (i % 700).to_le_bytes()).collect();
+        let mut one = CountMin::<u32, _>::new(50, 4, h).unwrap();
+        let mut batch = one.clone();
+        keys.iter().for_each(|k| one.update(k, 200_000_000));
+        batch.update_batch(&keys, 200_000_000);
+        assert!(one.saturated);
+        assert_eq!(one.cells, batch.cells);
+        assert_eq!((one.saturated, one.total), (batch.saturated, batch.total));
+    }
+
     use super::*;
     use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 

@@ -156,7 +156,7 @@ pub(super) fn build(
         }
         Structure::CountMin => {
             let mut c = CountMin::<u32, _>::new(cms_w(budget), CMS_ROWS, h)?;
-            (0..n).for_each(|id| c.update(keys.key(id), 1));
+            in_chunks(n, keys, |chunk| c.update_batch(chunk, 1));
             let bytes = c.bytes();
             Shape {
                 built: Built::CountMin(c),
