@@ -344,9 +344,12 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
             .collect();
         // a trial's seed derives from the spec's seed and its identity: a
         // changed parameter or --seed gives the structures other randomness
-        let same_seed =
-            |ra: &[Value], rb: &[Value]| row_seed(ta, ra, *seed_a) == row_seed(tb, rb, *seed_b);
-        let seeds_differ = pairs.iter().any(|(_, ra, rb)| !same_seed(ra, rb));
+        // (once per pair, not once per pair and metric)
+        let same_seed: Vec<bool> = pairs
+            .iter()
+            .map(|(_, ra, rb)| row_seed(ta, ra, *seed_a) == row_seed(tb, rb, *seed_b))
+            .collect();
+        let seeds_differ = same_seed.contains(&false);
         c.studies.push(StudyMatch {
             study: study.clone(),
             old_rows: ta.rows.len(),
@@ -384,10 +387,11 @@ pub fn compare(old: &Side, new: &Side) -> Result<Comparison> {
             };
             let tests: Vec<(&String, bool, f64, f64)> = pairs
                 .iter()
-                .filter_map(|(s, ra, rb)| {
+                .zip(&same_seed)
+                .filter_map(|((s, ra, rb), &same)| {
                     // a plain value (no interval) is judged only between
                     // trials of the same seed, where it is deterministic
-                    if !same_seed(ra, rb) && matches!(f.shape, Shape::Scalar(_)) {
+                    if !same && matches!(f.shape, Shape::Scalar(_)) {
                         return None;
                     }
                     let (m, x, y) = moved(f.shape, f.name, (ta, ra), (tb, rb))?;

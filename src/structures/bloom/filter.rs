@@ -500,12 +500,10 @@ impl<H: KeyHasher> IndependentBloom<H> {
 }
 
 #[cfg(test)]
-mod batch_tests {
-    use super::*;
-    use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
-
+mod tests {
     #[test]
     fn a_batch_insert_sets_the_bits_one_by_one_inserts_set() {
+        use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
         for scheme in [Scheme::KirschMitzenmacher, Scheme::Enhanced] {
             let h = HashStrategy::new(StrategyId::Xxh3, SeedPolicy::Fixed(3));
             let keys: Vec<[u8; 8]> = (0..10_007u64).map(|i| i.to_le_bytes()).collect();
@@ -517,10 +515,6 @@ mod batch_tests {
             assert_eq!(one.bits, batch.bits);
         }
     }
-}
-
-#[cfg(test)]
-mod tests {
 
     #[test]
     fn batched_queries_give_the_single_answers() {
