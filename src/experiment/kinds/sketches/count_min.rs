@@ -185,6 +185,10 @@ impl CountMinStudy {
                 row_exceed += (c as f64 - t as f64 > eps_n) as u64;
             }
             let order = if t == 0 { 0 } else { t.ilog10() as u64 + 1 };
+            // the peer's estimate, once per key (both accumulators take it)
+            let pest = peer
+                .as_ref()
+                .map(|pe| pe.estimate(raw_bytes::from_slice(key)));
             let b = bins.entry((order, bin_of(t))).or_default();
             for acc in [&mut *b, &mut all] {
                 acc.keys += 1;
@@ -197,8 +201,7 @@ impl CountMinStudy {
                     acc.rel += over as f64 / t as f64;
                     acc.rel_n += 1;
                 }
-                if let Some(pe) = peer.as_ref() {
-                    let pest = pe.estimate(raw_bytes::from_slice(key));
+                if let Some(pest) = pest {
                     acc.peer_under += (pest < t) as u64;
                     let po = pest.saturating_sub(t);
                     acc.peer_over += (po as f64 > eps_n) as u64;
