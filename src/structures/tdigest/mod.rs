@@ -141,7 +141,10 @@ impl TDigest {
             })
             .chain(self.centroids.drain(..))
             .collect();
-        all.sort_by(|a, b| a.mean.total_cmp(&b.mean));
+        // a stable radix sort on the mean (radsort's float key is the total
+        // order of `total_cmp`): the order of the stable comparison sort
+        // `sort_by(|a, b| a.mean.total_cmp(&b.mean))`, ties kept in place
+        radsort::sort_by_key(&mut all, |c| c.mean);
         self.compress(all);
     }
 
@@ -192,7 +195,7 @@ impl TDigest {
         self.min = self.min.min(o.min);
         self.max = self.max.max(o.max);
         let mut all: Vec<Centroid> = self.centroids.drain(..).chain(o.centroids).collect();
-        all.sort_by(|a, b| a.mean.total_cmp(&b.mean));
+        radsort::sort_by_key(&mut all, |c| c.mean);
         self.compress(all);
     }
 
@@ -267,6 +270,30 @@ impl Quantiles for TDigest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_radix_sort_keeps_ties_where_the_stable_sort_does() {
+        // means with many ties (and ±0), weights telling the tied ones apart
+        let all: Vec<Centroid> = (0..5000u64)
+            .map(|i| Centroid {
+                mean: match i % 4 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    _ => ((crate::hashing::splitmix64(i) % 50) as f64 - 25.0) / 4.0,
+                },
+                weight: i as f64,
+            })
+            .collect();
+        let (mut radix, mut stable) = (all.clone(), all);
+        radsort::sort_by_key(&mut radix, |c| c.mean);
+        stable.sort_by(|a, b| a.mean.total_cmp(&b.mean));
+        let key = |v: &[Centroid]| {
+            v.iter()
+                .map(|c| (c.mean.to_bits(), c.weight))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(key(&radix), key(&stable));
+    }
 
     #[test]
     fn two_points_never_give_a_quantile_above_the_maximum() {

@@ -9,7 +9,7 @@
 //! q-quantile, DDSketch's own guarantee), at q = 0.5, 0.99, 0.999 and
 //! 0.9999 (one row per q), beside the bytes of its serialized state.
 
-use super::tdigest::{Dist, draw_values, mid_rank, reservoir_sample};
+use super::tdigest::{Dist, draw_values, mid_rank, reservoir_sample, sort_values};
 use crate::experiment::kinds::Footprint;
 use crate::experiment::kinds::Measure;
 use crate::experiment::kinds::common;
@@ -163,7 +163,7 @@ impl Measure for QuantileFrontier {
             }
         };
         let mut sorted = values;
-        sorted.sort_by(f64::total_cmp);
+        sort_values(&mut sorted);
         let exact = |q: f64| sorted[((q * n).ceil() as usize).clamp(1, sorted.len()) - 1];
         Ok(QS
             .iter()

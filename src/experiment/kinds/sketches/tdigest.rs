@@ -91,11 +91,23 @@ pub fn draw_values(dist: Dist, n: u64, seeds: Seeds) -> anyhow::Result<Vec<f64>>
         })
         .collect();
     match dist {
-        Dist::Sorted => v.sort_by(f64::total_cmp),
-        Dist::ReverseSorted => v.sort_by(|a, b| b.total_cmp(a)),
+        Dist::Sorted => sort_values(&mut v),
+        Dist::ReverseSorted => {
+            sort_values(&mut v);
+            v.reverse();
+        }
         _ => {}
     }
     Ok(v)
+}
+
+/// Sorts values in ascending `f64::total_cmp` order, by radix (`radsort`,
+/// whose key for a float is IEEE 754's total order, as `total_cmp`'s): the
+/// order a comparison sort gives, since values equal under `total_cmp` are
+/// the same bits, in a fraction of its time on 10^6 values (a test checks
+/// the two agree). Descending is this reversed, for the same reason.
+pub fn sort_values(v: &mut [f64]) {
+    radsort::sort(v);
 }
 
 /// A uniform sample of `s` of the values (Algorithm R, from the trial's
@@ -113,7 +125,7 @@ pub fn reservoir_sample(values: &[f64], s: usize, seeds: Seeds) -> Vec<f64> {
             }
         }
     }
-    reservoir.sort_by(f64::total_cmp);
+    sort_values(&mut reservoir);
     reservoir
 }
 
@@ -152,7 +164,7 @@ impl Measure for TDigestStudy {
         let s = (bytes / 8).max(1);
         let reservoir = reservoir_sample(&values, s, seeds);
         let mut sorted = values;
-        sorted.sort_by(f64::total_cmp);
+        sort_values(&mut sorted);
         let rank = |x: f64| mid_rank(&sorted, x);
         let ds_bytes = ds.serialize().len() as f64;
         let kll_bytes = kll.serialize().len() as f64;
@@ -188,5 +200,39 @@ impl Measure for TDigestStudy {
             Footprint::one(p.compression * 20.0 + p.kll_k as f64 * 40.0, n * 4.0)
                 .plus(2.0 * n * 8.0),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_values;
+
+    #[test]
+    fn radix_sort_orders_as_total_cmp() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut v: Vec<f64> = (0..20_000)
+            .map(|i| {
+                x = crate::hashing::splitmix64(x);
+                match i % 5 {
+                    // any bits: subnormals, infinities and NaNs of both signs among them
+                    0 => f64::from_bits(x),
+                    1 => (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5,
+                    2 => ((x % 7) as f64 - 3.0) * 1e12,
+                    _ => -((x >> 40) as f64),
+                }
+            })
+            .chain([
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::MIN_POSITIVE,
+            ])
+            .collect();
+        let mut by_cmp = v.clone();
+        by_cmp.sort_by(f64::total_cmp);
+        sort_values(&mut v);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&v), bits(&by_cmp));
     }
 }
