@@ -29,27 +29,45 @@ use super::{ParamError, invalid};
 /// Bytes of one counter's state: key, count and error as u64.
 pub const COUNTER_BYTES: u64 = 24;
 
-/// One counter: its count, its key, the error it may carry, and its place
-/// in the heap.
+/// One counter as the heap holds it: its count and key (the heap's order,
+/// read without leaving the heap's array) and the slot that holds the rest.
 #[derive(Clone, Copy, Debug)]
-struct Counter {
+struct Entry {
     count: u64,
     key: u64,
+    slot: usize,
+}
+
+impl Entry {
+    /// The order of the heap: by count, ties by key. Keys are distinct, so
+    /// no two entries tie: the root is the one smallest counter whatever the
+    /// heap's layout.
+    #[inline]
+    fn rank(&self) -> (u64, u64) {
+        (self.count, self.key)
+    }
+}
+
+/// What a counter keeps outside the heap: the error it may carry and its
+/// place in the heap.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
     err: u64,
     at: usize,
 }
 
 /// The counters (fixed slots, a key keeps its slot while monitored) and a
-/// binary min-heap of slots ordered by (count, key): the smallest counter
-/// (the one an unmonitored key takes over; ties go to the smallest key) is
-/// the root. An update finds its key's slot by one hash lookup and sifts
-/// the slot down from where it is; moving slots in the heap touches no
-/// hash table.
+/// binary min-heap of (count, key, slot) entries ordered by (count, key): the
+/// smallest counter (the one an unmonitored key takes over; ties go to the
+/// smallest key) is the root. An update finds its key's slot by one hash
+/// lookup and sifts its entry down from where it is; moving entries in the
+/// heap touches no hash table, and the comparisons read the heap's own
+/// array, not the slots.
 #[derive(Clone, Debug)]
 pub struct SpaceSaving {
     k: usize,
-    slots: Vec<Counter>,
-    heap: Vec<usize>,
+    slots: Vec<Slot>,
+    heap: Vec<Entry>,
     slot_of: foldhash::HashMap<u64, usize>,
     total: u64,
 }
@@ -68,93 +86,102 @@ impl SpaceSaving {
         })
     }
 
+    /// Counts one occurrence of `key`.
     pub fn insert(&mut self, key: u64) {
         self.total += 1;
         if let Some(&s) = self.slot_of.get(&key) {
-            self.slots[s].count += 1;
-            self.sift_down(self.slots[s].at);
+            let at = self.slots[s].at;
+            self.heap[at].count += 1;
+            self.sift_down(at);
         } else if self.slots.len() < self.k {
             let s = self.slots.len();
-            self.slots.push(Counter {
+            let at = self.heap.len();
+            self.slots.push(Slot { err: 0, at });
+            self.heap.push(Entry {
                 count: 1,
                 key,
-                err: 0,
-                at: s,
+                slot: s,
             });
-            self.heap.push(s);
             self.slot_of.insert(key, s);
-            self.sift_up(s);
+            self.sift_up(at);
         } else {
-            let s = self.heap[0];
-            let min = self.slots[s];
+            let min = self.heap[0];
             self.slot_of.remove(&min.key);
-            self.slots[s] = Counter {
+            self.slots[min.slot].err = min.count;
+            self.heap[0] = Entry {
                 count: min.count + 1,
                 key,
-                err: min.count,
-                at: 0,
+                slot: min.slot,
             };
-            self.slot_of.insert(key, s);
+            self.slot_of.insert(key, min.slot);
             self.sift_down(0);
         }
     }
 
-    /// The order of the heap: by count, ties by key.
-    fn rank(&self, at: usize) -> (u64, u64) {
-        let c = &self.slots[self.heap[at]];
-        (c.count, c.key)
-    }
-
-    fn swap(&mut self, i: usize, j: usize) {
-        self.heap.swap(i, j);
-        self.slots[self.heap[i]].at = i;
-        self.slots[self.heap[j]].at = j;
+    /// Puts `e` at heap position `at` and tells its slot.
+    #[inline]
+    fn place(&mut self, at: usize, e: Entry) {
+        self.heap[at] = e;
+        self.slots[e.slot].at = at;
     }
 
     fn sift_up(&mut self, mut i: usize) {
+        let e = self.heap[i];
         while i > 0 {
             let parent = (i - 1) / 2;
-            if self.rank(parent) <= self.rank(i) {
-                return;
+            if self.heap[parent].rank() < e.rank() {
+                break;
             }
-            self.swap(i, parent);
+            self.place(i, self.heap[parent]);
             i = parent;
         }
+        self.place(i, e);
     }
 
+    /// Moves the entry at `i` down past every child of smaller rank (the
+    /// entry is held aside and written once, where it stops).
     fn sift_down(&mut self, mut i: usize) {
+        let e = self.heap[i];
+        let len = self.heap.len();
         loop {
-            let (l, r) = (2 * i + 1, 2 * i + 2);
-            let mut least = i;
-            if l < self.heap.len() && self.rank(l) < self.rank(least) {
-                least = l;
+            let l = 2 * i + 1;
+            if l >= len {
+                break;
             }
-            if r < self.heap.len() && self.rank(r) < self.rank(least) {
-                least = r;
+            let r = l + 1;
+            let child = if r < len && self.heap[r].rank() < self.heap[l].rank() {
+                r
+            } else {
+                l
+            };
+            if e.rank() < self.heap[child].rank() {
+                break;
             }
-            if least == i {
-                return;
-            }
-            self.swap(i, least);
-            i = least;
+            self.place(i, self.heap[child]);
+            i = child;
         }
+        self.place(i, e);
     }
 
-    fn counter(&self, key: u64) -> Option<&Counter> {
-        self.slot_of.get(&key).map(|&s| &self.slots[s])
+    /// The key's heap entry and slot, if monitored.
+    fn counter(&self, key: u64) -> Option<(&Entry, &Slot)> {
+        self.slot_of.get(&key).map(|&s| {
+            let slot = &self.slots[s];
+            (&self.heap[slot.at], slot)
+        })
     }
 
     pub fn estimate(&self, key: u64) -> u64 {
-        self.counter(key).map_or(0, |c| c.count)
+        self.counter(key).map_or(0, |(e, _)| e.count)
     }
 
     pub fn error(&self, key: u64) -> Option<u64> {
-        self.counter(key).map(|c| c.err)
+        self.counter(key).map(|(_, s)| s.err)
     }
 
     /// The `n` counters of highest (count, key), highest first, as (key, count).
     pub fn top(&self, n: usize) -> Vec<(u64, u64)> {
-        let mut all: Vec<(u64, u64)> = self.slots.iter().map(|c| (c.count, c.key)).collect();
+        let mut all: Vec<(u64, u64)> = self.heap.iter().map(Entry::rank).collect();
         all.sort_unstable_by(|a, b| b.cmp(a));
         all.into_iter().take(n).map(|(c, k)| (k, c)).collect()
     }
@@ -163,12 +190,15 @@ impl SpaceSaving {
         if self.slots.len() < self.k {
             return 0;
         }
-        self.heap.first().map_or(0, |&s| self.slots[s].count)
+        self.heap.first().map_or(0, |e| e.count)
     }
 
-    /// Every monitored key as (key, count, error), in no particular order.
+    /// Every monitored key as (key, count, error), in slot order.
     pub fn entries(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
-        self.slots.iter().map(|c| (c.key, c.count, c.err))
+        self.slots.iter().map(|s| {
+            let e = &self.heap[s.at];
+            (e.key, e.count, s.err)
+        })
     }
 
     pub fn counters(&self) -> usize {
