@@ -332,12 +332,13 @@ pub struct FilterArgs {
     /// Target false-positive rate, in (0, 1)
     #[arg(long, value_parser = number, value_name = "P")]
     pub fpr: f64,
-    /// Share of lookups whose key is present, in [0, 1]
+    /// Share of lookups whose key is present, in [0, 1] (without it the
+    /// store-traffic question is left out)
     #[arg(long, value_parser = number, value_name = "H")]
-    pub hit_rate: f64,
-    /// Lookups per second
+    pub hit_rate: Option<f64>,
+    /// Lookups per second (without it the traffic is given per 10,000 lookups)
     #[arg(long, value_parser = number, value_name = "Q")]
-    pub qps: f64,
+    pub qps: Option<f64>,
     /// Bytes per key (for the exact hash set beside the filters)
     #[arg(long, value_name = "B", default_value_t = 100)]
     pub key_bytes: u64,
@@ -345,9 +346,10 @@ pub struct FilterArgs {
     /// built), deletes, merges; comma-separated (none: a static filter qualifies)
     #[arg(long, value_name = "WHAT", value_delimiter = ',', value_parser = ["inserts", "deletes", "merges"])]
     pub needs: Vec<String>,
-    /// Seconds each candidate's build and queries may take before a scaled
-    /// instance (the same load and fingerprint) is measured instead
-    #[arg(long, value_parser = number, value_name = "S", default_value_t = 30.0)]
+    /// Seconds the review's measurements may take in all (shared by the
+    /// candidates); a candidate past its share is measured as a scaled
+    /// instance (the same load and fingerprint), and says so
+    #[arg(long, value_parser = number, value_name = "S", default_value_t = 60.0)]
     pub measure_seconds: f64,
     /// Your own keys for the measurement (gzip read transparently): its
     /// first n-max distinct keys are the members, the rest absent queries;
@@ -379,9 +381,10 @@ pub struct CardinalityArgs {
     /// (and the exact set beside the sketch is sized for it)
     #[arg(long, value_parser = number, value_name = "D")]
     pub distinct: Option<f64>,
-    /// Seconds one sketch's measurement may take before it is replayed
-    /// (register sketches) or streamed at fewer distinct items
-    #[arg(long, value_parser = number, value_name = "S", default_value_t = 10.0)]
+    /// Seconds the review's measurements may take in all (shared by the
+    /// sketches); a sketch past its share is replayed (register sketches) or
+    /// streamed at fewer distinct items, and says so
+    #[arg(long, value_parser = number, value_name = "S", default_value_t = 60.0)]
     pub measure_seconds: f64,
     #[command(flatten)]
     #[serde(flatten)]
@@ -419,6 +422,10 @@ pub struct ReviewArgs {
     /// Where the hash's seed comes from
     #[arg(long, value_enum, default_value_t)]
     pub seed_policy: crate::vocab::SeedChoice,
+    /// What the recommendation ranks by first: bytes (the fastest within
+    /// 10% of the smallest is named beside it) or speed
+    #[arg(long, value_enum, default_value_t)]
+    pub prefer: crate::vocab::Prefer,
     /// Output format
     #[arg(long, value_enum, default_value_t)]
     #[serde(skip)]

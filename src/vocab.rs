@@ -193,6 +193,17 @@ impl Format {
     }
 }
 
+/// What a design review ranks its candidates by first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Prefer {
+    /// The fewest bytes (the fastest within 10% of them is named beside it).
+    #[default]
+    Bytes,
+    /// The fastest query (or insert) among the candidates that qualify.
+    Speed,
+}
+
 /// Where a design review's hash seed comes from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -1848,3 +1848,99 @@ fn report_renders_a_folder_that_run_wrote() {
         .code(2)
         .stderr(predicate::str::contains("come from different runs"));
 }
+
+/// The first line of every format of a design review is its answer, the
+/// JSON's `answer`: the terminal's, the Markdown's (after its bold label),
+/// the HTML body's first paragraph; and the answer names the measured
+/// recommendation and its runner-up. `--hit-rate` and `--qps` are optional.
+#[test]
+fn design_reviews_open_with_their_answer() {
+    let d = tempfile::tempdir().unwrap();
+    let cases: [&[&str]; 2] = [
+        &[
+            "filter",
+            "--n-expected",
+            "2e4",
+            "--n-max",
+            "2e4",
+            "--fpr",
+            "1%",
+            "--measure-seconds",
+            "5",
+        ],
+        &[
+            "frequency",
+            "--epsilon",
+            "0.01",
+            "--delta",
+            "0.01",
+            "--stream-length",
+            "1e6",
+        ],
+    ];
+    for (c, args) in cases.iter().enumerate() {
+        let j = design_json(args, &d.path().join(format!("j{c}")));
+        let answer = j["answer"].as_str().unwrap().to_string();
+        if c == 0 {
+            let rec = j["recommendation"]["recommended"].as_str().unwrap();
+            assert!(answer.contains(&format!("use {rec} (")), "{answer}");
+            let runner = j["recommendation"]["runner_up"].as_str().unwrap();
+            assert!(
+                answer.contains(&format!("runner-up {runner} (")),
+                "{answer}"
+            );
+            assert!(j["traffic"].is_null(), "no --hit-rate: question 2 left out");
+        }
+        let out = d.path().join(format!("t{c}"));
+        let o = Command::cargo_bin("sketchlab")
+            .unwrap()
+            .arg("design")
+            .args(*args)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+        // each run times its own queries: compare with the times masked
+        let answer = untimed(&answer);
+        let text = String::from_utf8_lossy(&o.stdout);
+        let first = text.lines().next().unwrap();
+        assert_eq!(untimed(first), answer);
+        let name = if c == 0 { "filter" } else { "frequency" };
+        let md = std::fs::read_to_string(out.join(format!("{name}.md"))).unwrap();
+        assert_eq!(
+            md.lines().next(),
+            Some(format!("**Answer:** {first}").as_str())
+        );
+        let h = d.path().join(format!("h{c}"));
+        let o = Command::cargo_bin("sketchlab")
+            .unwrap()
+            .arg("design")
+            .args(*args)
+            .args(["--format", "html", "--out"])
+            .arg(&h)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+        let html = std::fs::read_to_string(h.join(format!("{name}.html"))).unwrap();
+        let body = &html[html.find("<body>").unwrap() + 6..];
+        let first = body.trim_start().lines().next().unwrap();
+        let escaped = sketchlab::report::html::escape(&answer);
+        assert_eq!(untimed(first), format!("<p>Answer: {escaped}</p>"));
+    }
+}
+
+/// `s` with every figure before "ns" or "present" masked (timings differ
+/// from run to run).
+fn untimed(s: &str) -> String {
+    let words: Vec<&str> = s.split(' ').collect();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| match words.get(i + 1) {
+            Some(next) if next.starts_with("ns") || next.starts_with("present") => "#",
+            _ => w,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

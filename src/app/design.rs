@@ -24,11 +24,11 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
     // input writes nothing); the lock creates the folder, and one that cannot
     // be created is an I/O failure, exit 1
     let lock = || crate::experiment::lock::OutLock::acquire(&out, true);
-    let mut summary = String::new();
+    let mut summary;
     let (path, json) = match d {
         Design::Filter(args) => {
             let r = review::filter::filter(args, &reference)?;
-            summary = r.recommendation.summary();
+            summary = format!("{}\n{}", r.answer, r.recommendation.summary());
             if !reference.is_file() {
                 summary += &format!(
                     "  left out: the attack results of question 5 (no reference run at {}; pass --reference FILE)\n",
@@ -40,7 +40,7 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
         }
         Design::Cardinality(args) => {
             let r = review::cardinality::cardinality(args, &reference)?;
-            summary = r.recommendation.summary();
+            summary = format!("{}\n{}", r.answer, r.recommendation.summary());
             if !reference.is_file() {
                 summary += &format!(
                     "  left out: the range of n and the attack results of questions 3 and 5 (no reference run at {}; pass --reference FILE)\n",
@@ -52,6 +52,7 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
         }
         Design::Frequency(args) => {
             let r = review::frequency::frequency(args, &reference)?;
+            summary = format!("{}\n", r.answer);
             let _lock = lock()?;
             review::write(r, args.common.format, &out)?
         }

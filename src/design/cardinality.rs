@@ -28,8 +28,7 @@ const MERGED_NODES_MAX: f64 = 200.0;
 const EXACT_ITEMS: u64 = 1_000_000;
 /// The simulation's seed: every review of the same inputs gives the same numbers.
 const SEED: u64 = 0x5eed_ca7d;
-/// sketchlab's sketch goes up to p = 18.
-const P_MAX: u32 = 18;
+use crate::structures::hyperloglog::P_MAX;
 
 /// 6-bit registers: bytes of a dense sketch at precision p.
 fn sketch_bytes(p: u32) -> f64 {
@@ -228,7 +227,15 @@ pub fn cardinality(i: &CardinalityArgs, reference: &Path) -> Result<CardinalityR
         if simulate { "p ≤ 18" } else { "not run" },
         reference.display()
     );
+    let recommendation = super::measure_sketch::recommend(
+        e,
+        i.distinct,
+        i.merge_nodes > 1.0,
+        i.measure_seconds,
+        i.common.prefer,
+    );
     Ok(CardinalityReview {
+        answer: recommendation.answer(i.groups, i.merge_nodes),
         inputs: i.clone(),
         direction: "HyperLogLog errs both ways: the estimate is within about ±1 standard error of the truth two times in three and within ±2 about 95% of the time, above or below. Nothing behind it catches the error: whoever reads the number gets it. Use it where a count off by that much changes no decision (dashboards, capacity, trends), not where one item matters (billing, quotas, a uniqueness check).".into(),
         sizing,
@@ -237,12 +244,7 @@ pub fn cardinality(i: &CardinalityArgs, reference: &Path) -> Result<CardinalityR
         merge,
         accuracy,
         next_digit,
-        recommendation: super::measure_sketch::recommend(
-            e,
-            i.distinct,
-            i.merge_nodes > 1.0,
-            i.measure_seconds,
-        ),
+        recommendation,
         seed: seed_advice(
             i.common.seed_policy,
             reference,
@@ -297,6 +299,9 @@ fn cardinality_charts(r: &CardinalityReview) -> Vec<Chart> {
 impl Review for CardinalityReview {
     const NAME: &'static str = "cardinality";
     const TITLE: &'static str = "Cardinality design review";
+    fn answer(&self) -> &str {
+        &self.answer
+    }
     fn markdown(&self) -> String {
         crate::design::render::cardinality::cardinality_markdown(self)
     }

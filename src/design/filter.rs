@@ -28,8 +28,8 @@ pub fn check(i: &FilterArgs) -> Result<()> {
             ("--n-expected", i.n_expected),
             ("--n-max", i.n_max),
             ("--fpr", i.fpr),
-            ("--hit-rate", i.hit_rate),
-            ("--qps", i.qps),
+            ("--hit-rate", i.hit_rate.unwrap_or(0.0)),
+            ("--qps", i.qps.unwrap_or(0.0)),
             ("--measure-seconds", i.measure_seconds),
         ],
     )?;
@@ -45,9 +45,11 @@ pub fn check(i: &FilterArgs) -> Result<()> {
         );
     }
     open_unit(KIND, "--fpr", i.fpr)?;
-    within(KIND, "--hit-rate", i.hit_rate, 0.0, 1.0)?;
-    if i.qps < 0.0 {
-        return bad(KIND, format!("--qps = {}: must not be negative", i.qps));
+    if let Some(h) = i.hit_rate {
+        within(KIND, "--hit-rate", h, 0.0, 1.0)?;
+    }
+    if let Some(q) = i.qps.filter(|&q| q < 0.0) {
+        return bad(KIND, format!("--qps = {q}: must not be negative"));
     }
     within(
         KIND,
@@ -74,6 +76,14 @@ fn hash_set_bytes(n: u64, width: usize) -> Option<u64> {
     })
 }
 
+/// Lookups per second assumed without `--qps`.
+const DEFAULT_QPS: f64 = 10_000.0;
+
+/// The lookups per second: `--qps`, or [`DEFAULT_QPS`].
+fn qps(i: &FilterArgs) -> f64 {
+    i.qps.unwrap_or(DEFAULT_QPS)
+}
+
 /// Computes the review (no file is written).
 pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
     check(i)?;
@@ -91,19 +101,12 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
         }
         None => None,
     };
-    let (n, nmax, p, h, q) = (i.n_expected, i.n_max, i.fpr, i.hit_rate, i.qps);
+    let (n, nmax, p) = (i.n_expected, i.n_max, i.fpr);
+    let q = qps(i);
     let m = bloom::optimal_m(n as u64, p);
     let k = bloom::optimal_k_int(m, n as u64);
     let at = |keys: f64| bloom::fpr(keys, m as f64, k as f64);
-    let traffic = |fp: f64| q * bloom::store_traffic(h, fp);
-    let removed = 1.0 - bloom::store_traffic(h, at(n));
-    let verdict = if removed >= 0.5 {
-        "build"
-    } else if removed >= 0.1 {
-        "marginal"
-    } else {
-        "don't"
-    };
+    let traffic = |fp: f64| i.hit_rate.map(|h| q * bloom::store_traffic(h, fp));
     let m_max = bloom::optimal_m(nmax as u64, p);
     // every menu structure configured for n-max at the target and the next
     // two decades, as its implementation sizes it
@@ -113,13 +116,26 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
             let Ok(c) = f.configure(nmax as u64, target) else {
                 continue;
             };
+            // a load the rule allows that 4-slot buckets do not reach here
+            let unbuildable = match c.shape {
+                crate::structures::menu::Shape::Cuckoo { buckets, f, .. } => {
+                    let (_, median) = super::capacity::cuckoo_fill_limit(buckets, f, MEASURE_SEED);
+                    c.load
+                        .filter(|&l| l > median)
+                        .map(|l| format!("; load {l:.3} is past the {median:.3} its 4-slot buckets fill to (measured here): the build fails and its user must double the table"))
+                }
+                _ => None,
+            };
             rows.push(MemoryRow {
                 structure: format!("{} ({})", f.name(), c.words()),
                 target_fpr: Some(target),
                 fpr: c.fpr_theory,
                 bytes: c.bytes as f64,
                 bits_per_key: c.bits_per_key(),
-                source: "configured (its implementation's sizing rule; FPR: its theory)".into(),
+                source: format!(
+                    "configured (its implementation's sizing rule; FPR: its theory){}",
+                    unbuildable.unwrap_or_default()
+                ),
             });
         }
     }
@@ -147,18 +163,43 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
             " (not found: those results are left out)"
         }
     );
+    let recommendation = measure::recommend(
+        nmax as u64,
+        p,
+        &i.needs.iter().map(String::as_str).collect::<Vec<_>>(),
+        measure::Budget::machine(i.measure_seconds),
+        i.common.prefer,
+        &measure::Keys::new(key_file.as_ref(), MEASURE_SEED),
+        MEASURE_SEED,
+    );
     Ok(FilterReview {
+        answer: recommendation.answer(),
         inputs: i.clone(),
         direction: "A filter errs one way only: a \"no\" is always right (no false negatives); a \"maybe\" is wrong with probability p, and the authoritative store behind it resolves every maybe. Without that store a maybe cannot be resolved, and the filter cannot be used alone.".into(),
-        traffic: Traffic {
-            without_filter_per_s: q,
-            hits_per_s: q * h,
-            false_positives_per_s: q * (1.0 - h) * at(n),
-            with_filter_per_s: traffic(at(n)),
-            fraction_removed: removed,
-            verdict: verdict.into(),
-            rule: "build when the filter removes at least half of the store's lookups (traffic close to h), don't when it removes less than one in ten, marginal between".into(),
-        },
+        traffic: i.hit_rate.map(|h| {
+            let removed = 1.0 - bloom::store_traffic(h, at(n));
+            let verdict = if removed >= 0.5 {
+                "build"
+            } else if removed >= 0.1 {
+                "marginal"
+            } else {
+                "don't"
+            };
+            Traffic {
+                without_filter_per_s: q,
+                hits_per_s: q * h,
+                false_positives_per_s: q * (1.0 - h) * at(n),
+                with_filter_per_s: q * bloom::store_traffic(h, at(n)),
+                fraction_removed: removed,
+                verdict: verdict.into(),
+                rule: "build when the filter removes at least half of the store's lookups (traffic close to h), don't when it removes less than one in ten, marginal between".into(),
+                assumed: if i.qps.is_none() {
+                    format!("no --qps: lookups per second assumed {}", DEFAULT_QPS)
+                } else {
+                    String::new()
+                },
+            }
+        }),
         max_n: MaxN {
             m_bits: m,
             k,
@@ -173,14 +214,7 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
         },
         bits_per_key_per_decade: bloom::bits_per_decade(),
         next_digit: rows,
-        recommendation: measure::recommend(
-            nmax as u64,
-            p,
-            &i.needs.iter().map(String::as_str).collect::<Vec<_>>(),
-            measure::Budget::machine(i.measure_seconds),
-            &measure::Keys::new(key_file.as_ref(), MEASURE_SEED),
-            MEASURE_SEED,
-        ),
+        recommendation,
         seed: seed_advice(
             i.common.seed_policy,
             reference,
@@ -203,7 +237,7 @@ fn filter_charts(r: &FilterReview) -> Vec<Chart> {
     let traffic: Vec<Point> = (0..=100)
         .map(|j| {
             let h = j as f64 / 100.0;
-            Point::new(h, i.qps * bloom::store_traffic(h, fp))
+            Point::new(h, qps(i) * bloom::store_traffic(h, fp))
         })
         .collect();
     let (m, k) = (r.max_n.m_bits as f64, r.max_n.k as f64);
@@ -215,20 +249,25 @@ fn filter_charts(r: &FilterReview) -> Vec<Chart> {
             Point::new(n, bloom::fpr(n, m, k))
         })
         .collect();
-    vec![
-        Chart::new(
-            "traffic_vs_hit_rate",
-            "Store lookups per second behind the filter vs the hit rate",
-            "hit rate h",
-            "store lookups per second",
-        )
-        .series(Series::new(
-            "with the filter: qps·(h + (1 − h)p)",
-            Style::Line,
-            traffic,
-        ))
-        .hline(i.qps, "without a filter")
-        .vline(i.hit_rate, "your h"),
+    let mut charts = Vec::new();
+    if let Some(h) = i.hit_rate {
+        charts.push(
+            Chart::new(
+                "traffic_vs_hit_rate",
+                "Store lookups per second behind the filter vs the hit rate",
+                "hit rate h",
+                "store lookups per second",
+            )
+            .series(Series::new(
+                "with the filter: qps·(h + (1 − h)p)",
+                Style::Line,
+                traffic,
+            ))
+            .hline(qps(i), "without a filter")
+            .vline(h, "your h"),
+        );
+    }
+    charts.push(
         Chart::new(
             "overfill",
             "FPR of the filter sized for n-expected as it fills",
@@ -241,12 +280,16 @@ fn filter_charts(r: &FilterReview) -> Vec<Chart> {
         .vline(i.n_expected, "n-expected")
         .vline(i.n_max, "n-max")
         .hline(i.fpr, "target"),
-    ]
+    );
+    charts
 }
 
 impl Review for FilterReview {
     const NAME: &'static str = "filter";
     const TITLE: &'static str = "Filter design review";
+    fn answer(&self) -> &str {
+        &self.answer
+    }
     fn markdown(&self) -> String {
         crate::design::render::filter::filter_markdown(self)
     }
@@ -267,8 +310,8 @@ mod tests {
             n_expected: 1e6,
             n_max: 3e6,
             fpr: 0.01,
-            hit_rate: 0.02,
-            qps: 10_000.0,
+            hit_rate: Some(0.02),
+            qps: Some(10_000.0),
             key_bytes: 100,
             needs: Vec::new(),
             measure_seconds: 2.0,
@@ -283,14 +326,15 @@ mod tests {
     #[test]
     fn the_essays_numbers() {
         let r = filter(&essay(), Path::new("/nonexistent")).unwrap();
-        assert_eq!(r.traffic.with_filter_per_s.round(), 298.0);
-        assert_eq!(r.traffic.verdict, "build");
+        let t = r.traffic.as_ref().unwrap();
+        assert_eq!(t.with_filter_per_s.round(), 298.0);
+        assert_eq!(t.verdict, "build");
         assert!(
             (r.max_n.fpr_at_max - 0.436).abs() < 0.0005,
             "{}",
             r.max_n.fpr_at_max
         );
-        assert!((r.max_n.traffic_at_max_per_s - 4470.0).abs() < 10.0);
+        assert!((r.max_n.traffic_at_max_per_s.unwrap() - 4470.0).abs() < 10.0);
         assert_eq!((r.max_n.m_bits, r.max_n.k), (9_585_059, 7));
         // a Bloom filter pays 4.79 bits per key per decade
         let bloom: Vec<&MemoryRow> = r
@@ -315,7 +359,7 @@ mod tests {
         // every candidate was measured at n-max or says why not
         let rec = &r.recommendation;
         assert_eq!(rec.measured.len() + rec.left_out.len(), Filter::ALL.len());
-        assert!(rec.smallest.is_some());
+        assert!(rec.choice.smallest.is_some());
     }
 
     #[test]
@@ -327,9 +371,9 @@ mod tests {
                 |i| i.fpr = 1.0,
                 |i| i.fpr = f64::NAN,
                 |i| i.n_max = 5e5,
-                |i| i.hit_rate = 1.5,
-                |i| i.hit_rate = -0.1,
-                |i| i.qps = -1.0,
+                |i| i.hit_rate = Some(1.5),
+                |i| i.hit_rate = Some(-0.1),
+                |i| i.qps = Some(-1.0),
                 |i| i.n_expected = f64::NAN,
                 |i| i.measure_seconds = 0.0,
             ],

@@ -181,7 +181,9 @@ pub fn frequency(i: &FrequencyArgs, reference: &Path) -> Result<FrequencyReview>
             .unwrap_or_else(|| "nothing (w·d too large to simulate)".into()),
         reference.display()
     );
+    let answer = frequency_answer(i, &shape, measured.as_ref());
     Ok(FrequencyReview {
+        answer,
         inputs: i.clone(),
         direction: "Count-Min errs one way: an estimate is never below the true count while no counter saturates, and above it by at most εN with probability 1 − δ. Nothing behind the sketch catches the overshoot: a query returns count + collisions. That is safe for finding heavy hitters and for rate limits that may over-count; it is not a count to bill on.".into(),
         shape,
@@ -258,6 +260,9 @@ fn exceedance_chart(r: &FrequencyReview, m: &Measured) -> Chart {
 impl Review for FrequencyReview {
     const NAME: &'static str = "frequency";
     const TITLE: &'static str = "Frequency design review";
+    fn answer(&self) -> &str {
+        &self.answer
+    }
     fn markdown(&self) -> String {
         crate::design::render::frequency::frequency_markdown(self)
     }
@@ -269,6 +274,48 @@ impl Review for FrequencyReview {
     fn set_charts(&mut self, files: Vec<String>) {
         self.charts = files;
     }
+}
+
+/// The answer in one line: the Count-Min shape, its bytes (and what the
+/// nodes send), and what was measured of it.
+fn frequency_answer(i: &FrequencyArgs, x: &Shape, m: Option<&Measured>) -> String {
+    use crate::design::render::{bytes, count};
+    use crate::export::markdown::{pct, sig};
+    let mut s = format!(
+        "Use Count-Min with w = {} counters × d = {} rows of {} counters: {}",
+        count(x.w as f64),
+        x.d,
+        x.counter,
+        bytes(x.bytes)
+    );
+    if i.merge_nodes > 1.0 {
+        s += &format!(
+            " ({} from {} nodes to a coordinator)",
+            bytes(x.bytes * i.merge_nodes),
+            count(i.merge_nodes)
+        );
+    }
+    s += &format!(
+        ", every count within εN = {} above the truth with probability {}",
+        count(x.eps_n),
+        pct(1.0 - x.delta_guaranteed, 3)
+    );
+    match m {
+        Some(m) => {
+            s += &format!(
+                "; measured on a Zipf({}) stream of {} updates: {} of the keys seen overshoot ε·updates [{}, {}] (conservative update {}), the largest overshoot {} × ε·updates",
+                sig(i.zipf_s, 3),
+                count(m.updates as f64),
+                pct(m.share_over_eps_n, 3),
+                pct(m.share_over_eps_n_lo, 3),
+                pct(m.share_over_eps_n_hi, 3),
+                pct(m.conservative_share_over_eps_n, 3),
+                sig(m.max_overshoot_over_eps_n, 3)
+            )
+        }
+        None => s += " (not measured here: w·d is too large to simulate)",
+    }
+    s + ". For the largest counts alone, `design heavy-hitters` compares SpaceSaving and the others."
 }
 
 #[cfg(test)]

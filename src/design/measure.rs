@@ -10,11 +10,15 @@
 //! memory, a time budget) is measured as a scaled instance with the same
 //! load and fingerprint, and says so.
 
+use super::capacity::Cliff;
+use super::choice::{Choice, Clock};
+use super::hazard::DeleteHazard;
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::report::margin::Quantity;
 use crate::stats;
 use crate::structures::Membership;
 use crate::structures::menu::{Config, Filter, Shape};
+use crate::vocab::Prefer;
 use crate::workload::file::KeyFile;
 use crate::workload::{KeyGen, KeyType};
 use serde::Serialize;
@@ -120,13 +124,13 @@ fn ns_per_op(c: &Config) -> f64 {
 
 /// Absent queries for `c` at `eps` within half the time budget (at least
 /// [`MIN_QUERIES`] unless fewer decide ε).
-fn queries_within(c: &Config, eps: f64, budget: Budget) -> u64 {
+pub(super) fn queries_within(c: &Config, eps: f64, budget: Budget) -> u64 {
     let affordable = (budget.seconds / 2.0 / (ns_per_op(c) * 1e-9)) as u64;
     queries_for(eps).min(affordable.max(MIN_QUERIES))
 }
 
 /// The shift at which `c` fits `budget` (0: the user's size).
-fn fitting_shift(c: &Config, queries: u64, budget: Budget) -> u32 {
+pub(super) fn fitting_shift(c: &Config, queries: u64, budget: Budget) -> u32 {
     let fits = |s: u32| {
         let c = c.scaled(s);
         let n = c.n as f64;
@@ -184,7 +188,7 @@ impl<'a> Keys<'a> {
 
     /// `f` of the key with this id.
     #[inline]
-    fn with<R>(&self, id: u64, f: impl FnOnce(&[u8]) -> R) -> R {
+    pub(super) fn with<R>(&self, id: u64, f: impl FnOnce(&[u8]) -> R) -> R {
         match self.file {
             Some(k) if id < k.len() => f(k.key(id as usize)),
             _ => f(&self.ids.u64_key(id)),
@@ -207,7 +211,7 @@ impl<'a> Keys<'a> {
 
 /// Builds `c` on the keys with ids 0..n, queries ids n.. as absent keys,
 /// and measures.
-fn measure_one(
+pub(super) fn measure_one(
     c: &Config,
     shift: u32,
     queries: u64,
@@ -340,29 +344,6 @@ fn grow(c: &Config) -> Option<Config> {
     Some(next.refit())
 }
 
-/// The terminal lines of a ranking: the smallest (or that none
-/// qualifies), the runner-up, and the fastest when it is not the smallest;
-/// `line` describes a measured candidate by name.
-pub fn choices(
-    [smallest, runner_up, fastest]: [&Option<String>; 3],
-    what: &str,
-    fastest_label: &str,
-    line: impl Fn(&str) -> Option<String>,
-) -> String {
-    let get = |x: &Option<String>| x.as_deref().and_then(&line);
-    let mut s = match get(smallest) {
-        Some(l) => format!("  recommended (smallest): {l}\n"),
-        None => format!("  no {what} qualifies\n"),
-    };
-    if let Some(l) = get(runner_up) {
-        s += &format!("  runner-up: {l}\n");
-    }
-    if let Some(l) = get(fastest).filter(|_| fastest != smallest) {
-        s += &format!("  {fastest_label}: {l}\n");
-    }
-    s
-}
-
 /// The measured recommendation: every candidate that meets the needs,
 /// measured at the user's n, and the choices among them.
 #[derive(Clone, Debug, Serialize)]
@@ -376,11 +357,17 @@ pub struct Advice {
     /// Structures without a measurement: they lack a need, cannot reach ε,
     /// or no configuration qualified.
     pub left_out: Vec<Left>,
-    /// The least bytes among the measured, then the next.
-    pub smallest: Option<String>,
-    pub runner_up: Option<String>,
-    /// The least median ns per absent query.
-    pub fastest: Option<String>,
+    /// The ranking: the recommendation, the runner-up, the smallest, the
+    /// fastest absent query, and the trade-off between them.
+    #[serde(flatten)]
+    pub choice: Choice,
+    /// The capacity of every power-of-two candidate at n, with its
+    /// alternatives measured.
+    pub cliffs: Vec<Cliff>,
+    /// With deletes: what deleting a key never inserted does to the
+    /// recommended structure, measured.
+    pub delete_hazard: Option<DeleteHazard>,
+    pub clock: Clock,
     pub seconds: f64,
 }
 
@@ -389,86 +376,178 @@ impl Advice {
         self.measured.iter().find(|m| m.structure == name)
     }
 
+    /// One candidate in one line.
+    pub fn line(&self, m: &Measured) -> String {
+        use crate::export::markdown::{pct, sig};
+        format!(
+            "{} ({}): {}, measured FPR {} [{}, {}] (target {}), {} ns per absent query, {} present{}",
+            m.structure,
+            m.configured.words(),
+            crate::design::render::bytes(m.configured.bytes as f64),
+            pct(m.fpr, 3),
+            pct(m.fpr_lo, 3),
+            pct(m.fpr_hi, 3),
+            pct(self.target_fpr, 3),
+            sig(m.absent_ns, 3),
+            sig(m.present_ns, 3),
+            if m.resized.is_empty() {
+                String::new()
+            } else {
+                format!(" (resized: {})", m.resized.join("; "))
+            }
+        )
+    }
+
+    /// The answer in one line: the recommendation for n keys and the
+    /// runner-up.
+    pub fn answer(&self) -> String {
+        let Some(rec) = self.choice.recommended.as_deref().and_then(|r| self.get(r)) else {
+            return format!(
+                "No structure qualifies for {} keys at FPR {} (needs: {}): see what was left out and why.",
+                crate::design::render::count(self.n as f64),
+                crate::export::markdown::pct(self.target_fpr, 3),
+                self.needs
+            );
+        };
+        let mut s = format!(
+            "For {} keys at FPR {} use {}",
+            crate::design::render::count(self.n as f64),
+            crate::export::markdown::pct(self.target_fpr, 3),
+            self.line(rec)
+        );
+        if let Some(r) = self.choice.runner_up.as_deref().and_then(|r| self.get(r)) {
+            s += &format!("; runner-up {}", self.line(r));
+        }
+        s + "."
+    }
+
     /// The recommendation in a few lines, for the terminal.
     pub fn summary(&self) -> String {
-        use crate::export::markdown::{pct, sig};
-        let line = |m: &Measured| {
-            format!(
-                "{} ({}): {}, measured FPR {} [{}, {}] (target {}), {} ns per absent query, {} present",
-                m.structure,
-                m.configured.words(),
-                crate::design::render::bytes(m.configured.bytes as f64),
-                pct(m.fpr, 3),
-                pct(m.fpr_lo, 3),
-                pct(m.fpr_hi, 3),
-                pct(self.target_fpr, 3),
-                sig(m.absent_ns, 3),
-                sig(m.present_ns, 3)
-            )
-        };
         let mut s = format!(
             "for n = {} keys at FPR {} (needs: {}), measured on {} in {:.1} s:\n",
             self.n,
-            pct(self.target_fpr, 3),
+            crate::export::markdown::pct(self.target_fpr, 3),
             self.needs,
             self.keys,
             self.seconds
         );
-        s += &choices(
-            [&self.smallest, &self.runner_up, &self.fastest],
-            "structure",
-            "fastest absent query",
-            |n| self.get(n).map(line),
-        );
+        s += &self.choice.lines("structure", "fastest absent query", |n| {
+            self.get(n).map(|m| self.line(m))
+        });
         for m in &self.measured {
             if !m.scaled.is_empty() {
                 s += &format!("  {}: {}\n", m.structure, m.scaled);
             }
         }
+        for c in &self.cliffs {
+            s += &format!("  capacity: {}\n", c.summary);
+        }
+        s += &self
+            .warnings()
+            .iter()
+            .map(|w| format!("  warning: {w}\n"))
+            .collect::<String>();
         s
+    }
+
+    /// What a practitioner must know beside the numbers.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w: Vec<String> = self
+            .delete_hazard
+            .iter()
+            .map(DeleteHazard::warning)
+            .collect();
+        w.push(self.clock.warning());
+        w.retain(|x| !x.is_empty());
+        w
     }
 }
 
 /// Measures every menu structure that meets `needs` for `n` keys at `eps`
-/// and ranks them by measured bytes and absent-query time.
+/// and ranks them by measured bytes and absent-query time (`prefer` says
+/// which comes first); the power-of-two candidates' capacity is measured
+/// beside them, and with deletes the hazard of deleting a key never
+/// inserted.
 pub fn recommend(
     n: u64,
     eps: f64,
     needs: &[&str],
     budget: Budget,
+    prefer: Prefer,
     keys: &Keys,
     seed: u64,
 ) -> Advice {
     let t = Instant::now();
+    let load = Clock::start();
     let (mut measured, mut left_out) = (Vec::new(), Vec::new());
-    for f in Filter::ALL {
-        let lacks: Vec<String> = [
-            ("inserts", f.inserts_after_build()),
-            ("deletes", f.deletes()),
-            ("merges", f.merges()),
-        ]
-        .iter()
-        .filter(|(need, has)| needs.contains(need) && !has)
-        .map(|(need, _)| format!("no {need}"))
+    let eligible: Vec<Filter> = Filter::ALL
+        .into_iter()
+        .filter(|f| {
+            let lacks: Vec<String> = [
+                ("inserts", f.inserts_after_build()),
+                ("deletes", f.deletes()),
+                ("merges", f.merges()),
+            ]
+            .iter()
+            .filter(|(need, has)| needs.contains(need) && !has)
+            .map(|(need, _)| format!("no {need}"))
+            .collect();
+            if !lacks.is_empty() {
+                left_out.push(Left {
+                    structure: f.name().into(),
+                    why: lacks.join(", "),
+                });
+            }
+            lacks.is_empty()
+        })
         .collect();
-        if !lacks.is_empty() {
-            left_out.push(Left {
-                structure: f.name().into(),
-                why: lacks.join(", "),
-            });
-            continue;
-        }
-        match candidate(f, n, eps, budget, keys, seed) {
+    // one budget for the review: shared by the candidates, and by the
+    // alternatives of the power-of-two ones (two more measurements each)
+    let shares = eligible
+        .iter()
+        .map(|f| if f.power_of_two() { 3 } else { 1 })
+        .sum::<usize>()
+        .max(1);
+    let each = Budget {
+        seconds: budget.seconds / shares as f64,
+        ..budget
+    };
+    for (i, f) in eligible.iter().enumerate() {
+        crate::design::progress(&format!(
+            "design filter: measuring {} ({}/{})",
+            f.name(),
+            i + 1,
+            eligible.len()
+        ));
+        match candidate(*f, n, eps, each, keys, seed) {
             Ok(m) => measured.push(m),
             Err(l) => left_out.push(l),
         }
     }
-    let mut by_bytes: Vec<&Measured> = measured.iter().collect();
-    by_bytes.sort_by_key(|m| m.configured.bytes);
-    let fastest = measured
+    let cliffs: Vec<Cliff> = measured
         .iter()
-        .min_by(|a, b| a.absent_ns.total_cmp(&b.absent_ns))
-        .map(|m| m.structure.clone());
+        .filter(|m| m.configured.filter.power_of_two())
+        .filter_map(|m| {
+            crate::design::progress(&format!("design filter: capacity of {}", m.structure));
+            super::capacity::cliff(&m.configured, eps, each, keys, seed)
+        })
+        .collect();
+    let choice = super::choice::choose(
+        &measured
+            .iter()
+            .map(|m| (m.structure.clone(), m.configured.bytes as f64, m.absent_ns))
+            .collect::<Vec<_>>(),
+        prefer,
+    );
+    let delete_hazard = if needs.contains(&"deletes") {
+        choice
+            .recommended
+            .as_deref()
+            .and_then(|r| measured.iter().find(|m| m.structure == r))
+            .and_then(|m| super::hazard::measure(&m.configured, keys, seed))
+    } else {
+        None
+    };
     Advice {
         n,
         target_fpr: eps,
@@ -479,11 +558,12 @@ pub fn recommend(
         },
         keys: keys.describe(),
         budget,
-        smallest: by_bytes.first().map(|m| m.structure.clone()),
-        runner_up: by_bytes.get(1).map(|m| m.structure.clone()),
-        fastest,
+        choice,
         measured,
         left_out,
+        cliffs,
+        delete_hazard,
+        clock: Clock::finish(load),
         seconds: t.elapsed().as_secs_f64(),
     }
 }

@@ -12,11 +12,13 @@
 //! ([`crate::structures::menu::replay`]) and streamed at fewer items for
 //! the others.
 
+use super::choice::{Choice, Clock};
 use super::measure::Left;
 use crate::export::markdown::{pct, sig};
 use crate::hashing::{HashStrategy, SeedPolicy, StrategyId};
 use crate::structures::Cardinality;
 use crate::structures::menu::Sketch;
+use crate::vocab::Prefer;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -24,8 +26,6 @@ const MIN_REPLICATES: u64 = 20;
 const MAX_REPLICATES: u64 = 200;
 /// Distinct items of the streamed pilot that prices an insert.
 const PILOT_DISTINCT: u64 = 200_000;
-/// The largest lg_k every crate of the menu accepts.
-const LG_K_MAX: u32 = 18;
 /// Powers of two below the asymptotic choice tried at a small distinct count.
 const BELOW_THEORY: u32 = 4;
 /// A measured RSE counts as above the target when its whole interval lies
@@ -54,6 +54,11 @@ pub struct SketchMeasured {
     pub estimator: String,
     /// log2 of registers / bins / nominal entries, as configured.
     pub lg_k: u32,
+    /// The largest lg_k its implementation accepts ([`Sketch::max_lg_k`]).
+    pub lg_k_max: u32,
+    /// Why it falls short of the target ("" when it meets it): no lg_k up
+    /// to its implementation's maximum reaches it, and this is the nearest.
+    pub short_of_target: String,
     /// The estimator's asymptotic RSE at lg_k (theory).
     pub rse_theory: f64,
     /// Why lg_k is past the theory's choice ("" when it is not).
@@ -99,11 +104,14 @@ pub struct SketchAdvice {
     pub measure_seconds: f64,
     pub measured: Vec<SketchMeasured>,
     pub left_out: Vec<Left>,
-    /// Least measured bytes, then the next.
-    pub smallest: Option<String>,
-    pub runner_up: Option<String>,
-    /// Least median ns per insert.
-    pub fastest: Option<String>,
+    /// The ranking of the sketches that meet the target (of all, by
+    /// measured RSE, when none does).
+    #[serde(flatten)]
+    pub choice: Choice,
+    /// Whether some sketch meets the target; when none does, the
+    /// recommendation is the nearest one.
+    pub target_met: bool,
+    pub clock: Clock,
     pub seconds: f64,
 }
 
@@ -123,9 +131,10 @@ pub fn estimator(s: Sketch, merges: bool) -> &'static str {
         .unwrap_or(s.merged_estimator())
 }
 
-/// The smallest lg_k (4..=18) whose estimator's RSE reaches `target`.
+/// The smallest lg_k (4 up to the implementation's own maximum,
+/// [`Sketch::max_lg_k`]) whose estimator's RSE reaches `target`.
 pub fn lg_k_for(s: Sketch, est: &str, target: f64) -> Option<u32> {
-    (4..=LG_K_MAX).find(|&k| s.rse_theory(est, k).is_some_and(|e| e <= target))
+    (4..=s.max_lg_k()).find(|&k| s.rse_theory(est, k).is_some_and(|e| e <= target))
 }
 
 /// What one measurement did and found.
@@ -303,11 +312,12 @@ pub fn candidate(
         why,
     };
     let est = estimator(s, merges);
-    let Some(theory) = lg_k_for(s, est, target) else {
-        return Err(left(format!(
-            "its {est} estimator needs lg_k > {LG_K_MAX} for {}",
-            pct(target, 3)
-        )));
+    let lg_k_max = s.max_lg_k();
+    // a target past the implementation's largest sketch: its largest,
+    // measured, is the nearest configuration (and says so)
+    let (theory, out_of_reach) = match lg_k_for(s, est, target) {
+        Some(k) => (k, false),
+        None => (lg_k_max, true),
     };
     let first = if distinct < 10 << theory {
         theory.saturating_sub(BELOW_THEORY).max(4)
@@ -337,22 +347,16 @@ pub fn candidate(
             continue;
         }
         let above = m.rse.1 > MARGIN * target;
-        if above && under.is_empty() && lg_k < LG_K_MAX {
+        if above && under.is_empty() && lg_k < lg_k_max {
             resized.push(format!("lg_k = {lg_k} measured RSE {}", interval(&m)));
             lg_k += 1;
             continue;
         }
-        if above && under.is_empty() {
-            return Err(left(format!(
-                "measured RSE {} at lg_k = {LG_K_MAX}, above {}",
-                interval(&m),
-                pct(target, 3)
-            )));
-        }
+        let short = (above || out_of_reach) && under.is_empty();
         // the fewest measured bytes among those that qualify (a sparse
         // image at a larger lg_k can be smaller than a dense one), the
         // smaller lg_k on a tie
-        if !above {
+        if !above || short {
             under.push((lg_k, m));
         }
         let (lg_k, m) = under
@@ -366,6 +370,17 @@ pub fn candidate(
             structure: s.name().into(),
             estimator: est.into(),
             lg_k,
+            lg_k_max,
+            short_of_target: if short {
+                format!(
+                    "no lg_k this implementation offers reaches {}: its largest, lg_k = {lg_k_max}, measured {} (theory {})",
+                    pct(target, 3),
+                    interval(&m),
+                    pct(rse_theory, 3)
+                )
+            } else {
+                String::new()
+            },
             rse_theory,
             resized: if resized.is_empty() {
                 String::new()
@@ -416,6 +431,62 @@ impl SketchAdvice {
         self.measured.iter().find(|m| m.structure == name)
     }
 
+    /// One sketch in one line.
+    pub fn line(&self, m: &SketchMeasured) -> String {
+        format!(
+            "{} (lg_k = {}, {} estimator): {}, measured RSE {} [{}, {}] (target {}), {} ns per insert",
+            m.structure,
+            m.lg_k,
+            m.estimator,
+            crate::design::render::bytes(m.bytes as f64),
+            pct(m.rse, 3),
+            pct(m.rse_lo, 3),
+            pct(m.rse_hi, 3),
+            pct(self.target_rse, 3),
+            sig(m.insert_ns, 3)
+        )
+    }
+
+    /// The answer in one line: the recommended sketch, its bytes for
+    /// `groups` sketches (and what `nodes` nodes send a coordinator), and
+    /// the runner-up.
+    pub fn answer(&self, groups: f64, nodes: f64) -> String {
+        use crate::design::render::{bytes, count};
+        let Some(rec) = self.choice.recommended.as_deref().and_then(|r| self.get(r)) else {
+            return format!(
+                "No sketch could be measured for an RSE of {}: see what was left out and why.",
+                pct(self.target_rse, 3)
+            );
+        };
+        let mut s = if self.target_met {
+            format!("Use {}", self.line(rec))
+        } else {
+            format!(
+                "No sketch reaches an RSE of {}; the nearest is {}",
+                pct(self.target_rse, 3),
+                self.line(rec)
+            )
+        };
+        if groups > 1.0 {
+            s += &format!(
+                "; {} for {} groups",
+                bytes(rec.bytes as f64 * groups),
+                count(groups)
+            );
+        }
+        if nodes > 1.0 {
+            s += &format!(
+                "; {} nodes send a coordinator {} per round",
+                count(nodes),
+                bytes(rec.bytes as f64 * groups * nodes)
+            );
+        }
+        if let Some(r) = self.choice.runner_up.as_deref().and_then(|r| self.get(r)) {
+            s += &format!("; runner-up {}", self.line(r));
+        }
+        s + "."
+    }
+
     /// The recommendation in a few lines, for the terminal.
     pub fn summary(&self) -> String {
         let line = |m: &SketchMeasured| {
@@ -448,12 +519,15 @@ impl SketchAdvice {
             self.keys,
             self.seconds
         );
-        s += &super::measure::choices(
-            [&self.smallest, &self.runner_up, &self.fastest],
-            "sketch",
-            "fastest insert",
-            |n| self.get(n).map(line),
-        );
+        if !self.target_met {
+            s += &format!(
+                "  no sketch reaches {}: the nearest configurations follow\n",
+                pct(self.target_rse, 3)
+            );
+        }
+        s += &self
+            .choice
+            .lines("sketch", "fastest insert", |n| self.get(n).map(line));
         // one line per distinct scaling note, naming the sketches it covers
         let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
         for m in self.measured.iter().filter(|m| !m.scaled.is_empty()) {
@@ -475,7 +549,7 @@ impl SketchAdvice {
             s += &format!("  {}: {REPLAYED}\n", replayed.join(", "));
         }
         for m in &self.measured {
-            for note in [&m.resized, &m.below_theory] {
+            for note in [&m.resized, &m.below_theory, &m.short_of_target] {
                 if !note.is_empty() {
                     s += &format!("  {}: {note}\n", m.structure);
                 }
@@ -484,21 +558,36 @@ impl SketchAdvice {
         for l in &self.left_out {
             s += &format!("  left out {}: {}\n", l.structure, l.why);
         }
+        let w = self.clock.warning();
+        if !w.is_empty() {
+            s += &format!("  warning: {w}\n");
+        }
         s
     }
 }
 
 /// Every menu sketch measured for `target` at `distinct` (None: at
-/// 10·2^lg_k, each in its asymptotic regime), ranked by measured bytes.
+/// 10·2^lg_k, each in its asymptotic regime) within `measure_seconds` in
+/// all, ranked by measured bytes (or speed, by `prefer`) among those that
+/// meet the target, or by measured RSE when none does.
 pub fn recommend(
     target: f64,
     distinct: Option<f64>,
     merges: bool,
     measure_seconds: f64,
+    prefer: Prefer,
 ) -> SketchAdvice {
     let t = Instant::now();
+    let load = Clock::start();
     let (mut measured, mut left_out) = (Vec::new(), Vec::new());
-    for s in Sketch::ALL {
+    let each = measure_seconds / Sketch::ALL.len() as f64;
+    for (i, s) in Sketch::ALL.into_iter().enumerate() {
+        crate::design::progress(&format!(
+            "design: measuring {} ({}/{})",
+            s.name(),
+            i + 1,
+            Sketch::ALL.len()
+        ));
         let n = distinct.map_or_else(
             || {
                 let est = estimator(s, merges);
@@ -506,28 +595,45 @@ pub fn recommend(
             },
             |d| d as u64,
         );
-        match candidate(s, target, n, merges, measure_seconds) {
+        match candidate(s, target, n, merges, each) {
             Ok(m) => measured.push(m),
             Err(l) => left_out.push(l),
         }
     }
-    let mut by_bytes: Vec<&SketchMeasured> = measured.iter().collect();
-    by_bytes.sort_by_key(|m| m.bytes);
-    let fastest = measured
+    let meeting: Vec<&SketchMeasured> = measured
         .iter()
-        .min_by(|a, b| a.insert_ns.total_cmp(&b.insert_ns))
-        .map(|m| m.structure.clone());
+        .filter(|m| m.short_of_target.is_empty())
+        .collect();
+    let target_met = !meeting.is_empty();
+    let choice = if target_met {
+        super::choice::choose(
+            &meeting
+                .iter()
+                .map(|m| (m.structure.clone(), m.bytes as f64, m.insert_ns))
+                .collect::<Vec<_>>(),
+            prefer,
+        )
+    } else {
+        // the nearest: ranked by measured RSE (its "bytes" slot), then speed
+        super::choice::choose(
+            &measured
+                .iter()
+                .map(|m| (m.structure.clone(), m.rse, m.insert_ns))
+                .collect::<Vec<_>>(),
+            Prefer::Bytes,
+        )
+    };
     SketchAdvice {
         distinct,
         target_rse: target,
         merges,
         measure_seconds,
         keys: "synthetic distinct 8-byte ids (sketchlab's sketches through XXH3, fixed seed; DataSketches' through its own hash, seed 9001)".into(),
-        smallest: by_bytes.first().map(|m| m.structure.clone()),
-        runner_up: by_bytes.get(1).map(|m| m.structure.clone()),
-        fastest,
+        choice,
+        target_met,
         measured,
         left_out,
+        clock: Clock::finish(load),
         seconds: t.elapsed().as_secs_f64(),
     }
 }

@@ -9,10 +9,13 @@
 //! * [`cardinality`]: HyperLogLog distinct counts, per group, merged across nodes.
 //! * [`frequency`]: a Count-Min sketch over a stream of a given length.
 
+pub mod capacity;
 pub mod cardinality;
+pub mod choice;
 pub mod figures;
 pub mod filter;
 pub mod frequency;
+pub mod hazard;
 pub mod measure;
 pub mod measure_sketch;
 pub mod render;
@@ -31,10 +34,17 @@ pub trait Review: Serialize {
     const NAME: &'static str;
     /// The HTML page's title.
     const TITLE: &'static str;
+    /// The recommendation in one line: the first line of every format.
+    fn answer(&self) -> &str;
     fn markdown(&self) -> String;
     fn charts(&self) -> Vec<Chart>;
     /// The chart files written beside the review (SVG names).
     fn set_charts(&mut self, files: Vec<String>);
+}
+
+/// A progress line on stderr (a review takes up to its time budget).
+pub fn progress(what: &str) {
+    eprintln!("{what}");
 }
 
 /// An input error, one line: `design KIND: --flag = value: why`.
@@ -211,6 +221,7 @@ fn assert_refused<I: Clone + std::fmt::Debug>(
 pub(crate) fn tests_common() -> crate::cli::ReviewArgs {
     crate::cli::ReviewArgs {
         seed_policy: SeedChoice::Fixed,
+        prefer: crate::vocab::Prefer::Bytes,
         format: Format::Md,
         reference: None,
     }

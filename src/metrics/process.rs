@@ -53,6 +53,21 @@ pub fn available_bytes() -> Option<u64> {
     })
 }
 
+/// The one-minute load average (`/proc/loadavg`; None off Linux).
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The cores this process may run on (1 when unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

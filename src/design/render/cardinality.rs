@@ -86,6 +86,8 @@ pub struct ErrorRow {
 /// A cardinality design review.
 #[derive(Clone, Debug, Serialize)]
 pub struct CardinalityReview {
+    /// The recommendation in one line: what every format opens with.
+    pub answer: String,
     pub inputs: CardinalityArgs,
     pub direction: String,
     pub sizing: Sizing,
@@ -119,13 +121,15 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
         i.common.seed_policy.as_str(),
     );
     let mut s = super::opening(
+        &r.answer,
         "Cardinality design review",
         &lede,
         &r.provenance,
         &r.direction,
     );
+    s += &advice_markdown(&r.recommendation);
     s += &format!(
-        "**The sketch:** the formula asks for (1.04/e)² = {} registers; registers come in powers of two, so p = {}, m = {} registers of 6 bits: **{} per sketch**, {} for {} group(s). Its standard error is {} (1.04/√m); HIP on a sketch that is never merged gives {} (0.833/√m), and would reach your target at p = {}.\n\n",
+        "**The chapter's formula, for comparison** (a HyperLogLog of 6-bit registers, not the recommendation above, which is measured): (1.04/e)² = {} registers; registers come in powers of two, so p = {}, m = {} registers: {} per sketch, {} for {} group(s). Its standard error is {} (1.04/√m); HIP on a sketch that is never merged gives {} (0.833/√m), and would reach your target at p = {}.\n\n",
         count(z.registers_formula),
         z.p,
         count(z.m as f64),
@@ -180,32 +184,34 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
     s += "## 3. What is the maximum n, not the expected one?\n\nThe relative error does not depend on n until the 64-bit hash runs out of distinct words; below 2.5m the estimators switch to linear counting, and a naive raw estimator is wrong there. From the reference run (when its claims.csv is found):\n\n";
     s += &sourced_table("what", &r.range);
     let g = &r.merge;
-    s += &format!(
-        "**Merging:** each of {} node(s) sends {} per group; the coordinator receives {} and takes {} register maxima per round. Merging is exact: the union's sketch is the register-wise maximum{}{}. A merged sketch loses HIP: across nodes the error is the registers' {}, not HIP's {}.\n\n",
-        count(g.nodes),
-        bytes(z.bytes_per_sketch),
-        bytes(g.bytes_to_coordinator),
-        count(g.register_maxima),
-        match g.merge_equals_union {
-            Some(true) => format!(
-                " (checked here: {} node sketches merged equal the union's sketch)",
-                g.nodes_measured
-            ),
-            Some(false) => format!(
-                " (checked here: {} node sketches merged do NOT equal the union's sketch)",
-                g.nodes_measured
-            ),
-            None => String::new(),
-        },
-        g.ns_per_merge
-            .map(|ns| format!(
-                "; one merge takes {} µs on this machine (median)",
-                sig(ns / 1e3, 3)
-            ))
-            .unwrap_or_default(),
-        pct(z.standard_error, 3),
-        pct(z.hip_standard_error, 3)
-    );
+    if g.nodes > 1.0 {
+        s += &format!(
+            "**Merging:** each of {} node(s) sends {} per group; the coordinator receives {} and takes {} register maxima per round. Merging is exact: the union's sketch is the register-wise maximum{}{}. A merged sketch loses HIP: across nodes the error is the registers' {}, not HIP's {}.\n\n",
+            count(g.nodes),
+            bytes(z.bytes_per_sketch),
+            bytes(g.bytes_to_coordinator),
+            count(g.register_maxima),
+            match g.merge_equals_union {
+                Some(true) => format!(
+                    " (checked here: {} node sketches merged equal the union's sketch)",
+                    g.nodes_measured
+                ),
+                Some(false) => format!(
+                    " (checked here: {} node sketches merged do NOT equal the union's sketch)",
+                    g.nodes_measured
+                ),
+                None => String::new(),
+            },
+            g.ns_per_merge
+                .map(|ns| format!(
+                    "; one merge takes {} µs on this machine (median)",
+                    sig(ns / 1e3, 3)
+                ))
+                .unwrap_or_default(),
+            pct(z.standard_error, 3),
+            pct(z.hip_standard_error, 3)
+        );
+    }
     s += "## 4. What does the next digit of accuracy cost?\n\nFour times the memory per halving of the error; a tenth of the error costs 100× by the formula and more in powers of two:\n\n| target error | (1.04/e)² | p | memory per sketch | × formula | × real |\n|---|---|---|---|---|---|\n";
     for row in &r.next_digit {
         s += &format!(
@@ -219,7 +225,6 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
         );
     }
     s.push('\n');
-    s += &advice_markdown(&r.recommendation);
     s += &seed_and_charts(&r.seed, &r.charts);
     s
 }
@@ -277,11 +282,17 @@ fn advice_markdown(a: &crate::design::measure_sketch::SketchAdvice) -> String {
             crate::design::measure_sketch::REPLAYED
         );
     }
-    let name = |x: &Option<String>| x.clone().unwrap_or_else(|| "none".into());
-    s + &format!(
-        "\n**Choice**: smallest **{}**, runner-up {}; fastest insert {}. Bytes and errors are measured, not scaled from an asymptotic constant.\n\n",
-        name(&a.smallest),
-        name(&a.runner_up),
-        name(&a.fastest)
-    )
+    s += &super::choice_markdown(&a.choice, "fastest insert");
+    if !a.target_met {
+        s += &format!(
+            "No sketch reaches {} at any lg_k its implementation offers (each row's note gives its largest); the choice is the nearest by measured RSE.\n\n",
+            pct(a.target_rse, 3)
+        );
+    }
+    s += "Bytes and errors are measured, not scaled from an asymptotic constant.\n\n";
+    let w = a.clock.warning();
+    if !w.is_empty() {
+        s += &format!("**Warning.** {w}\n\n");
+    }
+    s
 }

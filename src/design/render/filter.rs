@@ -19,6 +19,8 @@ pub struct Traffic {
     /// "build", "marginal" or "don't".
     pub verdict: String,
     pub rule: String,
+    /// What was assumed for a flag not given ("" when nothing was).
+    pub assumed: String,
 }
 
 /// Question 3: the filter sized for n-expected, filled to n-max.
@@ -29,8 +31,10 @@ pub struct MaxN {
     pub bytes: f64,
     pub fpr_at_expected: f64,
     pub fpr_at_max: f64,
-    pub traffic_at_expected_per_s: f64,
-    pub traffic_at_max_per_s: f64,
+    /// Store lookups per second at n-expected and n-max (None without
+    /// `--hit-rate`).
+    pub traffic_at_expected_per_s: Option<f64>,
+    pub traffic_at_max_per_s: Option<f64>,
     pub m_bits_for_max: u64,
     pub k_for_max: u32,
     pub bytes_for_max: f64,
@@ -53,9 +57,12 @@ pub struct MemoryRow {
 /// A filter design review.
 #[derive(Clone, Debug, Serialize)]
 pub struct FilterReview {
+    /// The recommendation in one line: what every format opens with.
+    pub answer: String,
     pub inputs: FilterArgs,
     pub direction: String,
-    pub traffic: Traffic,
+    /// Question 2 (None without `--hit-rate`).
+    pub traffic: Option<Traffic>,
     pub max_n: MaxN,
     pub bits_per_key_per_decade: f64,
     pub next_digit: Vec<MemoryRow>,
@@ -72,38 +79,65 @@ pub struct FilterReview {
 /// The review as Markdown (charts referenced by file name).
 pub fn filter_markdown(r: &FilterReview) -> String {
     let i = &r.inputs;
-    let t = &r.traffic;
     let x = &r.max_n;
     let lede = format!(
-        "For n-expected = {}, n-max = {}, target FPR {}, hit rate {}, {} lookups per second, {}-byte keys, seed policy `{}`.",
+        "For n-expected = {}, n-max = {}, target FPR {}, {}, {} lookups per second{}, {}-byte keys, seed policy `{}`.",
         count(i.n_expected),
         count(i.n_max),
         pct(i.fpr, 3),
-        pct(i.hit_rate, 3),
-        count(i.qps),
+        i.hit_rate.map_or("no hit rate given".into(), |h| format!(
+            "hit rate {}",
+            pct(h, 3)
+        )),
+        count(i.qps.unwrap_or(10_000.0)),
+        if i.qps.is_none() { " (assumed)" } else { "" },
         i.key_bytes,
         i.common.seed_policy.as_str(),
     );
-    let mut s = super::opening("Filter design review", &lede, &r.provenance, &r.direction);
-    s += &format!(
-        "## 2. Is no the common answer?\n\nStore lookups per second: **{}** with the filter (h + (1 − h)p: {} real hits + {} false positives) against **{}** without. The filter removes {} of them. Verdict: **{}** ({}).\n\n",
-        sig(t.with_filter_per_s, 4),
-        sig(t.hits_per_s, 4),
-        sig(t.false_positives_per_s, 4),
-        sig(t.without_filter_per_s, 4),
-        pct(t.fraction_removed, 3),
-        t.verdict,
-        t.rule
+    let mut s = super::opening(
+        &r.answer,
+        "Filter design review",
+        &lede,
+        &r.provenance,
+        &r.direction,
     );
+    s += &super::filter::advice_markdown(&r.recommendation);
+    match &r.traffic {
+        Some(t) => {
+            s += &format!(
+                "## 2. Is no the common answer?\n\nStore lookups per second: **{}** with the filter (h + (1 − h)p: {} real hits + {} false positives) against **{}** without{}. The filter removes {} of them. Verdict: **{}** ({}).\n\n",
+                sig(t.with_filter_per_s, 4),
+                sig(t.hits_per_s, 4),
+                sig(t.false_positives_per_s, 4),
+                sig(t.without_filter_per_s, 4),
+                if t.assumed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", t.assumed)
+                },
+                pct(t.fraction_removed, 3),
+                t.verdict,
+                t.rule
+            )
+        }
+        None => {
+            s += "## 2. Is no the common answer?\n\nLeft out: no `--hit-rate` was given. The store still sees h + (1 − h)p of the lookups; close to h, build the filter, close to 1, do not. Give `--hit-rate` (and `--qps`) for the figures.\n\n"
+        }
+    }
+    let traffic = |t: Option<f64>| {
+        t.map_or(String::new(), |t| {
+            format!(" and the store sees **{}** lookups/s", sig(t, 4))
+        })
+    };
     s += &format!(
-        "## 3. What is the maximum n, not the expected one?\n\nSized for n-expected: m = {} bits ({}), k = {}. At n-expected its FPR is {} and the store sees {} lookups/s; at n-max the FPR is **{}** and the store sees **{}** lookups/s, silently. Sized for n-max instead: m = {} bits ({}), k = {}.\n\n",
+        "## 3. What is the maximum n, not the expected one?\n\nSized for n-expected: m = {} bits ({}), k = {}. At n-expected its FPR is {}{}; at n-max the FPR is **{}**{}, silently. Sized for n-max instead: m = {} bits ({}), k = {}.\n\n",
         x.m_bits,
         bytes(x.bytes),
         x.k,
         pct(x.fpr_at_expected, 3),
-        sig(x.traffic_at_expected_per_s, 4),
+        traffic(x.traffic_at_expected_per_s).replace("**", ""),
         pct(x.fpr_at_max, 3),
-        sig(x.traffic_at_max_per_s, 4),
+        traffic(x.traffic_at_max_per_s),
         x.m_bits_for_max,
         bytes(x.bytes_for_max),
         x.k_for_max
@@ -127,14 +161,13 @@ pub fn filter_markdown(r: &FilterReview) -> String {
         );
     }
     s.push('\n');
-    s += &advice_markdown(&r.recommendation);
     s += &seed_and_charts(&r.seed, &r.charts);
     s
 }
 
 /// The measured recommendation: one row per candidate, configured and
 /// measured side by side, then the choice and what was left out.
-fn advice_markdown(a: &crate::design::measure::Advice) -> String {
+pub(super) fn advice_markdown(a: &crate::design::measure::Advice) -> String {
     let mut s = format!(
         "## Which structure? (measured here at your size)\n\nNeeds: {}. Each candidate is configured for n = {} at FPR {} exactly as its implementation sizes it, built, filled with {}, and measured: its FPR from {} absent queries with a {}% Clopper–Pearson interval, and the median time of an absent and a present query. A candidate whose interval lies above the target beyond the 10% materiality margin of a rate is resized and measured again. This took {:.1} s.\n\n| structure | configuration | bytes | bits per key | FPR (theory) | FPR measured [{}% interval] | ns absent | ns present | notes |\n|---|---|---|---|---|---|---|---|---|\n",
         a.needs,
@@ -180,11 +213,54 @@ fn advice_markdown(a: &crate::design::measure::Advice) -> String {
             l.structure, l.why
         );
     }
-    let name = |x: &Option<String>| x.clone().unwrap_or_else(|| "none".into());
-    s + &format!(
-        "\n**Choice**: smallest **{}**, runner-up {}; fastest absent query {}. The bytes are the configured table's (what the implementation allocates at your n); the FPR and times are measured.\n\n",
-        name(&a.smallest),
-        name(&a.runner_up),
-        name(&a.fastest)
-    )
+    s += &super::choice_markdown(&a.choice, "fastest absent query");
+    s += "The bytes are the configured table's (what the implementation allocates at your n); the FPR and times are measured.\n\n";
+    if !a.cliffs.is_empty() {
+        s += "### Capacity: where the powers of two fall\n\nEach of these tables comes in powers of two. Its capacity is the keys it holds before its implementation must double it; the alternatives are measured at your ε (fewer fingerprint bits qualify only when their whole interval lies under ε).\n\n| structure | slots | capacity (how known) | your load | fewer fingerprint bits, measured | half the memory, measured |\n|---|---|---|---|---|---|\n";
+        let alt = |x: &Option<crate::design::capacity::Alternative>| {
+            x.as_ref().map_or("—".into(), |a| {
+                format!(
+                    "{} ({}, {} keys): {}, FPR {} [{}, {}]: {}{}",
+                    a.what,
+                    a.configuration,
+                    count(a.n as f64),
+                    bytes(a.bytes as f64),
+                    pct(a.fpr, 3),
+                    pct(a.fpr_lo, 3),
+                    pct(a.fpr_hi, 3),
+                    if a.meets_target {
+                        "meets ε"
+                    } else {
+                        "does not meet ε"
+                    },
+                    if a.scaled.is_empty() {
+                        ""
+                    } else {
+                        " (scaled instance)"
+                    }
+                )
+            })
+        };
+        for c in &a.cliffs {
+            s += &format!(
+                "| {} | {} | {} ({}) | {} | {} | {} |\n",
+                c.structure,
+                count(c.slots as f64),
+                count(c.capacity as f64),
+                c.capacity_rule,
+                pct(c.load, 3),
+                alt(&c.fewer_bits),
+                alt(&c.half_memory)
+            );
+        }
+        s.push('\n');
+        for c in &a.cliffs {
+            s += &format!("- {}\n", c.summary);
+        }
+        s.push('\n');
+    }
+    for w in a.warnings() {
+        s += &format!("**Warning.** {w}\n\n");
+    }
+    s
 }

@@ -77,6 +77,8 @@ pub struct ShapeRow {
 /// A frequency design review.
 #[derive(Clone, Debug, Serialize)]
 pub struct FrequencyReview {
+    /// The recommendation in one line: what every format opens with.
+    pub answer: String,
     pub inputs: FrequencyArgs,
     pub direction: String,
     pub shape: Shape,
@@ -106,6 +108,7 @@ pub fn frequency_markdown(r: &FrequencyReview) -> String {
         i.common.seed_policy.as_str(),
     );
     let mut s = super::opening(
+        &r.answer,
         "Frequency design review",
         &lede,
         &r.provenance,

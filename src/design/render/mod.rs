@@ -51,12 +51,42 @@ pub(crate) fn bytes(b: f64) -> String {
     crate::export::markdown::bytes(b, crate::export::markdown::ByteUnits::Si)
 }
 
-/// The title, the lede, what was measured and what is formula, and
-/// question 1: how every review opens.
-fn opening(title: &str, lede: &str, provenance: &str, direction: &str) -> String {
+/// The answer (the first line of every format), the title, the lede,
+/// what was measured and what is formula, and question 1: how every
+/// review opens.
+fn opening(answer: &str, title: &str, lede: &str, provenance: &str, direction: &str) -> String {
     format!(
-        "# {title}\n\n{lede}\n\n{provenance}\n\n## 1. Which direction can it be wrong in, and who catches it?\n\n{direction}\n\n"
+        "{}\n\n# {title}\n\n{lede}\n\n{provenance}\n\n## 1. Which direction can it be wrong in, and who catches it?\n\n{direction}\n\n",
+        answer_line(answer)
     )
+}
+
+/// The answer as the Markdown's first line.
+pub fn answer_line(answer: &str) -> String {
+    format!("**Answer:** {answer}")
+}
+
+/// The choice among measured candidates, as a paragraph.
+fn choice_markdown(c: &crate::design::choice::Choice, speed: &str) -> String {
+    let name = |x: &Option<String>| x.clone().unwrap_or_else(|| "none".into());
+    let mut s = format!(
+        "\n**Choice** (by {}): **{}**, runner-up {}; smallest {}, {speed} {}.",
+        match c.prefer.unwrap_or_default() {
+            crate::vocab::Prefer::Bytes => "bytes",
+            crate::vocab::Prefer::Speed => "speed",
+        },
+        name(&c.recommended),
+        name(&c.runner_up),
+        name(&c.smallest),
+        name(&c.fastest)
+    );
+    if let Some(t) = &c.trade_off {
+        s += &format!(
+            " Within {:.0}% of the smallest's bytes, {t} is faster: a trade-off worth weighing (`--prefer speed` ranks by speed).",
+            crate::design::choice::NEAR_BYTES * 100.0
+        );
+    }
+    s + "\n\n"
 }
 
 /// Figures from the reference run as a table headed `what` (nothing

@@ -39,7 +39,7 @@ pub mod simulate;
 mod sketch;
 pub mod theory;
 
-pub use sketch::{HyperLogLog, Packed6, index_and_rank};
+pub use sketch::{HyperLogLog, P_MAX, Packed6, index_and_rank};
 
 /// Dense registers (one byte each) over `wbits`-bit hash words.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -98,10 +98,14 @@ impl HyperLogLog {
     }
 }
 
+/// The largest precision: the range of HyperLogLog++'s empirical tables
+/// (Heule et al. 2013), which the sketch's estimators and tests cover.
+pub const P_MAX: u32 = 18;
+
 impl<H: KeyHasher> HyperLogLog<H> {
-    /// Precision p in 4..=18 (m = 2^p registers).
+    /// Precision p in 4..=[`P_MAX`] (m = 2^p registers).
     pub fn new(p: u32, hasher: H) -> Result<Self, ParamError> {
-        if !(4..=18).contains(&p) {
+        if !(4..=P_MAX).contains(&p) {
             return Err(invalid("p", p, "must be in 4..=18"));
         }
         let m = 1usize << p;

@@ -133,15 +133,37 @@ impl Sketch {
         matches!(estimator, "hip" | "martingale")
     }
 
-    /// An empty sketch at 2^lg_k (4..=18: the range every crate accepts at
-    /// once). `hasher` feeds sketchlab's HLL and UltraLogLog; DataSketches'
+    /// The largest lg_k this sketch's implementation accepts, read from the
+    /// implementation itself: the largest its constructor builds
+    /// (DataSketches CPC and theta 26, its HLL 21, `ultraloglog` 26 in
+    /// their current releases; sketchlab's HyperLogLog
+    /// [`crate::structures::hyperloglog::P_MAX`]). Probed once per sketch.
+    pub fn max_lg_k(self) -> u32 {
+        use std::sync::OnceLock;
+        static CAPS: [OnceLock<u32>; 8] = [const { OnceLock::new() }; 8];
+        let i = Self::ALL.iter().position(|&s| s == self).unwrap_or(0);
+        *CAPS[i].get_or_init(|| {
+            let h = crate::hashing::HashStrategy::new(
+                crate::hashing::StrategyId::Xxh3,
+                crate::hashing::SeedPolicy::Fixed(0),
+            );
+            // from the top down, so at most one accepted sketch is built
+            (4..=40u32)
+                .rev()
+                .find(|&k| self.build(k, h.clone()).is_ok())
+                .unwrap_or(4)
+        })
+    }
+
+    /// An empty sketch at 2^lg_k (4 up to [`Sketch::max_lg_k`]: each
+    /// implementation checks its own range). `hasher` feeds sketchlab's HLL and UltraLogLog; DataSketches'
     /// sketches hash with their default seed (9001), as a user of the crate
     /// gets them: `CpcSketch::with_seed(10, 8)` counts 100,000 distinct u64
     /// keys as 6,711 (seed 8 alone of 0..400; the test below keeps it).
     pub fn build<H: KeyHasher>(self, lg_k: u32, hasher: H) -> anyhow::Result<Counter<H>> {
         let seed = DATASKETCHES_SEED;
-        anyhow::ensure!((4..=18).contains(&lg_k), "lg_k = {lg_k} outside 4..=18");
-        let k = lg_k as u8;
+        anyhow::ensure!(lg_k >= 4, "lg_k = {lg_k} below 4");
+        let k = u8::try_from(lg_k)?;
         let ds = |t| HllSketch::new(k, t).map(|s| Counter::DsHll(s, t));
         Ok(match self {
             Sketch::Hll6 | Sketch::Hll8 => Counter::Hll {

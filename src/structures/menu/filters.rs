@@ -54,8 +54,8 @@ pub enum Filter {
 
 /// Slots per cuckoo bucket, and the eviction walk's length (Fan et al.'s
 /// `kMaxCuckooCount`).
-const CUCKOO_B: usize = 4;
-const CUCKOO_KICKS: u32 = 500;
+pub const CUCKOO_B: usize = 4;
+pub const CUCKOO_KICKS: u32 = 500;
 /// Counter width of the counting Bloom filter.
 const COUNTER_BITS: u32 = 4;
 /// Bits of a split block Bloom filter's block (eight 32-bit words).
@@ -362,6 +362,15 @@ impl Filter {
     /// ribbon).
     pub fn is_static(self) -> bool {
         matches!(self, Filter::Xor | Filter::BinaryFuse | Filter::Ribbon)
+    }
+
+    /// Whether its table comes in powers of two (buckets, slots, blocks),
+    /// so that an n just past a doubling point sits at half load.
+    pub fn power_of_two(self) -> bool {
+        matches!(
+            self,
+            Filter::Cuckoo | Filter::Quotient | Filter::SplitBlockBloom
+        )
     }
 
     /// Whether a key that was inserted can be removed.

@@ -100,6 +100,36 @@ impl Config {
     }
 }
 
+impl Config {
+    /// An empty structure of this configuration that can delete (counting
+    /// Bloom, cuckoo, quotient), `None` for one that cannot.
+    pub fn build_deletable<H: KeyHasher + 'static>(
+        &self,
+        hasher: H,
+        seed: u64,
+    ) -> anyhow::Result<Option<Box<dyn crate::structures::Deletion>>> {
+        Ok(Some(match (self.filter, self.shape) {
+            (Filter::CountingBloom, Shape::Counters { m, k, width }) => {
+                Box::new(CountingBloom::new(m, k, width, Overflow::Sticky, hasher)?)
+            }
+            (Filter::Cuckoo, Shape::Cuckoo { buckets, b, f }) => Box::new(CuckooFilter::new(
+                buckets as usize,
+                b as usize,
+                f,
+                CUCKOO_KICKS,
+                seed,
+                hasher,
+            )?),
+            (Filter::Quotient, Shape::Quotient { r, .. }) => Box::new(QuotientFilter::with_rate(
+                self.n.max(1),
+                2f64.powi(-(r as i32)),
+                hasher,
+            )?),
+            _ => return Ok(None),
+        }))
+    }
+}
+
 /// A structure built and filled with its n keys.
 pub struct Built {
     pub filter: Box<dyn Membership>,

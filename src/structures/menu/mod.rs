@@ -4,7 +4,7 @@
 //! [`Filter`] for approximate membership, [`Sketch`] for distinct counting.
 
 mod cardinality;
-mod filters;
+pub mod filters;
 pub mod replay;
 
 pub use cardinality::{Counter, Sketch, ultraloglog_after};

@@ -60,6 +60,12 @@ impl<H: KeyHasher> QuotientFilter<H> {
         self.filter.fingerprint_size() as u32 - self.slots.trailing_zeros()
     }
 
+    /// The most keys `qfilter` accepts in this table (its own rule, read
+    /// from the crate: ⌈0.95·2^q⌉ in 0.3).
+    pub fn capacity(&self) -> u64 {
+        self.filter.capacity()
+    }
+
     /// Keys held.
     pub fn len(&self) -> u64 {
         self.filter.len()
