@@ -227,7 +227,7 @@ pub fn cardinality(i: &CardinalityArgs, reference: &Path) -> Result<CardinalityR
         if simulate { "p ≤ 18" } else { "not run" },
         reference.display()
     );
-    let recommendation = super::measure_sketch::recommend(
+    let recommendation = super::sketch_advice::recommend(
         e,
         i.distinct,
         i.merge_nodes > 1.0,

@@ -163,7 +163,7 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
             " (not found: those results are left out)"
         }
     );
-    let recommendation = measure::recommend(
+    let recommendation = super::advice::recommend(
         nmax as u64,
         p,
         &i.needs.iter().map(String::as_str).collect::<Vec<_>>(),

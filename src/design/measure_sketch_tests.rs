@@ -1,5 +1,6 @@
 //! Tests of [`super`]: sizing, measuring at the user's count, replaying.
 use super::*;
+use crate::design::sketch_advice::recommend;
 use crate::vocab::Prefer;
 
 /// 0.5% after a merge: CPC's ICON estimator (ln 2/√k) needs lg_k = 15,

@@ -9,6 +9,7 @@
 //! * [`cardinality`]: HyperLogLog distinct counts, per group, merged across nodes.
 //! * [`frequency`]: a Count-Min sketch over a stream of a given length.
 
+pub mod advice;
 pub mod capacity;
 pub mod cardinality;
 pub mod choice;
@@ -19,6 +20,7 @@ pub mod hazard;
 pub mod measure;
 pub mod measure_sketch;
 pub mod render;
+pub mod sketch_advice;
 
 use crate::design::render::{SeedAdvice, Sourced};
 use crate::error::{Error, Result};

@@ -100,7 +100,7 @@ pub struct CardinalityReview {
     pub next_digit: Vec<ErrorRow>,
     /// Which sketch: every menu sketch configured for the error, built at
     /// the distinct count and measured.
-    pub recommendation: crate::design::measure_sketch::SketchAdvice,
+    pub recommendation: crate::design::sketch_advice::SketchAdvice,
     pub seed: SeedAdvice,
     pub charts: Vec<String>,
     pub provenance: String,
@@ -230,7 +230,7 @@ pub fn cardinality_markdown(r: &CardinalityReview) -> String {
 }
 
 /// The measured recommendation: one row per sketch, configured and measured.
-fn advice_markdown(a: &crate::design::measure_sketch::SketchAdvice) -> String {
+fn advice_markdown(a: &crate::design::sketch_advice::SketchAdvice) -> String {
     let mut s = format!(
         "## Which sketch? (measured here at your size)\n\nEach sketch is configured as its implementation sizes it (a power of two of registers, bins or entries: the smallest lg_k whose {} estimator's error reaches {}), built at {}, filled with {} and measured over replicates: its RSE with a 95% chi-square interval, the bytes its stored state takes there (sparse or compressed where the implementation does so) and the median ns per insert. Below 10·2^lg_k distinct items, up to four smaller powers of two are tried first, and one is taken only when its whole measured interval lies under the target. A sketch whose whole interval lies above 1.1 × the target is resized and measured again. Each measurement may take {} s (`--measure-seconds`); past that, a register sketch is replayed at your count and any other is streamed at fewer items, as its row says. This took {:.1} s.\n\n| sketch | lg_k | estimator | bytes (measured) | RSE (theory) | RSE measured [95%] | bias | ns per insert | distinct × replicates | how | notes |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
         if a.merges { "merged" } else { "best unmerged" },

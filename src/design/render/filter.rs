@@ -68,7 +68,7 @@ pub struct FilterReview {
     pub next_digit: Vec<MemoryRow>,
     /// Which structure: every candidate configured, built and measured at
     /// n-max on this machine.
-    pub recommendation: crate::design::measure::Advice,
+    pub recommendation: crate::design::advice::Advice,
     pub seed: SeedAdvice,
     /// Chart files written beside the review (SVG names).
     pub charts: Vec<String>,
@@ -167,7 +167,7 @@ pub fn filter_markdown(r: &FilterReview) -> String {
 
 /// The measured recommendation: one row per candidate, configured and
 /// measured side by side, then the choice and what was left out.
-pub(super) fn advice_markdown(a: &crate::design::measure::Advice) -> String {
+pub(super) fn advice_markdown(a: &crate::design::advice::Advice) -> String {
     let mut s = format!(
         "## Which structure? (measured here at your size)\n\nNeeds: {}. Each candidate is configured for n = {} at FPR {} exactly as its implementation sizes it, built, filled with {}, and measured: its FPR from {} absent queries with a {}% Clopper–Pearson interval, and the median time of an absent and a present query. A candidate whose interval lies above the target beyond the 10% materiality margin of a rate is resized and measured again. This took {:.1} s.\n\n| structure | configuration | bytes | bits per key | FPR (theory) | FPR measured [{}% interval] | ns absent | ns present | notes |\n|---|---|---|---|---|---|---|---|---|\n",
         a.needs,
