@@ -44,9 +44,14 @@ pub trait Review: Serialize {
     fn set_charts(&mut self, files: Vec<String>);
 }
 
-/// A progress line on stderr (a review takes up to its time budget).
+/// A progress line on stderr when stderr is a terminal (a review takes up
+/// to its time budget); a pipe or a file gets none, so an error stays the
+/// one line on stderr.
 pub fn progress(what: &str) {
-    eprintln!("{what}");
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!("{what}");
+    }
 }
 
 /// An input error, one line: `design KIND: --flag = value: why`.
