@@ -173,6 +173,31 @@ impl<'de> serde::Deserialize<'de> for Document {
     }
 }
 
+closed_set! {
+    /// A stream of values for the quantile sketches (`dist` of the
+    /// quantile studies, `--stream` of `design quantiles`).
+    pub enum Dist {
+        Uniform = "uniform",
+        Normal = "normal",
+        Lognormal = "lognormal",
+        Pareto = "pareto",
+        Sorted = "sorted",
+        ReverseSorted = "reverse_sorted",
+        Adversarial = "adversarial",
+    }
+}
+
+closed_set! {
+    /// A stream of keys for the heavy-hitter structures (`--stream` of
+    /// `design heavy-hitters`).
+    pub enum ItemStream {
+        Zipf = "zipf",
+        Uniform = "uniform",
+        Sorted = "sorted",
+        Adversarial = "adversarial",
+    }
+}
+
 /// A design review's output format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {

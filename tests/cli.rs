@@ -1232,6 +1232,13 @@ fn design_filter_measures_on_the_users_keys() {
         );
         assert_eq!(m["false_negatives"], 0, "{m}");
     }
+    // the exact set beside the filters is sized for the file's own keys
+    let words = std::fs::read_to_string("data/words.txt").unwrap();
+    let mut distinct: Vec<&str> = words.lines().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mean = distinct.iter().map(|w| w.len()).sum::<usize>() as f64 / distinct.len() as f64;
+    assert_eq!(j["key_bytes"].as_f64(), Some(mean.ceil()));
     let empty = d.path().join("empty.txt");
     std::fs::write(&empty, "").unwrap();
     let mut full = vec!["design"];
@@ -1405,6 +1412,119 @@ fn design_frequency_shapes_counters_and_refuses_bad_input() {
             ("--merge-nodes", "0"),
         ],
     );
+}
+
+/// `design heavy-hitters` and `design quantiles` refuse bad numbers (exit 2,
+/// one line, nothing written), and read a user's own stream: every record
+/// of --keys an update, every line of --values a value.
+#[test]
+fn design_heavy_hitters_and_quantiles_inputs() {
+    let d = tempfile::tempdir().unwrap();
+    let hh = [
+        "design",
+        "heavy-hitters",
+        "--stream-length",
+        "1e5",
+        "--top",
+        "10",
+        "--error",
+        "1%",
+        "--measure-seconds",
+        "5",
+    ];
+    design_refuses(
+        &hh,
+        &[
+            ("--top", "0"),
+            ("--top", "2.5"),
+            ("--error", "0"),
+            ("--error", "0.9"),
+            ("--stream-length", "nan"),
+            ("--memory", "10"),
+            ("--zipf-s", "0"),
+            ("--universe", "5"),
+        ],
+    );
+    let q = [
+        "design",
+        "quantiles",
+        "--stream-length",
+        "1e5",
+        "--rank-error",
+        "1%",
+        "--measure-seconds",
+        "5",
+    ];
+    design_refuses(
+        &q,
+        &[
+            ("--rank-error", "0"),
+            ("--rank-error", "0.6"),
+            ("--quantiles", "1"),
+            ("--quantiles", "0"),
+            ("--merge-nodes", "0"),
+            ("--quantiles", "0.5,1.5"),
+        ],
+    );
+    // a stream of 2,000 records: key "a" in half of them, "b" in a quarter,
+    // the rest once each
+    let keys = d.path().join("keys.txt");
+    let mut text = String::new();
+    for i in 0..2000 {
+        text += &match i % 4 {
+            0 | 2 => "a".to_string(),
+            1 => "b".to_string(),
+            _ => format!("k{i}"),
+        };
+        text.push('\n');
+    }
+    std::fs::write(&keys, text).unwrap();
+    let j = design_json(
+        &[
+            "heavy-hitters",
+            "--keys",
+            keys.to_str().unwrap(),
+            "--phi",
+            "10%",
+            "--error",
+            "1%",
+        ],
+        &d.path().join("hh"),
+    );
+    assert_eq!(j["stream"]["updates_measured"], 2000);
+    assert_eq!(j["stream"]["wanted"], 2);
+    assert_eq!(j["target_met"], true);
+    let values = d.path().join("values.txt");
+    let text: String = (1..=1000).map(|v| format!("{v}\n")).collect();
+    std::fs::write(&values, text).unwrap();
+    let j = design_json(
+        &[
+            "quantiles",
+            "--values",
+            values.to_str().unwrap(),
+            "--relative-error",
+            "5%",
+        ],
+        &d.path().join("q"),
+    );
+    assert_eq!(j["values_measured"], 1000);
+    assert_eq!(j["target_met"], true);
+    // a value that is not a number is refused with its line
+    std::fs::write(&values, "1\n2\nthree\n").unwrap();
+    let o = Command::cargo_bin("sketchlab")
+        .unwrap()
+        .args(["design", "quantiles", "--relative-error", "5%", "--values"])
+        .arg(&values)
+        .arg("--out")
+        .arg(d.path().join("bad"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("line 3"),
+        "{o:?}"
+    );
+    assert!(!d.path().join("bad").exists());
 }
 
 /// `sketchlab claims --verdict` accepts exactly the ledger's verdict names,
@@ -1856,7 +1976,7 @@ fn report_renders_a_folder_that_run_wrote() {
 #[test]
 fn design_reviews_open_with_their_answer() {
     let d = tempfile::tempdir().unwrap();
-    let cases: [&[&str]; 2] = [
+    let cases: [&[&str]; 4] = [
         &[
             "filter",
             "--n-expected",
@@ -1876,6 +1996,24 @@ fn design_reviews_open_with_their_answer() {
             "0.01",
             "--stream-length",
             "1e6",
+        ],
+        &[
+            "heavy-hitters",
+            "--stream-length",
+            "1e5",
+            "--top",
+            "10",
+            "--error",
+            "0.5%",
+        ],
+        &[
+            "quantiles",
+            "--stream-length",
+            "1e5",
+            "--rank-error",
+            "1%",
+            "--quantiles",
+            "0.5,0.99",
         ],
     ];
     for (c, args) in cases.iter().enumerate() {
@@ -1906,7 +2044,7 @@ fn design_reviews_open_with_their_answer() {
         let text = String::from_utf8_lossy(&o.stdout);
         let first = text.lines().next().unwrap();
         assert_eq!(untimed(first), answer);
-        let name = if c == 0 { "filter" } else { "frequency" };
+        let name = args[0].replace('-', "_");
         let md = std::fs::read_to_string(out.join(format!("{name}.md"))).unwrap();
         assert_eq!(
             md.lines().next(),

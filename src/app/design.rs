@@ -56,6 +56,18 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
             let _lock = lock()?;
             review::write(r, args.common.format, &out)?
         }
+        Design::HeavyHitters(args) => {
+            let r = review::heavy::heavy_hitters(args, &reference)?;
+            summary = format!("{}\n{}", r.answer, review::heavy::summary(&r));
+            let _lock = lock()?;
+            review::write(r, args.common.format, &out)?
+        }
+        Design::Quantiles(args) => {
+            let r = review::quantiles::quantiles(args, &reference)?;
+            summary = format!("{}\n{}", r.answer, review::quantiles::summary(&r));
+            let _lock = lock()?;
+            review::write(r, args.common.format, &out)?
+        }
     };
     match json {
         Some(j) => print!("{j}"),
@@ -70,6 +82,8 @@ fn common_args(d: &Design) -> &crate::cli::ReviewArgs {
         Design::Filter(a) => &a.common,
         Design::Cardinality(a) => &a.common,
         Design::Frequency(a) => &a.common,
+        Design::HeavyHitters(a) => &a.common,
+        Design::Quantiles(a) => &a.common,
     }
 }
 

@@ -125,6 +125,17 @@ impl Clock {
         }
     }
 
+    /// The terminal's closing lines: why fewer were measured than asked
+    /// (when they were), and the warning when the timings are unreliable.
+    pub fn closing(&self, scaled: Option<&str>) -> String {
+        let mut s = scaled.map_or(String::new(), |sc| format!("  scaled: {sc}\n"));
+        let w = self.warning();
+        if !w.is_empty() {
+            s += &format!("  {w}\n");
+        }
+        s
+    }
+
     /// A warning when the timings are unreliable ("" otherwise).
     pub fn warning(&self) -> String {
         if self.timings_reliable {

@@ -54,7 +54,7 @@ pub fn check(i: &FilterArgs) -> Result<()> {
     within(
         KIND,
         "--key-bytes",
-        i.key_bytes as f64,
+        i.key_bytes.unwrap_or(100) as f64,
         1.0,
         (1u64 << 20) as f64,
     )?;
@@ -140,10 +140,16 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
         }
     }
     let measured = MEASURED_KEYS.min(nmax as u64);
-    if let Some(b) = hash_set_bytes(measured, i.key_bytes as usize) {
+    // the keys' own length when the user gave keys and no --key-bytes
+    let key_bytes = i.key_bytes.unwrap_or_else(|| {
+        key_file
+            .as_ref()
+            .map_or(100, |k| (k.mean_len().ceil() as u64).max(1))
+    });
+    if let Some(b) = hash_set_bytes(measured, key_bytes as usize) {
         let scaled = b as f64 * nmax / measured as f64;
         rows.push(MemoryRow {
-            structure: format!("exact HashSet<Vec<u8>> of {}-byte keys", i.key_bytes),
+            structure: format!("exact HashSet<Vec<u8>> of {key_bytes}-byte keys"),
             target_fpr: None,
             fpr: 0.0,
             bytes: scaled,
@@ -175,6 +181,7 @@ pub fn filter(i: &FilterArgs, reference: &Path) -> Result<FilterReview> {
     Ok(FilterReview {
         answer: recommendation.answer(),
         inputs: i.clone(),
+        key_bytes,
         direction: "A filter errs one way only: a \"no\" is always right (no false negatives); a \"maybe\" is wrong with probability p, and the authoritative store behind it resolves every maybe. Without that store a maybe cannot be resolved, and the filter cannot be used alone.".into(),
         traffic: i.hit_rate.map(|h| {
             let removed = 1.0 - bloom::store_traffic(h, at(n));
@@ -312,7 +319,7 @@ mod tests {
             fpr: 0.01,
             hit_rate: Some(0.02),
             qps: Some(10_000.0),
-            key_bytes: 100,
+            key_bytes: Some(100),
             needs: Vec::new(),
             measure_seconds: 2.0,
             keys: None,

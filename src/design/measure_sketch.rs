@@ -403,4 +403,4 @@ pub fn candidate(
 
 #[cfg(test)]
 #[path = "measure_sketch_tests.rs"]
-mod tests;
+pub(crate) mod tests;

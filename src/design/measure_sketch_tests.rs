@@ -116,30 +116,6 @@ fn every_lg_k_cap_is_its_implementations_constant() {
         crate::structures::hyperloglog::P_MAX
     );
     // the constants as each crate's source writes them
-    let registry = std::env::var_os("CARGO_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")))
-        .unwrap()
-        .join("registry/src");
-    let source = |krate: &str, file: &str| -> String {
-        let dir = std::fs::read_dir(&registry)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path().join(krate).join(file))
-            .find(|p| p.is_file())
-            .unwrap_or_else(|| panic!("{krate}/{file} not in {}", registry.display()));
-        std::fs::read_to_string(dir).unwrap()
-    };
-    let constant = |text: &str, decl: &str| -> u32 {
-        let at = text.find(decl).unwrap_or_else(|| panic!("{decl}"));
-        text[at + decl.len()..]
-            .trim_start()
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
     let cpc = source("datasketches-0.6.0", "src/cpc/mod.rs");
     assert_eq!(
         Sketch::Cpc.max_lg_k(),
@@ -161,6 +137,34 @@ fn every_lg_k_cap_is_its_implementations_constant() {
         Sketch::DataSketchesHll8.max_lg_k(),
         constant(&hll[at..], "if !(4..=")
     );
+}
+
+/// A crate's source file as cargo's registry copy holds it.
+pub(crate) fn source(krate: &str, file: &str) -> String {
+    let registry = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")))
+        .unwrap()
+        .join("registry/src");
+    let path = std::fs::read_dir(&registry)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join(krate).join(file))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("{krate}/{file} not in {}", registry.display()));
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The number written after `decl` in `text`.
+pub(crate) fn constant(text: &str, decl: &str) -> u32 {
+    let at = text.find(decl).unwrap_or_else(|| panic!("{decl}"));
+    text[at + decl.len()..]
+        .trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 /// A target no lg_k reaches gets the nearest configuration and its error:

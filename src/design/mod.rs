@@ -8,6 +8,9 @@
 //! * [`filter`]: a filter in front of an authoritative store.
 //! * [`cardinality`]: HyperLogLog distinct counts, per group, merged across nodes.
 //! * [`frequency`]: a Count-Min sketch over a stream of a given length.
+//! * [`heavy`]: the top-k or φ-heavy keys of a stream, under a memory
+//!   budget or an error target.
+//! * [`quantiles`]: quantiles of a stream to a rank or relative error, merged.
 
 pub mod advice;
 pub mod capacity;
@@ -17,10 +20,16 @@ pub mod figures;
 pub mod filter;
 pub mod frequency;
 pub mod hazard;
+pub mod heavy;
+pub mod heavy_measure;
+pub mod ladder;
 pub mod measure;
 pub mod measure_sketch;
+pub mod quantile_measure;
+pub mod quantiles;
 pub mod render;
 pub mod sketch_advice;
+pub mod streams;
 
 use crate::design::render::{SeedAdvice, Sourced};
 use crate::error::{Error, Result};

@@ -41,8 +41,13 @@ impl SketchAdvice {
 
     /// One sketch in one line.
     pub fn line(&self, m: &SketchMeasured) -> String {
+        self.described(m, false)
+    }
+
+    /// One sketch in one line, with its theory's RSE beside the target.
+    fn described(&self, m: &SketchMeasured, theory: bool) -> String {
         format!(
-            "{} (lg_k = {}, {} estimator): {}, measured RSE {} [{}, {}] (target {}), {} ns per insert",
+            "{} (lg_k = {}, {} estimator): {}, measured RSE {} [{}, {}] (target {}{}), {} ns per insert",
             m.structure,
             m.lg_k,
             m.estimator,
@@ -51,6 +56,11 @@ impl SketchAdvice {
             pct(m.rse_lo, 3),
             pct(m.rse_hi, 3),
             pct(self.target_rse, 3),
+            if theory {
+                format!(", theory {}", pct(m.rse_theory, 3))
+            } else {
+                String::new()
+            },
             sig(m.insert_ns, 3)
         )
     }
@@ -97,21 +107,8 @@ impl SketchAdvice {
 
     /// The recommendation in a few lines, for the terminal.
     pub fn summary(&self) -> String {
-        let line = |m: &SketchMeasured| {
-            format!(
-                "{} (lg_k = {}, {} estimator): {}, measured RSE {} [{}, {}] (target {}, theory {}), {} ns per insert",
-                m.structure,
-                m.lg_k,
-                m.estimator,
-                crate::design::render::bytes(m.bytes as f64),
-                pct(m.rse, 3),
-                pct(m.rse_lo, 3),
-                pct(m.rse_hi, 3),
-                pct(self.target_rse, 3),
-                pct(m.rse_theory, 3),
-                sig(m.insert_ns, 3)
-            )
-        };
+        // the answer's line with the theory beside the target
+        let line = |m: &SketchMeasured| self.described(m, true);
         let mut s = format!(
             "for an RSE of {}{} at {}, measured on {} in {:.1} s:\n",
             pct(self.target_rse, 3),

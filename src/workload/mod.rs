@@ -7,6 +7,7 @@
 pub mod check;
 pub mod file;
 pub mod keysets;
+pub mod values;
 pub mod zipf;
 
 use crate::error::Error;

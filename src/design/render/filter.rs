@@ -60,6 +60,9 @@ pub struct FilterReview {
     /// The recommendation in one line: what every format opens with.
     pub answer: String,
     pub inputs: FilterArgs,
+    /// Bytes per key of the exact set: --key-bytes, else the --keys file's
+    /// mean key length, else 100.
+    pub key_bytes: u64,
     pub direction: String,
     /// Question 2 (None without `--hit-rate`).
     pub traffic: Option<Traffic>,
@@ -91,7 +94,7 @@ pub fn filter_markdown(r: &FilterReview) -> String {
         )),
         count(i.qps.unwrap_or(10_000.0)),
         if i.qps.is_none() { " (assumed)" } else { "" },
-        i.key_bytes,
+        r.key_bytes,
         i.common.seed_policy.as_str(),
     );
     let mut s = super::opening(

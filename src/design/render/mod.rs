@@ -8,6 +8,8 @@
 pub mod cardinality;
 pub mod filter;
 pub mod frequency;
+pub mod heavy;
+pub mod quantiles;
 
 pub use cardinality::{CardinalityArgs, CardinalityReview};
 pub use filter::{FilterArgs, FilterReview, MaxN, MemoryRow, Traffic};

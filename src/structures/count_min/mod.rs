@@ -50,6 +50,7 @@
 //!   accounting", SIGCOMM 2002 (conservative update).
 
 pub mod theory;
+pub mod top;
 
 use super::{Frequency, MergeError, Mergeable, ParamError, invalid};
 use crate::hashing::double::FastMod;

@@ -21,28 +21,12 @@ impl Config {
             (Filter::SplitBlockBloom, Shape::Bits { m, .. }) => {
                 Box::new(SplitBlockBloom::new(m / SBBF_BLOCK_BITS, hasher)?)
             }
-            (Filter::CountingBloom, Shape::Counters { m, k, width }) => {
-                Box::new(CountingBloom::new(m, k, width, Overflow::Sticky, hasher)?)
-            }
-            (Filter::Cuckoo, Shape::Cuckoo { buckets, b, f }) => Box::new(CuckooFilter::new(
-                buckets as usize,
-                b as usize,
-                f,
-                CUCKOO_KICKS,
-                seed,
-                hasher,
-            )?),
-            (Filter::Quotient, Shape::Quotient { q, r }) => {
-                // qfilter's own constructor: 2^−r gives exactly r remainder bits
-                let f = QuotientFilter::with_rate(n.max(1), 2f64.powi(-(r as i32)), hasher)?;
-                if (f.slots(), f.remainder_bits()) != (1 << q, r) {
-                    return Err(crate::error::bug(format!(
-                        "qfilter chose 2^{} slots, r = {}, not 2^{q}, r = {r}",
-                        f.slots().trailing_zeros(),
-                        f.remainder_bits()
-                    )));
-                }
-                Box::new(f)
+            // the structures that delete: one constructor for both
+            (Filter::CountingBloom | Filter::Cuckoo | Filter::Quotient, _) => {
+                let d: Box<dyn Membership> = self
+                    .build_deletable(hasher, seed)?
+                    .ok_or_else(|| crate::error::bug(format!("{self:?} cannot delete")))?;
+                d
             }
             (Filter::Xor | Filter::BinaryFuse, Shape::Static { kind, .. }) => {
                 let kind = StaticKind::from_name(kind)
@@ -120,11 +104,18 @@ impl Config {
                 seed,
                 hasher,
             )?),
-            (Filter::Quotient, Shape::Quotient { r, .. }) => Box::new(QuotientFilter::with_rate(
-                self.n.max(1),
-                2f64.powi(-(r as i32)),
-                hasher,
-            )?),
+            (Filter::Quotient, Shape::Quotient { q, r }) => {
+                // qfilter's own constructor: 2^−r gives exactly r remainder bits
+                let f = QuotientFilter::with_rate(self.n.max(1), 2f64.powi(-(r as i32)), hasher)?;
+                if (f.slots(), f.remainder_bits()) != (1 << q, r) {
+                    return Err(crate::error::bug(format!(
+                        "qfilter chose 2^{} slots, r = {}, not 2^{q}, r = {r}",
+                        f.slots().trailing_zeros(),
+                        f.remainder_bits()
+                    )));
+                }
+                Box::new(f)
+            }
             _ => return Ok(None),
         }))
     }

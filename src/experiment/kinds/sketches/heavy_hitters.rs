@@ -26,6 +26,7 @@ use crate::experiment::params::{Def, HashSeed, Seeds};
 use crate::hashing::StrategyId;
 use crate::stats::Proportion;
 use crate::structures::count_min::CountMin;
+use crate::structures::count_min::top::TopList;
 use crate::structures::space_saving::{self, SpaceSaving};
 use crate::workload::zipf::ZipfStream;
 use crate::workload::{KeyGen, KeyType};
@@ -93,44 +94,6 @@ crate::row! {
         bound_share: f64 [Same, fraction],
         /// Which bound: e/w, 3.5/M or 1/k.
         bound_rule: String [Same],
-    }
-}
-
-/// The `top` keys of highest estimate seen so far, beside a Count-Min.
-struct TopList {
-    k: usize,
-    est: HashMap<u64, u64>,
-    min: Option<(u64, u64)>,
-}
-
-impl TopList {
-    fn offer(&mut self, key: u64, e: u64) {
-        if let Some(v) = self.est.get_mut(&key) {
-            *v = e;
-            if self.min.is_some_and(|(_, k)| k == key) {
-                self.min = None;
-            }
-        } else if self.est.len() < self.k {
-            self.est.insert(key, e);
-            self.min = None;
-        } else {
-            let (m, mk) = self.min.unwrap_or_else(|| self.lowest());
-            if e > m {
-                self.est.remove(&mk);
-                self.est.insert(key, e);
-                self.min = None;
-            } else {
-                self.min = Some((m, mk));
-            }
-        }
-    }
-
-    fn lowest(&self) -> (u64, u64) {
-        self.est
-            .iter()
-            .map(|(&k, &v)| (v, k))
-            .min()
-            .unwrap_or((0, 0))
     }
 }
 
@@ -286,11 +249,7 @@ fn measure(
             let hasher = p.hash_seed.hasher(p.hash, seeds);
             let mut cm = CountMin::<u32, _>::new(w, DEPTH, hasher)?;
             let conservative = structure == Structure::CountMinConservative;
-            let mut list = TopList {
-                k: top,
-                est: HashMap::default(),
-                min: None,
-            };
+            let mut list = TopList::new(top);
             for &key in ids {
                 let b = key.to_le_bytes();
                 if conservative {
@@ -300,7 +259,7 @@ fn measure(
                 }
                 list.offer(key, cm.estimate(&b));
             }
-            let rows = sorted_top(list.est.into_iter().collect());
+            let rows = sorted_top(list.rows());
             let bytes = cm.bytes() + p.top * CANDIDATE_BYTES;
             (
                 rows,

@@ -13,25 +13,13 @@ use datasketches::common::SearchCriteria;
 use datasketches::kll::{KllFloat, KllSketch};
 use datasketches::tdigest::TDigestMut;
 use rand::RngExt;
-use rand_distr::{Distribution, LogNormal, Normal, Pareto};
 
 pub struct TDigestStudy;
 
 /// The quantiles read.
 pub const QS: [f64; 6] = [0.5, 0.9, 0.95, 0.99, 0.999, 0.9999];
 
-crate::closed_set! {
-    /// The values of `dist`.
-    pub enum Dist {
-        Uniform = "uniform",
-        Normal = "normal",
-        Lognormal = "lognormal",
-        Pareto = "pareto",
-        Sorted = "sorted",
-        ReverseSorted = "reverse_sorted",
-        Adversarial = "adversarial",
-    }
-}
+pub use crate::workload::values::{Dist, mid_rank, sort as sort_values};
 
 crate::params! {
     pub struct P {
@@ -67,47 +55,14 @@ crate::row! {
     }
 }
 
-/// The stream of a trial: `n` values of the distribution `dist` (one of
-/// [`Dist`]), from the trial's seeds, in stream order. `sorted` and
-/// `reverse_sorted` are the log-normal draws in ascending and descending
-/// order (a merging digest sees its extremes first, or last);
-/// `adversarial` is 10^12 − 10^(12·(1 − u)) for uniform u: every decade of
-/// distance below 10^12 holds the same mass, so values crowd towards 10^12
-/// at every scale (a sketch that interpolates linearly inside a centroid is
-/// wrong at every scale, and a relative-error bucket near 10^12 holds most
-/// of the stream), with no ties (f64 resolves 10^12 − 1 from 10^12).
+/// The stream of a trial: `n` values of the distribution `dist` from the
+/// trial's seeds, in stream order ([`crate::workload::values::draw`]).
 pub fn draw_values(dist: Dist, n: u64, seeds: Seeds) -> anyhow::Result<Vec<f64>> {
-    let mut rng = seeds.rng("values");
-    let normal = Normal::new(0.0, 1.0)?;
-    let lognormal = LogNormal::new(0.0, 1.0)?;
-    let pareto = Pareto::new(1.0, 1.5)?;
-    let mut v: Vec<f64> = (0..n)
-        .map(|_| match dist {
-            Dist::Uniform => rng.random::<f64>(),
-            Dist::Normal => normal.sample(&mut rng),
-            Dist::Lognormal | Dist::Sorted | Dist::ReverseSorted => lognormal.sample(&mut rng),
-            Dist::Adversarial => 1e12 - 10f64.powf(12.0 * (1.0 - rng.random::<f64>())),
-            Dist::Pareto => pareto.sample(&mut rng),
-        })
-        .collect();
-    match dist {
-        Dist::Sorted => sort_values(&mut v),
-        Dist::ReverseSorted => {
-            sort_values(&mut v);
-            v.reverse();
-        }
-        _ => {}
-    }
-    Ok(v)
-}
-
-/// Sorts values in ascending `f64::total_cmp` order, by radix (`radsort`,
-/// whose key for a float is IEEE 754's total order, as `total_cmp`'s): the
-/// order a comparison sort gives, since values equal under `total_cmp` are
-/// the same bits, in a fraction of its time on 10^6 values (a test checks
-/// the two agree). Descending is this reversed, for the same reason.
-pub fn sort_values(v: &mut [f64]) {
-    radsort::sort(v);
+    Ok(crate::workload::values::draw(
+        dist,
+        n,
+        &mut seeds.rng("values"),
+    ))
 }
 
 /// A uniform sample of `s` of the values (Algorithm R, from the trial's
@@ -127,13 +82,6 @@ pub fn reservoir_sample(values: &[f64], s: usize, seeds: Seeds) -> Vec<f64> {
     }
     sort_values(&mut reservoir);
     reservoir
-}
-
-/// The exact mid-rank of x in the sorted stream: (#below + #at-or-below)/2 ÷ n.
-pub fn mid_rank(sorted: &[f64], x: f64) -> f64 {
-    let lo = sorted.partition_point(|&v| v < x) as f64;
-    let hi = sorted.partition_point(|&v| v <= x) as f64;
-    (lo + hi) / 2.0 / sorted.len() as f64
 }
 
 impl Measure for TDigestStudy {

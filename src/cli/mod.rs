@@ -3,6 +3,9 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
+mod design;
+pub use design::*;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "sketchlab",
@@ -297,144 +300,6 @@ impl Cli {
             }
         })
     }
-}
-
-/// What `sketchlab design` reviews.
-#[derive(clap::Subcommand, Debug)]
-pub enum Design {
-    /// A Bloom-filter-style filter in front of an authoritative store
-    #[command(
-        after_help = "Examples:\n  sketchlab design filter --n-expected 1e6 --n-max 3e6 --fpr 0.01 --hit-rate 0.02 --qps 10000\n  sketchlab design filter --n-expected 1e6 --n-max 3e6 --fpr 0.01 --hit-rate 0.02 --qps 10000 --format json\n\nWrites OUT/filter.md (or .html, .json) and its charts; OUT defaults to reports/design. The attack results come from --reference (default reports/claims.csv, the committed full run)."
-    )]
-    Filter(FilterArgs),
-    /// HyperLogLog distinct counts: registers, memory, error, merging across nodes
-    #[command(
-        after_help = "Examples:\n  sketchlab design cardinality --error 0.01\n  sketchlab design cardinality --error 0.01 --groups 1e5 --merge-nodes 200 --distinct 1e6 --format json\n\nWrites OUT/cardinality.md (or .html, .json) and its chart; OUT defaults to reports/design."
-    )]
-    Cardinality(CardinalityArgs),
-    /// Count-Min frequencies: width, depth, memory, εN, counter width for the stream
-    #[command(
-        after_help = "Examples:\n  sketchlab design frequency --epsilon 0.001 --delta 0.01 --stream-length 1e9\n  sketchlab design frequency --epsilon 0.001 --delta 0.01 --stream-length 1e10 --merge-nodes 200 --format json\n\nWrites OUT/frequency.md (or .html, .json) and its charts; OUT defaults to reports/design."
-    )]
-    Frequency(FrequencyArgs),
-}
-
-/// The inputs of `sketchlab design filter`: the flags themselves are
-/// the review's inputs (and its JSON's `inputs`).
-#[derive(clap::Args, Clone, Debug, serde::Serialize)]
-pub struct FilterArgs {
-    /// Keys the filter is sized for
-    #[arg(long, value_parser = number, value_name = "N")]
-    pub n_expected: f64,
-    /// The most keys it will ever hold
-    #[arg(long, value_parser = number, value_name = "N")]
-    pub n_max: f64,
-    /// Target false-positive rate, in (0, 1)
-    #[arg(long, value_parser = number, value_name = "P")]
-    pub fpr: f64,
-    /// Share of lookups whose key is present, in [0, 1] (without it the
-    /// store-traffic question is left out)
-    #[arg(long, value_parser = number, value_name = "H")]
-    pub hit_rate: Option<f64>,
-    /// Lookups per second (without it the traffic is given per 10,000 lookups)
-    #[arg(long, value_parser = number, value_name = "Q")]
-    pub qps: Option<f64>,
-    /// Bytes per key (for the exact hash set beside the filters)
-    #[arg(long, value_name = "B", default_value_t = 100)]
-    pub key_bytes: u64,
-    /// What the filter must do besides answer: inserts (after it is
-    /// built), deletes, merges; comma-separated (none: a static filter qualifies)
-    #[arg(long, value_name = "WHAT", value_delimiter = ',', value_parser = ["inserts", "deletes", "merges"])]
-    pub needs: Vec<String>,
-    /// Seconds the review's measurements may take in all (shared by the
-    /// candidates); a candidate past its share is measured as a scaled
-    /// instance (the same load and fingerprint), and says so
-    #[arg(long, value_parser = number, value_name = "S", default_value_t = 60.0)]
-    pub measure_seconds: f64,
-    /// Your own keys for the measurement (gzip read transparently): its
-    /// first n-max distinct keys are the members, the rest absent queries;
-    /// synthetic 8-byte ids make up the difference
-    #[arg(long, value_name = "FILE")]
-    pub keys: Option<PathBuf>,
-    /// How --keys splits into keys: lines, hex (each line hex-decoded) or u64le
-    #[arg(long, value_name = "FORMAT", default_value = "lines", value_parser = ["lines", "hex", "u64le"])]
-    pub keys_format: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub common: ReviewArgs,
-}
-
-/// The inputs of `sketchlab design cardinality`: the flags themselves are
-/// the review's inputs (and its JSON's `inputs`).
-#[derive(clap::Args, Clone, Debug, serde::Serialize)]
-pub struct CardinalityArgs {
-    /// Target relative standard error, in (0, 1)
-    #[arg(long, value_parser = number, value_name = "E")]
-    pub error: f64,
-    /// Sketches kept side by side (one per day, country, campaign, ...)
-    #[arg(long, value_parser = number, value_name = "G", default_value_t = 1.0)]
-    pub groups: f64,
-    /// Nodes whose sketches a coordinator merges (1: no merging)
-    #[arg(long, value_parser = number, value_name = "N", default_value_t = 1.0)]
-    pub merge_nodes: f64,
-    /// Distinct items per group, when known: each sketch is measured there
-    /// (and the exact set beside the sketch is sized for it)
-    #[arg(long, value_parser = number, value_name = "D")]
-    pub distinct: Option<f64>,
-    /// Seconds the review's measurements may take in all (shared by the
-    /// sketches); a sketch past its share is replayed (register sketches) or
-    /// streamed at fewer distinct items, and says so
-    #[arg(long, value_parser = number, value_name = "S", default_value_t = 60.0)]
-    pub measure_seconds: f64,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub common: ReviewArgs,
-}
-
-/// The inputs of `sketchlab design frequency`: the flags themselves are
-/// the review's inputs (and its JSON's `inputs`).
-#[derive(clap::Args, Clone, Debug, serde::Serialize)]
-pub struct FrequencyArgs {
-    /// Additive error as a share of the stream's total, in [1e-9, 1) (w = ⌈e/ε⌉ counters per row must fit in memory)
-    #[arg(long, value_parser = number, value_name = "EPS")]
-    pub epsilon: f64,
-    /// Chance a query exceeds εN, in (0, 1)
-    #[arg(long, value_parser = number, value_name = "DELTA")]
-    pub delta: f64,
-    /// Total updates the sketch will count (N)
-    #[arg(long, value_parser = number, value_name = "N")]
-    pub stream_length: f64,
-    /// Nodes whose sketches a coordinator sums (1: no merging)
-    #[arg(long, value_parser = number, value_name = "N", default_value_t = 1.0)]
-    pub merge_nodes: f64,
-    /// Zipf exponent of the stream simulated to measure the overshoot
-    #[arg(long, value_parser = number, value_name = "S", default_value_t = 1.1)]
-    pub zipf_s: f64,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub common: ReviewArgs,
-}
-
-/// What every design review takes besides its own numbers (its seed
-/// policy is an input; where and how it is written are not).
-#[derive(clap::Args, Clone, Debug, serde::Serialize)]
-pub struct ReviewArgs {
-    /// Where the hash's seed comes from
-    #[arg(long, value_enum, default_value_t)]
-    pub seed_policy: crate::vocab::SeedChoice,
-    /// What the recommendation ranks by first: bytes (the fastest within
-    /// 10% of the smallest is named beside it) or speed
-    #[arg(long, value_enum, default_value_t)]
-    pub prefer: crate::vocab::Prefer,
-    /// Output format
-    #[arg(long, value_enum, default_value_t)]
-    #[serde(skip)]
-    pub format: crate::vocab::Format,
-    /// A reference run's claims.csv, for the attack results [default:
-    /// reports/claims.csv, the committed full run, when it is there]
-    #[arg(long, value_name = "FILE")]
-    #[serde(skip)]
-    pub reference: Option<PathBuf>,
 }
 
 /// A number as a person writes it in a design question: `1e6`, `5,000,000`,
