@@ -52,6 +52,17 @@ impl Error {
             {
                 70
             }
+            // bad input found inside a writer (a link at an output's name)
+            Error::Other(e)
+                if e.chain().any(|c| {
+                    matches!(
+                        c.downcast_ref::<Error>(),
+                        Some(Error::Input(_) | Error::Invalid { .. })
+                    )
+                }) =>
+            {
+                2
+            }
             Error::Other(_) => 1,
         }
     }

@@ -723,3 +723,148 @@ fn keys_check_leaves_no_temporary_folder_behind() {
         "{left:?}"
     );
 }
+
+/// Nothing outside --out (#61): a link at a study's folder, at
+/// `baselines/`, at the lock's name (a hard link too), or a study name in
+/// run.json that leaves the folder, is refused with exit 2 naming it, and
+/// the file or folder it points to is untouched.
+#[test]
+fn links_inside_out_are_refused_and_their_targets_untouched() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    let out = small_run(root, "r");
+    let victim = root.join("victim");
+    std::fs::create_dir_all(victim.join("main")).unwrap();
+    std::fs::write(victim.join("results.csv"), "victim\n").unwrap();
+    std::fs::write(victim.join("main/keep"), "keep\n").unwrap();
+    let study = out.join("bloom_overfill");
+    let moved = root.join("bloom_overfill.real");
+    std::fs::rename(&study, &moved).unwrap();
+    std::os::unix::fs::symlink(&victim, &study).unwrap();
+    for args in [
+        vec![
+            "run",
+            "exp/bloom_overfill.toml",
+            "--quick",
+            "--quiet",
+            "--out",
+            "r",
+        ],
+        vec!["report", "r"],
+    ] {
+        let o = run(&args, root);
+        refused(&o, "symbolic link", &format!("{args:?}"));
+    }
+    assert_eq!(
+        std::fs::read_to_string(victim.join("results.csv")).unwrap(),
+        "victim\n"
+    );
+    assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 2);
+    std::fs::remove_file(&study).unwrap();
+    std::fs::rename(&moved, &study).unwrap();
+    // a linked baselines/ folder: nothing removed through it
+    std::os::unix::fs::symlink(&victim, out.join("baselines")).unwrap();
+    let o = run(
+        &[
+            "reproduce",
+            "--quick",
+            "--quiet",
+            "--experiments",
+            "exp",
+            "--out",
+            "r",
+            "--save-baseline",
+            "main",
+        ],
+        root,
+    );
+    refused(&o, "symbolic link", "--save-baseline through a link");
+    assert!(victim.join("main/keep").is_file());
+    std::fs::remove_file(out.join("baselines")).unwrap();
+    // a hard link at the lock's name: the linked file is not rewritten
+    let lock = out.join(".sketchlab.lock");
+    std::fs::remove_file(&lock).unwrap();
+    std::fs::hard_link(victim.join("results.csv"), &lock).unwrap();
+    refused(
+        &run(&["report", "r"], root),
+        "hard link",
+        "a hard-linked lock",
+    );
+    assert_eq!(
+        std::fs::read_to_string(victim.join("results.csv")).unwrap(),
+        "victim\n"
+    );
+    std::fs::remove_file(&lock).unwrap();
+    // a study in run.json that names a folder outside OUT
+    let record = out.join("run.json");
+    let text = std::fs::read_to_string(&record).unwrap();
+    std::fs::write(&record, text.replace("\"bloom_overfill\"", "\"../victim\"")).unwrap();
+    refused(
+        &run(&["report", "r"], root),
+        "plain folder name",
+        "../ in run.json",
+    );
+    assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 2);
+}
+
+/// A single-file output (`hllpp-bias FILE`) replaces only a regular file:
+/// a FIFO, a folder or a link there is refused before any work.
+#[test]
+fn single_file_outputs_replace_only_regular_files() {
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("fifo");
+    mkfifo(&fifo);
+    let dir = d.path().join("dir");
+    std::fs::create_dir(&dir).unwrap();
+    let target = d.path().join("target.csv");
+    std::fs::write(&target, "mine\n").unwrap();
+    let link = d.path().join("link.csv");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    for (p, needle) in [
+        (&fifo, "not a regular file"),
+        (&dir, "not a regular file"),
+        (&link, "symbolic link"),
+    ] {
+        let o = run(
+            &["hllpp-bias", "--trials", "1", p.to_str().unwrap()],
+            d.path(),
+        );
+        refused(&o, needle, &p.display().to_string());
+    }
+    let m = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type()));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine\n");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+/// A study may not take the name of a folder a run keeps beside its
+/// studies (`quick`, `baselines`, `design`), and `keys check` refuses a
+/// TMPDIR that is not a folder, creating nothing.
+#[test]
+fn reserved_names_and_a_missing_tmpdir_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let spec = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/bloom_overfill.toml"),
+    )
+    .unwrap()
+    .replacen("name = \"bloom_overfill\"", "name = \"quick\"", 1);
+    std::fs::write(d.path().join("quick.toml"), spec).unwrap();
+    let o = run(&["run", "quick.toml", "--quick", "--out", "o"], d.path());
+    refused(&o, "quick", "a study named quick");
+    assert!(!d.path().join("o").exists());
+    let missing = d.path().join("no/such/tmp");
+    let o = Command::new(BIN)
+        .args([
+            "keys",
+            "check",
+            "tests/keys/urls.txt",
+            "--hashes",
+            "xxh3_64",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TMPDIR", &missing)
+        .output()
+        .unwrap();
+    refused(&o, "TMPDIR", "a missing TMPDIR");
+    assert!(!d.path().join("no").exists());
+}

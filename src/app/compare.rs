@@ -23,15 +23,19 @@ pub(super) fn baseline_name(name: &str) -> Result<&str> {
 /// Copies a finished run's results (each study's results, summary,
 /// manifest and spec, and claims.csv) to OUT/baselines/NAME, replacing an older one.
 pub(super) fn save_baseline_as(out: &Path, name: &str) -> Result<()> {
-    let to = out.join("baselines").join(name);
+    use crate::export::contain;
+    // never through a link: OUT/baselines and OUT/baselines/NAME are real
+    // folders (remove_dir_all does not follow links inside them)
+    let to = contain::dir_within(out, Path::new("baselines"))?.join(name);
     let fail = |e: std::io::Error| Error::file(&to, format!("saving the baseline: {e}"));
+    contain::check_dir(&to)?;
     if to.exists() {
         std::fs::remove_dir_all(&to).map_err(fail)?;
     }
     let run = RunRecord::read(out)?;
     for study in &run.studies {
-        let (from, dest) = (out.join(study), to.join(study));
-        std::fs::create_dir_all(&dest).map_err(fail)?;
+        let from = out.join(study);
+        let dest = contain::dir_within(&to, Path::new(study))?;
         for f in [
             "manifest.json",
             "spec.toml",

@@ -1,6 +1,6 @@
 //! `sketchlab hllpp-bias`.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::export;
 use std::path::Path;
 
@@ -15,6 +15,9 @@ pub(super) fn hllpp_bias(
 ) -> Result<()> {
     use crate::structures::hyperloglog::hllpp;
     use rayon::prelude::*;
+    // the output must be a new name or a regular file with one name (not a
+    // device, a FIFO, a folder or a link): checked before any work
+    crate::export::contain::check_file(file)?;
     let started = std::time::Instant::now();
     let mut points = Vec::new();
     for p in 4..=18u32 {
@@ -35,8 +38,7 @@ pub(super) fn hllpp_bias(
         format!("seed: {seed}"),
     ];
     if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Other(anyhow::anyhow!("creating {}: {e}", dir.display())))?;
+        export::contain::dir_within(dir, Path::new(""))?;
     }
     // written whole or not at all; a failed write (a full disk) is I/O, exit 1
     export::write_atomic(file, hllpp::to_csv(&points, &provenance).as_bytes())?;

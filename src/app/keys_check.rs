@@ -22,8 +22,10 @@ fn remove_stale_temporaries() {
     };
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
+        // sketchlab-keys-check-PID-RANDOM (or -PID, from older builds)
         let Some(pid) = name
             .strip_prefix(TEMP_PREFIX)
+            .and_then(|p| p.split('-').next())
             .and_then(|p| p.parse::<u32>().ok())
         else {
             continue;
@@ -82,11 +84,27 @@ pub(super) fn keys_check(
     let (dir, temporary) = match out {
         Some(d) => (d.to_path_buf(), false),
         None => {
+            // a fresh private folder (mkdir, mode 0700, an unpredictable
+            // name), never one that is already there; a TMPDIR that is not a
+            // folder is refused, and nothing is created
+            let tmp = std::env::temp_dir();
+            if !std::fs::metadata(&tmp).is_ok_and(|m| m.is_dir()) {
+                return Err(Error::Input(format!(
+                    "the temporary folder {} (TMPDIR) is not a folder: set TMPDIR to one, or pass --out",
+                    tmp.display()
+                )));
+            }
             remove_stale_temporaries();
-            (
-                std::env::temp_dir().join(format!("{TEMP_PREFIX}{}", std::process::id())),
-                true,
-            )
+            let d = tempfile::Builder::new()
+                .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
+                .tempdir_in(&tmp)
+                .map_err(|e| {
+                    Error::Other(anyhow::anyhow!(
+                        "{}: cannot create a folder: {e}",
+                        tmp.display()
+                    ))
+                })?;
+            (d.keep(), true)
         }
     };
     let _lock = crate::experiment::lock::OutLock::acquire(&dir, true)?;

@@ -116,7 +116,8 @@ fn calibrate(i: &HeavyHittersArgs, list: u64, prefix: &[u64]) -> anyhow::Result<
     for &h in Hitter::ALL {
         let (lo, hi) = h.range(list);
         let k = h.norm(start_knob(i, h).clamp(lo, hi));
-        total += hm::measure(h, k, list, prefix, &truth, None)?.ns_per_update;
+        // timing only: the bytes are not needed
+        total += hm::measure(h, (k, Some(0)), list, prefix, &truth, None)?.ns_per_update;
     }
     Ok(total)
 }
@@ -258,7 +259,10 @@ fn candidate(
 ) -> anyhow::Result<Candidate> {
     if let Some(budget) = i.memory {
         let (chosen, note) = match hm::largest_within(h, list, budget, wide)? {
-            Ok(k) => (Some(hm::measure(h, k, list, stream, truth, None)?), None),
+            Ok((k, b)) => (
+                Some(hm::measure(h, (k, Some(b)), list, stream, truth, None)?),
+                None,
+            ),
             Err(least) => (
                 None,
                 Some(format!(
@@ -283,7 +287,7 @@ fn candidate(
         |k| h.norm(k),
         deadline,
         |k| {
-            let m = hm::measure(h, k, list, stream, truth, Some(e))?;
+            let m = hm::measure(h, (k, None), list, stream, truth, Some(e))?;
             let meets = m.meets == Some(true);
             Ok((m, meets))
         },

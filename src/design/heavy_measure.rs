@@ -290,11 +290,19 @@ impl crate::design::ladder::Rung for HitterMeasured {
     }
 }
 
-/// The bytes a structure takes at this knob once saturated: built and fed
-/// more distinct keys than it holds, measured by the counting allocator
-/// (`true`) or, without it, by the structure's own accounting (`false`).
+/// The bytes a structure takes at this knob once saturated, measured by
+/// the counting allocator (`true`) or, without it, by the structure's own
+/// accounting (`false`). Saturated: fed 16 times as many distinct keys as
+/// it holds in a hash map (SpaceSaving's counters, Count-Min's top list),
+/// so the evictions' churn has grown the map to where it stays (a map
+/// whose tombstones run out doubles), and twice a frequent-items map's
+/// slots (its map is fixed once full: it purges).
 pub fn bytes_of(h: Hitter, knob: u64, list: u64, wide: bool) -> anyhow::Result<(u64, bool)> {
-    let fill = 2 * knob.max(list);
+    let fill = match h {
+        Hitter::SpaceSaving => 16 * knob.max(list),
+        Hitter::FrequentItems => 2 * knob,
+        _ => 16 * list,
+    };
     let build = || -> anyhow::Result<Built> {
         let mut b = Built::new(h, knob, list, wide)?;
         (0..fill).for_each(|i| b.update(crate::hashing::splitmix64(i ^ SEED)));
@@ -310,16 +318,20 @@ pub fn bytes_of(h: Hitter, knob: u64, list: u64, wide: bool) -> anyhow::Result<(
 
 /// Feeds `stream` to `h` at `knob` and reads its answer against `truth`;
 /// `error` is the target share (None: a memory budget).
+/// `bytes`: its saturated bytes when already measured (else measured here).
 pub fn measure(
     h: Hitter,
-    knob: u64,
+    (knob, bytes): (u64, Option<u64>),
     list: u64,
     stream: &[u64],
     truth: &Truth,
     error: Option<f64>,
 ) -> anyhow::Result<HitterMeasured> {
     let wide = stream.len() as u64 > u32::MAX as u64;
-    let (bytes, _) = bytes_of(h, knob, list, wide)?;
+    let bytes = match bytes {
+        Some(b) => b,
+        None => bytes_of(h, knob, list, wide)?.0,
+    };
     let mut b = Built::new(h, knob, list, wide)?;
     let t = Instant::now();
     for &k in stream {
@@ -373,26 +385,29 @@ pub fn measure(
     })
 }
 
-/// The largest knob whose saturated bytes fit `budget` (None: not even
-/// the smallest does, with its bytes).
+/// The largest knob whose saturated bytes fit `budget`, with those bytes
+/// (Err: not even the smallest fits; its bytes).
 pub fn largest_within(
     h: Hitter,
     list: u64,
     budget: f64,
     wide: bool,
-) -> anyhow::Result<Result<u64, u64>> {
+) -> anyhow::Result<Result<(u64, u64), u64>> {
     let (lo, hi) = h.range(list);
-    let fits =
-        |k: u64| -> anyhow::Result<bool> { Ok(bytes_of(h, k, list, wide)?.0 as f64 <= budget) };
-    if !fits(lo)? {
-        return Ok(Err(bytes_of(h, lo, list, wide)?.0));
+    let bytes = |k: u64| -> anyhow::Result<u64> { Ok(bytes_of(h, k, list, wide)?.0) };
+    let mut ok = (lo, bytes(lo)?);
+    if ok.1 as f64 > budget {
+        return Ok(Err(ok.1));
     }
     if h == Hitter::FrequentItems {
-        let mut k = lo;
-        while k * 2 <= hi && fits(k * 2)? {
-            k *= 2;
+        while ok.0 * 2 <= hi {
+            let b = bytes(ok.0 * 2)?;
+            if b as f64 > budget {
+                break;
+            }
+            ok = (ok.0 * 2, b);
         }
-        return Ok(Ok(k));
+        return Ok(Ok(ok));
     }
     // every counter costs at least 4 bytes (Count-Min: d·4 per column)
     let unit = if h == Hitter::SpaceSaving {
@@ -400,11 +415,12 @@ pub fn largest_within(
     } else {
         4 * DEPTH
     };
-    let (mut ok, mut bad) = (lo, ((budget / unit as f64) as u64 + 1).min(hi + 1));
-    while bad - ok > 1.max(ok / 200) {
-        let mid = ok + (bad - ok) / 2;
-        if fits(mid)? {
-            ok = mid;
+    let mut bad = ((budget / unit as f64) as u64 + 1).min(hi + 1);
+    while bad - ok.0 > 1.max(ok.0 / 200) {
+        let mid = ok.0 + (bad - ok.0) / 2;
+        let b = bytes(mid)?;
+        if b as f64 <= budget {
+            ok = (mid, b);
         } else {
             bad = mid;
         }

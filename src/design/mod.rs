@@ -171,8 +171,7 @@ pub fn write<R: Review>(
 ) -> Result<(PathBuf, Option<String>)> {
     // a folder that cannot be created (a read-only file system) is an I/O
     // failure, exit 1, not bad input
-    std::fs::create_dir_all(out)
-        .map_err(|e| Error::Other(anyhow::anyhow!("{}: cannot create: {e}", out.display())))?;
+    crate::export::contain::dir_within(out, Path::new(""))?;
     let files = crate::plot::render_all(&review.charts(), &[], out)?;
     let svgs: Vec<&PathBuf> = files
         .iter()

@@ -114,10 +114,9 @@ pub fn open_side(arg: &str) -> Result<Side> {
             .strip_prefix(path)
             .map_err(|_| Error::Input(format!("{arg}: {name} is outside {path}")))?;
         let bytes = git(&["show", &format!("{rev}:{name}")])?;
-        let to = tmp.path().join(rel);
-        std::fs::create_dir_all(to.parent().expect("a file in a directory"))
-            .and_then(|_| std::fs::write(&to, bytes))
-            .map_err(|e| Error::Other(e.into()))?;
+        let dir =
+            crate::export::contain::dir_within(tmp.path(), rel.parent().unwrap_or(Path::new("")))?;
+        crate::export::write_atomic(&dir.join(rel.file_name().unwrap_or_default()), &bytes)?;
     }
     Ok(Side {
         label: arg.to_string(),

@@ -301,8 +301,13 @@ pub struct Writer {
 impl Writer {
     /// A new journal holding only `header`.
     pub fn create(path: &Path, header: &Header) -> anyhow::Result<Writer> {
-        let mut f =
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+        let mut f = crate::export::contain::open_in_place(
+            path,
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true),
+        )?;
         let line = header.line();
         f.write_all(line.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
@@ -324,10 +329,8 @@ impl Writer {
                 .with_context(|| format!("rewriting {}", path.display()))?;
             text.len() as u64
         };
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .with_context(|| format!("opening {}", path.display()))?;
+        let f =
+            crate::export::contain::open_in_place(path, std::fs::OpenOptions::new().write(true))?;
         f.set_len(good_len)
             .with_context(|| format!("truncating {}", path.display()))?;
         let mut f = f;

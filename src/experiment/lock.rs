@@ -37,25 +37,20 @@ impl OutLock {
     /// another live sketchlab holds is refused with exit 2, naming the holder.
     pub fn acquire(out: &Path, create: bool) -> Result<OutLock> {
         if create {
-            std::fs::create_dir_all(out).map_err(|e| io(out, "cannot create", e))?;
+            crate::export::contain::dir_within(out, Path::new(""))?;
         }
+        crate::export::contain::check_dir(out)?;
         let path = out.join(FILE);
-        // opening a FIFO for writing would block until a reader came
-        if let Ok(m) = std::fs::symlink_metadata(&path)
-            && !m.is_file()
-        {
-            return Err(Error::file(
-                &path,
-                "the lock is not a regular file (a FIFO, a link, a directory?): remove it",
-            ));
-        }
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| io(&path, "cannot open the lock", e))?;
+        // a link, a hard link, a FIFO (opening one to write would block until
+        // a reader came) or a folder at the lock's name is refused
+        let mut file = crate::export::contain::open_in_place(
+            &path,
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+        )?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {

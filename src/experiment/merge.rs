@@ -10,7 +10,6 @@ use super::runner::{self, RunOptions};
 use super::spec::Spec;
 use crate::error::{Error, Result};
 use crate::export;
-use anyhow::Context;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -329,8 +328,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<report_stag
     // all checked: take the output directory (the inputs are only read), then write
     let _lock = super::lock::OutLock::acquire(out, true)?;
     for (m, table) in merged.iter().zip(tables) {
-        let dir = out.join(&m.spec.name);
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let dir = export::contain::dir_within(out, Path::new(&m.spec.name))?;
         let rows = export::write_output(&dir, "results.csv", &export::csv::to_bytes(&table)?)?;
         export::write_atomic(&dir.join("spec.toml"), m.spec.source.as_bytes())?;
         let mut manifest = runner::manifest(

@@ -56,8 +56,18 @@ impl RunRecord {
                 ),
             )
         })?;
-        serde_json::from_slice(&bytes)
-            .map_err(|e| Error::file(&path, format!("not a run record: {e}")))
+        let run: RunRecord = serde_json::from_slice(&bytes)
+            .map_err(|e| Error::file(&path, format!("not a run record: {e}")))?;
+        // a study is a folder beside run.json, never a path out of it
+        for s in run
+            .studies
+            .iter()
+            .chain(run.study_seconds.iter().map(|s| &s.study))
+        {
+            export::contain::plain_name(s)
+                .map_err(|why| Error::file(&path, format!("studies: {why}")))?;
+        }
+        Ok(run)
     }
 
     /// `OUT/run.json`, or for a folder `sketchlab run` wrote (its studies'
@@ -119,7 +129,7 @@ impl RunRecord {
     pub fn write(&self, out: &Path) -> Result<()> {
         let mut v = serde_json::to_vec_pretty(self).map_err(anyhow::Error::from)?;
         v.push(b'\n');
-        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        export::contain::dir_within(out, Path::new(""))?;
         export::write_atomic(&out.join("run.json"), &v)?;
         Ok(())
     }
@@ -318,6 +328,11 @@ pub struct Rebuilt {
 /// more than one of `results.csv`, `.xz` and `.gz` (which is current cannot be told).
 pub(crate) fn check_one_run(out: &Path, run: &RunRecord) -> Result<()> {
     let mut seen: Vec<(String, Option<u64>, bool)> = Vec::new();
+    // the report writes into every study's folder: none may be a link
+    export::contain::check_dir(out)?;
+    for name in &run.studies {
+        export::contain::check_dir(&out.join(name))?;
+    }
     for name in &run.studies {
         let dir = out.join(name);
         let path = dir.join("manifest.json");

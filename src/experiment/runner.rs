@@ -264,7 +264,11 @@ pub fn run_study(
         None => vec![true; all.len()],
     };
     let count = mine.iter().filter(|&&m| m).count();
+    // a link at the output folder or the study's folder is refused before
+    // anything is read or written there
+    crate::export::contain::check_dir(&opts.out)?;
     let dir = opts.out.join(&spec.name);
+    crate::export::contain::check_dir(&dir)?;
     let path = dir.join(match opts.shard {
         Some(s) => s.file_name(),
         None => "journal".into(),
@@ -309,7 +313,7 @@ pub fn run_study(
         }
         (journal::Writer::reopen(&path, &contents)?, done)
     } else {
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        crate::export::contain::dir_within(&opts.out, Path::new(&spec.name))?;
         (journal::Writer::create(&path, &want)?, HashMap::new())
     };
     progress.inc(done.len() as u64);

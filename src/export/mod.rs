@@ -1,6 +1,7 @@
 //! Exports: functions that return bytes (testable without files), and one
 //! atomic writer.
 
+pub mod contain;
 pub mod csv;
 pub mod html;
 pub mod markdown;
@@ -14,21 +15,41 @@ use std::time::SystemTime;
 /// Writes `bytes` to a temporary file beside `path`, then renames it, so an
 /// interrupted run never leaves a half-written file under the final name.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let tmp = tmp_path(path);
-    let mut f =
-        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let written = f
-        .write_all(bytes)
-        .with_context(|| format!("writing {}", path.display()));
-    f.sync_all().ok();
-    drop(f);
-    // a failed write (a full disk) leaves no half-written temporary behind
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+    use std::os::unix::fs::PermissionsExt;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // a link at the folder or the name, a second name of a file elsewhere,
+    // a FIFO or a device: refused (exit 2), nothing written
+    contain::check_dir(dir)?;
+    contain::check_file(path)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((s, e)) => (s, format!(".{e}")),
+        None => (name, String::new()),
+    };
+    // created exclusively (O_EXCL: a link planted at the name is not
+    // followed) under a name no one can predict, readable as File::create's
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{stem}.tmp-"))
+        .suffix(&ext)
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temporary for {}", path.display()))?;
+    // a failed write (a full disk) leaves no half-written temporary behind:
+    // the temporary is removed when dropped
+    tmp.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.as_file().sync_all().ok();
+    tmp.persist(path).map(drop).map_err(|e| {
+        anyhow::anyhow!(
+            "renaming {} to {}: {}",
+            e.file.path().display(),
+            path.display(),
+            e.error
+        )
+    })
 }
 
 /// Outputs (results.csv, summary.csv, keys.txt) larger than this are
@@ -142,8 +163,8 @@ pub fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Removes the temporaries a killed writer left in `dir` (`.NAME.tmp-PID…`,
-/// see [`tmp_path`]); the caller holds the directory's lock, so no live
+/// Removes the temporaries a killed writer left in `dir` (`.NAME.tmp-…`,
+/// see [`write_atomic`]); the caller holds the directory's lock, so no live
 /// writer owns them. Returns how many went.
 pub fn remove_temporaries(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -158,17 +179,6 @@ pub fn remove_temporaries(dir: &Path) -> usize {
         })
         .filter(|e| std::fs::remove_file(e.path()).is_ok())
         .count()
-}
-
-/// `dir/.name.tmp-PID.ext`: hidden, unique per process, same extension
-/// (plotters picks the image format from it).
-pub fn tmp_path(path: &Path) -> PathBuf {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let (stem, ext) = match name.rsplit_once('.') {
-        Some((s, e)) => (s, format!(".{e}")),
-        None => (name, String::new()),
-    };
-    path.with_file_name(format!(".{stem}.tmp-{}{ext}", std::process::id()))
 }
 
 /// One column of results.csv as its manifest describes it, so a results
@@ -438,6 +448,24 @@ mod tests {
         write_atomic(&p, b"x,y\n").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"x,y\n");
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
-        assert!(tmp_path(&p).to_string_lossy().ends_with(".csv"));
+    }
+
+    /// A link planted at an output's name, or at its folder, is refused
+    /// (exit 2) and the file it points to is untouched; so is a hard link.
+    #[test]
+    fn atomic_write_refuses_links() {
+        let d = tempfile::tempdir().unwrap();
+        let victim = d.path().join("victim.csv");
+        std::fs::write(&victim, "mine").unwrap();
+        let out = d.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        std::os::unix::fs::symlink(&victim, out.join("results.csv")).unwrap();
+        std::fs::hard_link(&victim, out.join("summary.csv")).unwrap();
+        std::os::unix::fs::symlink(d.path(), out.join("study")).unwrap();
+        for p in ["results.csv", "summary.csv", "study/victim.csv"] {
+            let e = write_atomic(&out.join(p), b"x").unwrap_err();
+            assert_eq!(crate::error::Error::Other(e).exit_code(), 2, "{p}");
+        }
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine");
     }
 }

@@ -248,6 +248,9 @@ impl Spec {
                 &format!("must be 1 to {MAX_NAME_CHARS} lowercase letters, digits and _"),
             ));
         }
+        if let Err(why) = crate::export::contain::plain_name(&raw.name) {
+            return Err(fe("name", &format!("{:?}", raw.name), &why));
+        }
         let own = own.filter(|(k, _)| k.name() == raw.kind);
         let kind = own
             .map(|(k, _)| k)
