@@ -34,7 +34,12 @@ pub(crate) fn say(args: std::fmt::Arguments) {
         return;
     }
     let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+    // text from specs and file names: control characters shown, not obeyed
+    let text = crate::export::text::terminal(&args.to_string()).into_owned();
+    if let Err(e) = out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+    {
         GONE.store(true, Ordering::Relaxed);
         eprintln!("note: stdout failed ({e}); the run goes on and writes its files");
     }
@@ -96,11 +101,11 @@ pub fn run(cli: Cli) -> Result<()> {
             kinds: false,
         } => list(&cli.experiments),
         Command::List { hashes: true, .. } => {
-            print!("{}", list_hashes());
+            print!("{}", crate::export::text::terminal(&list_hashes()));
             Ok(())
         }
         Command::List { kinds: true, .. } => {
-            print!("{}", list_kinds());
+            print!("{}", crate::export::text::terminal(&list_kinds()));
             Ok(())
         }
         Command::Hash {
@@ -133,7 +138,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let spec = Spec::load(&resolve(&cli.experiments, target)?)?;
             let plan = crate::experiment::plan::plan(&spec, &opts);
             if !cli.quiet {
-                println!("{}", plan.line());
+                println!("{}", crate::export::text::terminal(&plan.line()));
             }
             plan.check(&spec)?;
             // everything checked: take the output directory before writing
@@ -179,7 +184,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     serde_json::to_string_pretty(&plan).map_err(anyhow::Error::from)?
                 );
             } else {
-                println!("{}", plan.line());
+                println!("{}", crate::export::text::terminal(&plan.line()));
                 if let Some(c) = &plan.calibration {
                     println!("  time: {c}");
                 }
@@ -279,7 +284,7 @@ pub fn run(cli: Cli) -> Result<()> {
         } => {
             let table =
                 crate::report::print::run_ledger(&cli.out_dir(), *verdict, *document, *strict)?;
-            print!("{table}");
+            print!("{}", crate::export::text::terminal(&table));
             Ok(())
         }
         Command::HllppBias { trials, file } => hllpp::hllpp_bias(
@@ -423,7 +428,7 @@ fn list(dir: &Path) -> Result<()> {
             s.kind.name(),
             format!("{most}{}", s.trials(false)),
             s.trials(true),
-            description
+            crate::export::text::terminal(&description)
         );
     }
     Ok(())

@@ -55,7 +55,11 @@ fn main() {
         }
     };
     if let Err(e) = sketchlab::app::run(cli) {
-        eprintln!("error: {e:#}");
+        // a file name or a spec's text in the message: shown, never obeyed
+        eprintln!(
+            "error: {}",
+            sketchlab::export::text::terminal(&format!("{e:#}"))
+        );
         std::process::exit(e.exit_code());
     }
 }

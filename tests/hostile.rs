@@ -868,3 +868,59 @@ fn reserved_names_and_a_missing_tmpdir_are_refused() {
     refused(&o, "TMPDIR", "a missing TMPDIR");
     assert!(!d.path().join("no").exists());
 }
+
+/// Text from a stranger stays text (#61): a spec description with raw
+/// HTML, a link to `javascript:`, a line that would open a heading and an
+/// escape sequence reaches the study's README.md escaped and the terminal
+/// shown, not obeyed.
+#[test]
+fn injected_text_is_shown_not_obeyed() {
+    let d = tempfile::tempdir().unwrap();
+    let exp = d.path().join("exp");
+    std::fs::create_dir_all(&exp).unwrap();
+    let spec = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/bloom_overfill.toml"),
+    )
+    .unwrap()
+    .replacen(
+        "description = \"\"\"",
+        "description = \"\"\"evil <script>alert(1)</script> <img src=x onerror=alert(2)>\n# heading [x](javascript:alert(3)) \\u001b[2J\n",
+        1,
+    );
+    std::fs::write(exp.join("bloom_overfill.toml"), spec).unwrap();
+    let o = run(&["list", "--experiments", "exp"], d.path());
+    assert!(o.status.success(), "{o:?}");
+    let listed = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        !listed.contains('\u{1b}') && listed.contains("\\u{1b}"),
+        "{listed}"
+    );
+    let o = run(
+        &[
+            "run",
+            "exp/bloom_overfill.toml",
+            "--quick",
+            "--quiet",
+            "--out",
+            "o",
+        ],
+        d.path(),
+    );
+    assert!(o.status.success(), "{o:?}");
+    let o = run(&["report", "o"], d.path());
+    assert!(o.status.success(), "{o:?}");
+    let page = std::fs::read_to_string(d.path().join("o/bloom_overfill/README.md")).unwrap();
+    for raw in [
+        "<script>",
+        "<img",
+        "[x](javascript:",
+        "\n# heading",
+        "\u{1b}",
+    ] {
+        assert!(!page.contains(raw), "{raw:?} in {page}");
+    }
+    assert!(
+        page.contains("&lt;script>") && page.contains("\\# heading"),
+        "{page}"
+    );
+}

@@ -71,7 +71,10 @@ pub(super) fn design(d: &Design, out: Option<&Path>, quiet: bool) -> Result<()> 
     };
     match json {
         Some(j) => print!("{j}"),
-        None if !quiet => println!("{summary}design review -> {}", path.display()),
+        None if !quiet => println!(
+            "{}",
+            crate::export::text::terminal(&format!("{summary}design review -> {}", path.display()))
+        ),
         None => {}
     }
     Ok(())

@@ -134,7 +134,10 @@ pub(super) fn keys_check(
         kf.xxh3_64,
         n.min(kf.len())
     );
-    print!("{}", crate::export::markdown::table(&section.table));
+    print!(
+        "{}",
+        crate::export::text::terminal(&crate::export::markdown::table(&section.table))
+    );
     println!("\n{}", section.reading);
     if !temporary {
         println!("\nwritten: {}", dir.join("keys_check").display());

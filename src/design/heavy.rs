@@ -194,7 +194,10 @@ pub fn heavy_hitters(i: &HeavyHittersArgs, reference: &Path) -> Result<HeavyRevi
     let clock = Clock::finish(clock_start);
     let info = StreamInfo {
         kind: match &i.keys {
-            Some(p) => format!("your stream ({})", p.display()),
+            Some(p) => format!(
+                "your stream ({})",
+                crate::export::text::markdown(&p.display().to_string())
+            ),
             None => stream_words(i, k, d),
         },
         stream_length: n,

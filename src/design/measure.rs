@@ -197,7 +197,8 @@ impl<'a> Keys<'a> {
             None => "synthetic distinct 8-byte keys, hashed with XXH3 (absent keys: other ids of the same generator)".into(),
             Some(k) => format!(
                 "your keys ({}, {} distinct of {} records): the first n are the members (topped up with synthetic 8-byte ids when the file has fewer), the rest of the file the first absent queries, then synthetic 8-byte ids; hashed with XXH3",
-                k.path,
+                // a file's name is text from a stranger in the review's Markdown
+                crate::export::text::markdown(&k.path),
                 k.len(),
                 k.records
             ),

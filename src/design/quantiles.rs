@@ -164,7 +164,10 @@ pub fn quantiles(i: &QuantilesArgs, reference: &Path) -> Result<QuantilesReview>
         answer: String::new(),
         inputs: i.clone(),
         stream_words: match &i.values {
-            Some(p) => format!("your values ({})", p.display()),
+            Some(p) => format!(
+                "your values ({})",
+                crate::export::text::markdown(&p.display().to_string())
+            ),
             None => dist_words(dist),
         },
         values_measured: m,

@@ -62,7 +62,7 @@ pub fn bytes(b: f64, units: ByteUnits) -> String {
 fn cell(c: &Value) -> String {
     match c {
         Value::Float(x) => sig(*x, 4),
-        Value::Str(s) => s.replace('|', "\\|"),
+        Value::Str(s) => super::text::markdown_cell(s),
         other => other.to_string(),
     }
 }

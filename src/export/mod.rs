@@ -5,6 +5,7 @@ pub mod contain;
 pub mod csv;
 pub mod html;
 pub mod markdown;
+pub mod text;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};

@@ -134,7 +134,7 @@ pub fn lines(wrong: &[&LedgerRow], groups: &[Group]) -> Vec<Line> {
 
 /// The lines as a Markdown table (`|` escaped in cells).
 pub fn markdown_table(lines: &[Line]) -> String {
-    let cell = |s: &str| s.replace('|', "\\|");
+    let cell = crate::export::text::markdown_cell;
     let mut s =
         String::from("| Claim | The document says | Measured | Use instead |\n|---|---|---|---|\n");
     for l in lines {

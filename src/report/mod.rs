@@ -15,6 +15,7 @@ pub mod references;
 pub mod verdict;
 
 use crate::export::markdown::{self, sig};
+use crate::export::text::{markdown as md, markdown_cell as md_cell};
 use crate::table::Table;
 use ledger::{Basis, LedgerRow, Reading, Verdict};
 
@@ -141,15 +142,15 @@ fn ledger_by_section(ledger: &[LedgerRow]) -> String {
                     } else {
                         format!("`{}`", r.claim_id)
                     },
-                    r.quote.replace('|', "\\|"),
-                    r.documented.replace('|', "\\|"),
+                    md_cell(&r.quote),
+                    md_cell(&r.documented),
                     num(r.theory),
                     num(r.measured),
                     r.basis.as_str(),
                     r.interval
                         .map(|(a, b)| format!("[{}, {}]", sig(a, 4), sig(b, 4)))
                         .unwrap_or_default(),
-                    r.unit.replace('|', "\\|"),
+                    md_cell(&r.unit),
                     format!(
                         "{}, {}",
                         r.ty.map_or("", crate::report::verdict::ClaimType::as_str),
@@ -241,7 +242,13 @@ pub fn findings(ledger: &[LedgerRow]) -> String {
         for r in &cited {
             s += &format!(
                 "- **{}** (doc {}, {}): “{}” — documented {} ({}). **Use instead:** {}\n",
-                r.claim_id, r.document, r.section, r.quote, r.documented, r.unit, r.correction
+                r.claim_id,
+                r.document,
+                md(&r.section),
+                md(&r.quote),
+                md(&r.documented),
+                md(&r.unit),
+                md(&r.correction)
             );
         }
     }
@@ -298,7 +305,7 @@ pub fn study_page(st: &StudyResult<'_>, ledger: &[LedgerRow]) -> String {
     let mut s = format!(
         "# {}\n\n{}\n\nKind `{}`, {} trials in {:.1} s; data: {}, spec: `{}`. Part of the run's [report](../REPORT.md).\n\n",
         st.name,
-        st.description.trim(),
+        crate::export::text::markdown_lines(st.description.trim()),
         st.kind,
         st.trials,
         st.seconds,
@@ -369,7 +376,7 @@ pub fn ledger_page(ledger: &[LedgerRow]) -> String {
     if !notes.is_empty() {
         s += "\nNotes:\n\n";
         for r in notes {
-            s += &format!("- `{}`: {}\n", r.claim_id, r.note);
+            s += &format!("- `{}`: {}\n", r.claim_id, md(&r.note));
         }
     }
     s
@@ -458,10 +465,11 @@ pub fn render(studies: &[StudyResult<'_>], ledger: &[LedgerRow], info: &RunInfo)
         s += &format!(
             "### {}\n\n{} [Charts, table and claims](<{name}/README.md>) · kind `{}`, {} trials in {:.1} s.\n\n**Reading.** {}\n\n",
             st.name,
-            st.description
+            md(&st
+                .description
                 .split_whitespace()
                 .collect::<Vec<_>>()
-                .join(" "),
+                .join(" ")),
             st.kind,
             st.trials,
             st.seconds,

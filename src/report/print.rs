@@ -112,7 +112,10 @@ pub fn ledger_table(
     let mut lines = Vec::new();
     for rec in r.records() {
         let rec = rec.map_err(|e| Error::input(e.to_string()))?;
-        let f = |i: usize| rec.get(c[i]).unwrap_or_default().to_string();
+        // as written, before claims.csv neutralised a formula-like cell
+        let f = |i: usize| {
+            crate::export::text::from_spreadsheet(rec.get(c[i]).unwrap_or_default()).to_string()
+        };
         let interval = match (f(8), f(9)) {
             (lo, hi) if !lo.is_empty() && !hi.is_empty() => format!("[{lo}, {hi}]"),
             _ => String::new(),

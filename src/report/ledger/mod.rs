@@ -535,15 +535,19 @@ pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
     let f = |x: Option<f64>| x.map(|v| sig(v, 6)).unwrap_or_default();
+    // text from the documents and specs: a spreadsheet shows it, never runs it
+    let t = |s: &str| crate::export::text::spreadsheet(s).into_owned();
     for r in rows {
+        let (quote, documented, unit) = (t(&r.quote), t(&r.documented), t(&r.unit));
+        let (margin, correction, rests_on) = (t(&r.margin), t(&r.correction), t(&r.rests_on));
         w.write_record([
             r.claim_id.as_str(),
             r.document.id(),
-            r.quote.as_str(),
-            r.documented.as_str(),
+            quote.as_str(),
+            documented.as_str(),
             f(r.theory).as_str(),
             f(r.measured).as_str(),
-            r.unit.as_str(),
+            unit.as_str(),
             r.verdict.as_str(),
             r.basis.as_str(),
             f(r.interval.map(|i| i.0)).as_str(),
@@ -551,9 +555,9 @@ pub fn to_csv(rows: &[LedgerRow]) -> anyhow::Result<Vec<u8>> {
             r.reading.as_str(),
             r.caveat_of.as_deref().unwrap_or_default(),
             r.ty.map_or("", ClaimType::as_str),
-            r.margin.as_str(),
-            r.correction.as_str(),
-            r.rests_on.as_str(),
+            margin.as_str(),
+            correction.as_str(),
+            rests_on.as_str(),
         ])?;
     }
     Ok(w.into_inner()?)
