@@ -24,6 +24,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// The bound of a small file: a manifest, a run record, a spec, a lock.
 pub const SMALL: u64 = 16 << 20;
 
+/// The largest `--max-input-bytes` accepted: 1 TiB (more than any machine
+/// this runs on holds; a bound must never wrap).
+pub const MAX_TABLE_BOUND: u64 = 1 << 40;
+
 /// The default bound of a table (`--max-input-bytes`).
 pub const DEFAULT_TABLE_BOUND: u64 = 1 << 30;
 
@@ -131,7 +135,7 @@ pub fn read(path: &Path, bound: u64) -> std::io::Result<Vec<u8>> {
     }
     let mut out = Vec::with_capacity(len as usize);
     // the file may grow after the check: never past the bound
-    f.take(bound + 1).read_to_end(&mut out)?;
+    f.take(bound.saturating_add(1)).read_to_end(&mut out)?;
     if out.len() as u64 > bound {
         return Err(over(out.len() as u64, bound, false));
     }
@@ -171,7 +175,7 @@ pub fn unpack_by_magic(bytes: Vec<u8>, bound: u64) -> std::io::Result<Vec<u8>> {
 pub fn unxz(bytes: &[u8], bound: u64) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
     liblzma::read::XzDecoder::new_multi_decoder(bytes)
-        .take(bound + 1)
+        .take(bound.saturating_add(1))
         .read_to_end(&mut out)?;
     if out.len() as u64 > bound {
         return Err(over(out.len() as u64, bound, true));
@@ -183,7 +187,7 @@ pub fn unxz(bytes: &[u8], bound: u64) -> std::io::Result<Vec<u8>> {
 pub fn gunzip(bytes: &[u8], bound: u64) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
     flate2::read::MultiGzDecoder::new(bytes)
-        .take(bound + 1)
+        .take(bound.saturating_add(1))
         .read_to_end(&mut out)?;
     if out.len() as u64 > bound {
         return Err(over(out.len() as u64, bound, true));

@@ -1976,7 +1976,7 @@ fn report_renders_a_folder_that_run_wrote() {
 #[test]
 fn design_reviews_open_with_their_answer() {
     let d = tempfile::tempdir().unwrap();
-    let cases: [&[&str]; 4] = [
+    let cases: [&[&str]; 5] = [
         &[
             "filter",
             "--n-expected",
@@ -2015,6 +2015,7 @@ fn design_reviews_open_with_their_answer() {
             "--quantiles",
             "0.5,0.99",
         ],
+        &["cardinality", "--error", "2%", "--distinct", "1000"],
     ];
     for (c, args) in cases.iter().enumerate() {
         let j = design_json(args, &d.path().join(format!("j{c}")));

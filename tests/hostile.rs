@@ -924,3 +924,37 @@ fn injected_text_is_shown_not_obeyed() {
         "{page}"
     );
 }
+
+/// `compare git:REV` reads git's output through the table bound: a blob
+/// past `--max-input-bytes` is refused (exit 2), not buffered whole; a
+/// bound so large it would wrap, and an --redis-url of another scheme, are
+/// refused before anything runs.
+#[test]
+fn bounds_hold_for_git_blobs_and_option_extremes() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = run(
+        &[
+            "--max-input-bytes",
+            "100000",
+            "compare",
+            "git:HEAD:reports",
+            "reports",
+        ],
+        repo,
+    );
+    refused(&o, "more than", "a git blob past the bound");
+    let o = run(&["--max-input-bytes", "18446744073709551615", "list"], repo);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let o = run(&["--redis-url", "http://127.0.0.1:80", "list"], repo);
+    refused(&o, "redis://host:port", "an http URL");
+    let o = run(
+        &[
+            "hllpp-bias",
+            "--trials",
+            "1000000000000",
+            "/nonexistent/x.csv",
+        ],
+        repo,
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}

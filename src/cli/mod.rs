@@ -48,7 +48,7 @@ pub struct Cli {
     /// journals, key files), in bytes on disk and decompressed; a larger
     /// one is refused naming its size, not read
     #[arg(long, global = true, value_name = "BYTES", default_value_t = crate::input::DEFAULT_TABLE_BOUND,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=crate::input::MAX_TABLE_BOUND))]
     pub max_input_bytes: u64,
 
     /// Let `--resume` and `merge` take records another build wrote (a
@@ -217,8 +217,9 @@ pub enum Command {
         after_help = "Examples:\n  sketchlab hllpp-bias                      # rewrites data/hllpp_bias.csv (the committed table)\n  sketchlab hllpp-bias --trials 200 /tmp/b.csv\n\nThe seed is the global --seed (default 2013). The committed table is compiled into sketchlab; a test regenerates part of it and compares."
     )]
     HllppBias {
-        /// Simulated sketches per precision
-        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+        /// Simulated sketches per precision (at most 100,000: each keeps its
+        /// points in memory until the table is written)
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
         trials: u64,
         /// Where to write the table
         #[arg(value_name = "FILE", default_value = "data/hllpp_bias.csv")]

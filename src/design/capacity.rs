@@ -360,6 +360,35 @@ mod tests {
         assert!(lo > 0.9, "{lo}");
     }
 
+    /// One key below a doubling point, the case: 4,026,531 keys are
+    /// load 0.960 of 2^20 buckets × 4, past what 4-slot buckets fill at that
+    /// size. What is measured is a table that built: the configuration the
+    /// menu gives, or, when that failed, the doubled one with the resize
+    /// reported; never a load that failed.
+    #[test]
+    fn no_configured_load_above_what_builds() {
+        let n = 4_026_531;
+        let budget = Budget {
+            memory_bytes: 1 << 30,
+            seconds: 60.0,
+        };
+        let first = Filter::Cuckoo.configure(n, 0.01).unwrap();
+        let m = super::super::measure::candidate(
+            Filter::Cuckoo,
+            n,
+            0.01,
+            budget,
+            &Keys::new(None, 5),
+            5,
+        )
+        .unwrap();
+        assert_eq!((m.false_negatives, m.n_measured), (0, n), "{m:?}");
+        if m.configured.shape != first.shape {
+            assert!(!m.resized.is_empty(), "a doubling is reported: {m:?}");
+        }
+        assert!(m.configured.load.unwrap() <= 0.96, "{m:?}");
+    }
+
     /// Alternatives qualify by measurement: a fewer-bits alternative that
     /// meets ε has its whole measured interval under ε, one that does not
     /// is shown as not meeting it.

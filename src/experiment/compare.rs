@@ -77,19 +77,49 @@ pub fn open_side(arg: &str) -> Result<Side> {
             "{arg}: a revision and a path may not be empty or begin with '-'"
         )));
     }
+    // git's output read through the table bound: a blob larger than any
+    // table sketchlab reads is refused, not buffered
     let git = |args: &[&str]| -> Result<Vec<u8>> {
-        let out = std::process::Command::new("git")
+        use std::io::Read;
+        let mut child = std::process::Command::new("git")
             .args(args)
-            .output()
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .map_err(|e| Error::Input(format!("{arg}: running git: {e}")))?;
-        if !out.status.success() {
+        let bound = crate::input::table_bound();
+        let mut stdout = Vec::new();
+        let read = child
+            .stdout
+            .take()
+            .expect("piped")
+            .take(bound.saturating_add(1))
+            .read_to_end(&mut stdout);
+        if read.is_err() || stdout.len() as u64 > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Error::Input(format!(
+                "{arg}: git {}: more than {} (--max-input-bytes)",
+                args.join(" "),
+                crate::input::size_words(bound)
+            )));
+        }
+        let mut stderr = String::new();
+        if let Some(e) = child.stderr.take() {
+            let _ = e.take(64 << 10).read_to_string(&mut stderr);
+        }
+        let status = child
+            .wait()
+            .map_err(|e| Error::Input(format!("{arg}: running git: {e}")))?;
+        if !status.success() {
             return Err(Error::Input(format!(
                 "{arg}: git {}: {}",
                 args.join(" "),
-                String::from_utf8_lossy(&out.stderr).trim()
+                stderr.trim()
             )));
         }
-        Ok(out.stdout)
+        Ok(stdout)
     };
     let listing = git(&["ls-tree", "-r", "--name-only", rev, "--", path])?;
     let tmp = tempfile::tempdir().map_err(|e| Error::Other(e.into()))?;

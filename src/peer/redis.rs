@@ -104,7 +104,10 @@ pub fn address(url: &str) -> Result<String, Error> {
     let rest = url.strip_prefix("redis://").unwrap_or(url);
     let rest = rest.trim_end_matches('/');
     match rest.rsplit_once(':') {
-        Some((h, p)) if !h.is_empty() && p.parse::<u16>().is_ok() => Ok(rest.to_string()),
+        // another scheme (http://…) or a path is not a Redis address
+        Some((h, p)) if !h.is_empty() && !h.contains('/') && p.parse::<u16>().is_ok() => {
+            Ok(rest.to_string())
+        }
         _ => Err(Error::other(format!("{url:?}: expected redis://host:port"))),
     }
 }
@@ -117,6 +120,13 @@ pub enum Reply {
     Bulk(Option<Vec<u8>>),
 }
 
+/// The longest reply line and the largest bulk reply taken from a server
+/// (an HLL's value is 12 kB, INFO a few kB): a larger one is refused, not
+/// allocated; and the longest a reply may take.
+const MAX_LINE: u64 = 64 << 10;
+const MAX_BULK: i64 = 64 << 20;
+const REPLY_SECONDS: u64 = 30;
+
 /// A connection speaking RESP2, one command and one reply at a time.
 pub struct Conn {
     w: TcpStream,
@@ -125,9 +135,15 @@ pub struct Conn {
 
 impl Conn {
     pub fn open(addr: &str) -> Result<Conn, Error> {
-        let w = TcpStream::connect(addr)
+        use std::net::ToSocketAddrs;
+        let to = addr
+            .to_socket_addrs()
+            .map_err(|e| Error::other(format!("connecting to {addr}: {e}")))?
+            .next()
+            .ok_or_else(|| Error::other(format!("connecting to {addr}: no address")))?;
+        let w = TcpStream::connect_timeout(&to, Duration::from_secs(REPLY_SECONDS))
             .map_err(|e| Error::other(format!("connecting to {addr}: {e}")))?;
-        w.set_read_timeout(Some(Duration::from_secs(30)))
+        w.set_read_timeout(Some(Duration::from_secs(REPLY_SECONDS)))
             .map_err(Error::other)?;
         let r = BufReader::new(w.try_clone().map_err(Error::other)?);
         Ok(Conn { w, r })
@@ -143,10 +159,25 @@ impl Conn {
         self.w
             .write_all(&msg)
             .map_err(|e| Error::other(format!("redis: {e}")))?;
-        let mut line = String::new();
-        self.r
-            .read_line(&mut line)
-            .map_err(|e| Error::other(format!("redis: {e}")))?;
+        let failed = |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                Error::other(format!("redis: no reply within {REPLY_SECONDS} s"))
+            }
+            _ => Error::other(format!("redis: {e}")),
+        };
+        let mut raw = Vec::new();
+        (&mut self.r)
+            .take(MAX_LINE)
+            .read_until(b'\n', &mut raw)
+            .map_err(failed)?;
+        if !raw.ends_with(b"\n") {
+            return Err(Error::other(if raw.len() as u64 >= MAX_LINE {
+                format!("redis: a reply line longer than {MAX_LINE} bytes")
+            } else {
+                "redis: the server closed the connection mid-reply".into()
+            }));
+        }
+        let line = String::from_utf8_lossy(&raw);
         let line = line.trim_end();
         let (tag, rest) = line.split_at(line.len().min(1));
         match tag {
@@ -163,10 +194,13 @@ impl Conn {
                 if len < 0 {
                     return Ok(Reply::Bulk(None));
                 }
+                if len > MAX_BULK {
+                    return Err(Error::other(format!(
+                        "redis: a bulk reply of {len} bytes (more than the {MAX_BULK} taken)"
+                    )));
+                }
                 let mut buf = vec![0u8; len as usize + 2];
-                self.r
-                    .read_exact(&mut buf)
-                    .map_err(|e| Error::other(format!("redis: {e}")))?;
+                self.r.read_exact(&mut buf).map_err(failed)?;
                 buf.truncate(len as usize);
                 Ok(Reply::Bulk(Some(buf)))
             }
@@ -216,5 +250,36 @@ mod tests {
         assert_eq!(address("redis://127.0.0.1:6379").unwrap(), "127.0.0.1:6379");
         assert_eq!(address("localhost:7000/").unwrap(), "localhost:7000");
         assert!(address("redis://nohost").is_err() && address(":1").is_err());
+        assert!(address("http://127.0.0.1:6379").is_err());
+    }
+
+    /// A hostile server: a bulk length near 2^63, one of 4·10^9, a line
+    /// that never ends, a connection closed mid-reply. Each is an error in
+    /// one line (exit 1), allocating nothing of what it announces.
+    #[test]
+    fn a_hostile_server_is_an_error_not_an_allocation() {
+        let endless = vec![b'x'; 200 << 10];
+        let replies: Vec<Vec<u8>> = vec![
+            b"$9223372036854775806\r\n".to_vec(),
+            b"$4000000000\r\n".to_vec(),
+            endless,
+            b"$10\r\nabc".to_vec(),
+        ];
+        for reply in replies {
+            let l = TcpListener::bind("127.0.0.1:0").unwrap();
+            let addr = l.local_addr().unwrap().to_string();
+            let server = std::thread::spawn(move || {
+                let (mut s, _) = l.accept().unwrap();
+                let mut buf = [0u8; 256];
+                let _ = s.read(&mut buf);
+                let _ = s.write_all(&reply);
+                // closed when dropped
+            });
+            let mut c = Conn::open(&addr).unwrap();
+            let e = c.call(&[b"PING"]).unwrap_err();
+            assert_eq!(e.exit_code(), 1, "{e}");
+            assert_eq!(e.to_string().lines().count(), 1, "{e}");
+            server.join().unwrap();
+        }
     }
 }
