@@ -44,6 +44,54 @@ pub fn table_bound() -> u64 {
     TABLE_BOUND.load(Ordering::Relaxed)
 }
 
+/// Why [`command_output`] failed.
+#[derive(Debug)]
+pub enum CommandError {
+    /// Its output passed the bound (it was stopped).
+    TooLarge(u64),
+    /// It could not run, or exited non-zero (with its stderr, or the reason).
+    Failed(String),
+}
+
+/// A command's standard output, read through `bound` (a longer output
+/// stops the command and is refused, never buffered whole); its standard
+/// error (up to 64 KiB) is the message when it fails.
+pub fn command_output(
+    cmd: &mut std::process::Command,
+    bound: u64,
+) -> Result<Vec<u8>, CommandError> {
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| CommandError::Failed(format!("cannot run: {e}")))?;
+    let mut out = Vec::new();
+    let read = child
+        .stdout
+        .take()
+        .expect("piped")
+        .take(bound.saturating_add(1))
+        .read_to_end(&mut out);
+    if read.is_err() || out.len() as u64 > bound {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(CommandError::TooLarge(bound));
+    }
+    let mut err = String::new();
+    if let Some(e) = child.stderr.take() {
+        let _ = e.take(64 << 10).read_to_string(&mut err);
+    }
+    let status = child
+        .wait()
+        .map_err(|e| CommandError::Failed(format!("cannot run: {e}")))?;
+    if !status.success() {
+        return Err(CommandError::Failed(err.trim().to_string()));
+    }
+    Ok(out)
+}
+
 fn refused(message: String) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidInput, message)
 }

@@ -958,3 +958,79 @@ fn bounds_hold_for_git_blobs_and_option_extremes() {
     );
     assert_eq!(o.status.code(), Some(2), "{o:?}");
 }
+
+/// `merge` into a folder holding another run (here a quick run of one
+/// study only) is refused before anything is written, and `report` or
+/// `compare` on a folder where a study run.json does not list comes from a
+/// run of the other mode (full among quick) is refused as mixed.
+#[test]
+fn merge_and_compare_refuse_another_runs_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    let out = small_run(root, "r");
+    let o = run(
+        &[
+            "reproduce",
+            "--quick",
+            "--quiet",
+            "--experiments",
+            "exp",
+            "--shard",
+            "0/1",
+            "--out",
+            "s",
+        ],
+        root,
+    );
+    assert!(o.status.success(), "{o:?}");
+    // a folder holding a run of one study only
+    let other = root.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let record = std::fs::read_to_string(out.join("run.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&record).unwrap();
+    v["studies"] = serde_json::json!(["hll_registers"]);
+    std::fs::write(other.join("run.json"), v.to_string()).unwrap();
+    let before = std::fs::read(other.join("run.json")).unwrap();
+    let o = run(&["merge", "s", "--out", "other"], root);
+    refused(&o, "holds another run", "merge into another run's folder");
+    assert_eq!(std::fs::read(other.join("run.json")).unwrap(), before);
+    assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
+    // a quick run's folder with a stray full-size study run.json does not list
+    let full = root.join("full");
+    copy_dir(&out, &full);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(full.join("run.json")).unwrap()).unwrap();
+    v["studies"] = serde_json::json!(["hll_registers"]);
+    std::fs::write(full.join("run.json"), v.to_string()).unwrap();
+    let m = full.join("bloom_overfill/manifest.json");
+    let mut mv: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&m).unwrap()).unwrap();
+    mv["quick"] = serde_json::json!(false);
+    std::fs::write(&m, mv.to_string()).unwrap();
+    for args in [vec!["report", "full"], vec!["compare", "r", "full"]] {
+        let o = run(&args, root);
+        refused(&o, "different runs", &format!("{args:?}"));
+    }
+}
+
+/// Under `ulimit -v` the memory a plan may use is what the address space
+/// still allows: a study needing gigabytes is refused before it runs (exit
+/// 2), not killed by the allocator.
+#[test]
+fn the_address_space_limit_is_memory_the_plan_respects() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("big.toml"),
+        "name = \"big\"\nkind = \"bloom_fpr\"\ndescription = \"a filter of 2e9 keys\"\nseed = 1\n\n[grid]\nn = 2_000_000_000\nbits_per_key = 10\nk = 7\nhash = \"xxh3\"\nkeys = \"u64\"\nqueries = 1000\n",
+    )
+    .unwrap();
+    let o = run_limited(
+        1_500_000,
+        &["run", "big.toml", "--out", "o", "--quiet"],
+        d.path(),
+        None,
+    );
+    bounded(&o, "a 2.5 GB filter under ulimit -v 1.5 GB");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(!d.path().join("o/big/results.csv").exists());
+}

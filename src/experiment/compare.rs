@@ -24,136 +24,10 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub use super::compare_side::{Side, open_side};
+
 /// |z| beyond which a proportion moved (99.9% two-sided).
 pub const Z_MOVED: f64 = 3.29;
-
-/// One run's outputs: a directory, or a git revision's committed report
-/// extracted into a temporary one.
-pub struct Side {
-    pub label: String,
-    pub dir: PathBuf,
-    _tmp: Option<tempfile::TempDir>,
-}
-
-impl Side {
-    /// A path inside this side as the user knows it: `git:REV:…/file` for a
-    /// revision's report (extracted into a temporary folder), else itself.
-    fn shown(&self, p: &Path) -> PathBuf {
-        match (&self._tmp, p.strip_prefix(&self.dir)) {
-            (Some(_), Ok(rel)) => PathBuf::from(format!("{}/{}", self.label, rel.display())),
-            _ => p.to_path_buf(),
-        }
-    }
-
-    /// A message with this side's temporary folder named as the user knows it.
-    fn shown_text(&self, msg: &str) -> String {
-        match &self._tmp {
-            Some(_) => msg.replace(&self.dir.display().to_string(), &self.label),
-            None => msg.to_string(),
-        }
-    }
-}
-
-/// `DIR`, or `git:REV` (the reference report `reports/` at REV) or
-/// `git:REV:PATH` (another committed output directory).
-pub fn open_side(arg: &str) -> Result<Side> {
-    let Some(rest) = arg.strip_prefix("git:") else {
-        let dir = PathBuf::from(arg);
-        if !dir.is_dir() {
-            return Err(Error::Input(format!(
-                "{arg}: not a directory (an output directory, or git:REV for a revision's reports/)"
-            )));
-        }
-        return Ok(Side {
-            label: arg.to_string(),
-            dir,
-            _tmp: None,
-        });
-    };
-    let (rev, path) = rest.split_once(':').unwrap_or((rest, "reports"));
-    // an argument beginning with '-' would reach git as an option
-    if rev.is_empty() || rev.starts_with('-') || path.starts_with('-') {
-        return Err(Error::Input(format!(
-            "{arg}: a revision and a path may not be empty or begin with '-'"
-        )));
-    }
-    // git's output read through the table bound: a blob larger than any
-    // table sketchlab reads is refused, not buffered
-    let git = |args: &[&str]| -> Result<Vec<u8>> {
-        use std::io::Read;
-        let mut child = std::process::Command::new("git")
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| Error::Input(format!("{arg}: running git: {e}")))?;
-        let bound = crate::input::table_bound();
-        let mut stdout = Vec::new();
-        let read = child
-            .stdout
-            .take()
-            .expect("piped")
-            .take(bound.saturating_add(1))
-            .read_to_end(&mut stdout);
-        if read.is_err() || stdout.len() as u64 > bound {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(Error::Input(format!(
-                "{arg}: git {}: more than {} (--max-input-bytes)",
-                args.join(" "),
-                crate::input::size_words(bound)
-            )));
-        }
-        let mut stderr = String::new();
-        if let Some(e) = child.stderr.take() {
-            let _ = e.take(64 << 10).read_to_string(&mut stderr);
-        }
-        let status = child
-            .wait()
-            .map_err(|e| Error::Input(format!("{arg}: running git: {e}")))?;
-        if !status.success() {
-            return Err(Error::Input(format!(
-                "{arg}: git {}: {}",
-                args.join(" "),
-                stderr.trim()
-            )));
-        }
-        Ok(stdout)
-    };
-    let listing = git(&["ls-tree", "-r", "--name-only", rev, "--", path])?;
-    let tmp = tempfile::tempdir().map_err(|e| Error::Other(e.into()))?;
-    let wanted = |name: &str| {
-        let file = name.rsplit('/').next().unwrap_or("");
-        matches!(
-            file,
-            "manifest.json"
-                | "results.csv"
-                | "results.csv.xz"
-                | "results.csv.gz"
-                | "claims.csv"
-                | "spec.toml"
-                | "run.json"
-        )
-    };
-    for name in String::from_utf8_lossy(&listing)
-        .lines()
-        .filter(|n| wanted(n))
-    {
-        let rel = Path::new(name)
-            .strip_prefix(path)
-            .map_err(|_| Error::Input(format!("{arg}: {name} is outside {path}")))?;
-        let bytes = git(&["show", &format!("{rev}:{name}")])?;
-        let dir =
-            crate::export::contain::dir_within(tmp.path(), rel.parent().unwrap_or(Path::new("")))?;
-        crate::export::write_atomic(&dir.join(rel.file_name().unwrap_or_default()), &bytes)?;
-    }
-    Ok(Side {
-        label: arg.to_string(),
-        dir: tmp.path().to_path_buf(),
-        _tmp: Some(tmp),
-    })
-}
 
 /// One metric of one study across the matched settings.
 #[derive(Clone, Debug, Serialize)]
@@ -223,6 +97,15 @@ fn row_seed(t: &Table, r: &[Value], spec_seed: u64) -> Option<u64> {
 fn studies(side: &Side) -> Result<Studies> {
     let dir = &side.dir;
     let label = |p: &Path| side.shown(p);
+    // a folder `report` would refuse as mixed (another --seed, quick and
+    // full, a stray study of another run) is refused here too, first
+    if std::fs::symlink_metadata(dir.join("run.json")).is_ok() {
+        let run = super::report_stage::RunRecord::read(dir)?;
+        super::report_stage::check_one_run(dir, &run).map_err(|e| match e {
+            Error::Input(msg) => Error::Input(side.shown_text(&msg)),
+            e => e,
+        })?;
+    }
     let mut out = BTreeMap::new();
     let mut folders: BTreeMap<String, PathBuf> = BTreeMap::new();
     let entries =
@@ -276,11 +159,6 @@ fn studies(side: &Side) -> Result<Studies> {
             "{}: holds no study (no folder with a manifest.json): an output directory of `sketchlab run`, `reproduce` or `merge` is compared",
             side.label
         )));
-    }
-    // a folder `report` would refuse as mixed (another --seed, quick and full) is refused here too
-    if std::fs::symlink_metadata(dir.join("run.json")).is_ok() {
-        let run = super::report_stage::RunRecord::read(dir)?;
-        super::report_stage::check_one_run(dir, &run)?;
     }
     Ok(out)
 }

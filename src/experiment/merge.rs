@@ -325,8 +325,27 @@ pub fn merge(dirs: &[PathBuf], out: &Path, threads: usize) -> Result<report_stag
         .iter()
         .map(|m| runner::to_table(&m.spec, &m.records))
         .collect::<Result<Vec<_>>>()?;
+    // a folder holding another run (a quick run, other studies, a shard) is
+    // not merged into: its report would be silently replaced
+    if let Ok(existing) = RunRecord::read(out) {
+        let quick = records.first().map(|r| r.quick);
+        if existing.shard.is_some()
+            || existing.studies != order
+            || quick.is_some_and(|q| q != existing.quick)
+        {
+            return Err(Error::Input(format!(
+                "{}: holds another run ({}{} studies: {}); merge into a new or empty folder",
+                out.display(),
+                if existing.quick { "quick, " } else { "" },
+                existing.studies.len(),
+                existing.studies.join(", ")
+            )));
+        }
+    }
     // all checked: take the output directory (the inputs are only read), then write
     let _lock = super::lock::OutLock::acquire(out, true)?;
+    // a killed merge's or report's temporaries: no live writer owns them now
+    export::remove_temporaries(out);
     for (m, table) in merged.iter().zip(tables) {
         let dir = export::contain::dir_within(out, Path::new(&m.spec.name))?;
         let rows = export::write_output(&dir, "results.csv", &export::csv::to_bytes(&table)?)?;

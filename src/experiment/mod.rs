@@ -3,6 +3,7 @@
 //! turns trials into typed rows; the summary stage aggregates replicates.
 
 pub mod compare;
+pub mod compare_side;
 pub mod expand;
 pub mod field_opts;
 pub mod grid;

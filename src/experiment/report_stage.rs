@@ -354,6 +354,28 @@ pub(crate) fn check_one_run(out: &Path, run: &RunRecord) -> Result<()> {
             ));
         }
     }
+    // a study folder beside them that run.json does not list is still read:
+    // one from a quick run among full ones (or the reverse) is another run's
+    if let Ok(entries) = std::fs::read_dir(out) {
+        let mut strays: Vec<String> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !run.studies.contains(n))
+            .collect();
+        strays.sort();
+        for name in strays {
+            let path = out.join(&name).join("manifest.json");
+            if std::fs::symlink_metadata(&path).is_err() {
+                continue;
+            }
+            let m = Manifest::from_bytes(&read(&path)?)
+                .map_err(|e| Error::file(&path, format!("{e:#}")))?;
+            if m.quick != run.quick {
+                seen.push((name, m.seed_overridden.then_some(m.seed), m.quick));
+            }
+        }
+    }
     let label = |(name, seed, quick): &(String, Option<u64>, bool)| {
         format!(
             "{name} ({}, {})",
@@ -388,6 +410,12 @@ pub fn rebuild(out: &Path) -> Result<Rebuilt> {
         )));
     }
     check_one_run(out, &run)?;
+    // the caller holds the folder's lock: a temporary there is a killed
+    // writer's (a report or merge stopped mid-write), and goes
+    export::remove_temporaries(out);
+    for name in &run.studies {
+        export::remove_temporaries(&out.join(name));
+    }
     let studies = run
         .studies
         .iter()

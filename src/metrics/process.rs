@@ -47,10 +47,32 @@ pub fn available_bytes() -> Option<u64> {
         .ok()
         .and_then(|s| s.trim().parse::<u64>().ok())
         .unwrap_or(0);
-    Some(match cgroup {
+    let avail = match cgroup {
         Some(limit) => avail.min(limit.saturating_sub(used)),
         None => avail,
+    };
+    // `ulimit -v`: what this process's address space may still grow by
+    Some(match address_space_left() {
+        Some(left) => avail.min(left),
+        None => avail,
     })
+}
+
+/// The address space this process may still map under its `RLIMIT_AS`
+/// (`ulimit -v`), or None when unlimited.
+pub fn address_space_left() -> Option<u64> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the struct it is given
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0
+        || lim.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let mapped = status_kb("VmSize").unwrap_or(0);
+    Some(lim.rlim_cur.saturating_sub(mapped))
 }
 
 /// The one-minute load average (`/proc/loadavg`; None off Linux).
