@@ -84,6 +84,14 @@ pub fn set_url(url: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// Whether a server answers PING at `url`.
+pub fn ping(url: &str) -> Result<(), Error> {
+    match Conn::open(&address(url)?)?.call(&[b"PING"])? {
+        Reply::Status(s) if s == "PONG" => Ok(()),
+        r => Err(Error::other(format!("not a Redis server (PING: {r:?})"))),
+    }
+}
+
 /// Where a study's trial talks to Redis: the `--redis-url` server, or one it
 /// starts (kept alive by the returned guard), or why neither is possible.
 pub fn reach() -> Result<(Conn, Option<Server>), Error> {
