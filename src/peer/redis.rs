@@ -77,9 +77,10 @@ impl Server {
 static URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// The server a study should use instead of starting its own (`--redis-url`);
-/// set once by the command line.
+/// set once by the command line, after it answered PING.
 pub fn set_url(url: &str) -> Result<(), Error> {
     address(url)?;
+    ping(url).map_err(|e| Error::other(format!("{url:?}: {e}")))?;
     let _ = URL.set(url.to_string());
     Ok(())
 }
