@@ -51,8 +51,8 @@ fn mkfifo(p: &Path) {
     );
 }
 
-/// Two small studies run into `out` by `reproduce --quick`.
-fn small_run(root: &Path, out: &str) -> PathBuf {
+/// The two small studies' specs in `root/exp`.
+fn small_exp(root: &Path) {
     let exp = root.join("exp");
     if !exp.exists() {
         std::fs::create_dir_all(&exp).unwrap();
@@ -64,20 +64,30 @@ fn small_run(root: &Path, out: &str) -> PathBuf {
             .unwrap();
         }
     }
-    let o = run(
-        &[
-            "reproduce",
-            "--quick",
-            "--quiet",
-            "--experiments",
-            "exp",
-            "--out",
-            out,
-        ],
-        root,
-    );
+}
+
+/// The two small studies run into `out` by `reproduce --quick` (with
+/// `extra` arguments: a shard).
+fn small_reproduce(root: &Path, out: &str, extra: &[&str]) -> PathBuf {
+    small_exp(root);
+    let mut args = vec![
+        "reproduce",
+        "--quick",
+        "--quiet",
+        "--experiments",
+        "exp",
+        "--out",
+        out,
+    ];
+    args.extend(extra);
+    let o = run(&args, root);
     assert!(o.status.success(), "{o:?}");
     root.join(out)
+}
+
+/// Two small studies run into `out` by `reproduce --quick`.
+fn small_run(root: &Path, out: &str) -> PathBuf {
+    small_reproduce(root, out, &[])
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -563,29 +573,7 @@ fn plan_does_not_run_a_one_trial_study_to_time_it() {
 fn merge_writes_nothing_when_a_later_shard_is_bad() {
     let d = tempfile::tempdir().unwrap();
     let root = d.path();
-    std::fs::create_dir_all(root.join("exp")).unwrap();
-    for s in ["bloom_overfill", "hll_registers"] {
-        std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("experiments/{s}.toml")),
-            root.join(format!("exp/{s}.toml")),
-        )
-        .unwrap();
-    }
-    let o = run(
-        &[
-            "reproduce",
-            "--quick",
-            "--quiet",
-            "--experiments",
-            "exp",
-            "--shard",
-            "0/1",
-            "--out",
-            "s",
-        ],
-        root,
-    );
-    assert!(o.status.success(), "{o:?}");
+    small_reproduce(root, "s", &["--shard", "0/1"]);
     let j = root.join("s/hll_registers/shard-0-of-1.journal");
     let text = std::fs::read_to_string(&j).unwrap();
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
@@ -968,21 +956,7 @@ fn merge_and_compare_refuse_another_runs_folder() {
     let d = tempfile::tempdir().unwrap();
     let root = d.path();
     let out = small_run(root, "r");
-    let o = run(
-        &[
-            "reproduce",
-            "--quick",
-            "--quiet",
-            "--experiments",
-            "exp",
-            "--shard",
-            "0/1",
-            "--out",
-            "s",
-        ],
-        root,
-    );
-    assert!(o.status.success(), "{o:?}");
+    small_reproduce(root, "s", &["--shard", "0/1"]);
     // a folder holding a run of one study only
     let other = root.join("other");
     std::fs::create_dir_all(&other).unwrap();

@@ -9,7 +9,7 @@
 
 use super::choice::{Choice, Clock, choose};
 use super::heavy_measure::{self as hm, Hitter, HitterMeasured, Truth};
-use super::{Review, bad, finite, seed_advice, within};
+use super::{Review, bad, finite, seed_advice, share, within};
 use crate::design::render::heavy::{Candidate, HeavyHittersArgs, HeavyReview, StreamInfo};
 use crate::design::render::{bytes, count};
 use crate::error::Result;
@@ -56,19 +56,13 @@ pub fn check(i: &HeavyHittersArgs) -> Result<()> {
         }
     }
     if let Some(p) = i.phi {
-        if !(p > 0.0 && p <= 0.5) {
-            return bad(KIND, format!("--phi = {p}: must be in (0, 0.5]"));
-        }
-        within(KIND, "--phi", p, 1e-6, 0.5)?;
+        share(KIND, "--phi", p, 1e-6, 0.5)?;
     }
     if let Some(m) = i.memory {
         within(KIND, "--memory", m, 1024.0, (1u64 << 30) as f64)?;
     }
     if let Some(e) = i.error {
-        if !(e > 0.0 && e <= 0.5) {
-            return bad(KIND, format!("--error = {e}: must be in (0, 0.5]"));
-        }
-        within(KIND, "--error", e, 1e-7, 0.5)?;
+        share(KIND, "--error", e, 1e-7, 0.5)?;
     }
     within(KIND, "--zipf-s", i.zipf_s, 0.01, 10.0)?;
     if let Some(u) = i.universe {

@@ -98,6 +98,15 @@ fn num(v: f64) -> String {
     }
 }
 
+/// `v` a share in (0, `hi`] and at least `lo` (what a measurement can
+/// resolve), else one line naming the flag.
+fn share(kind: &str, name: &str, v: f64, lo: f64, hi: f64) -> Result<()> {
+    if !(v > 0.0 && v <= hi) {
+        return bad(kind, format!("{name} = {v}: must be in (0, {}]", num(hi)));
+    }
+    within(kind, name, v, lo, hi)
+}
+
 /// `v` strictly inside (0, 1), else one line naming the flag.
 fn open_unit(kind: &str, name: &str, v: f64) -> Result<()> {
     if !(v > 0.0 && v < 1.0) {

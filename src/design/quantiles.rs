@@ -7,7 +7,7 @@
 
 use super::choice::{Choice, Clock, choose};
 use super::quantile_measure::{self as qm, Quant, QuantMeasured, Streams, Target};
-use super::{Review, bad, finite, seed_advice, within};
+use super::{Review, bad, finite, seed_advice, share, within};
 use crate::design::render::quantiles::{QuantCandidate, QuantilesArgs, QuantilesReview};
 use crate::design::render::{bytes, count};
 use crate::error::{Error, Result};
@@ -47,10 +47,7 @@ pub fn check(i: &QuantilesArgs) -> Result<()> {
         within(KIND, "--stream-length", n, 1.0, 1.8e19)?;
     }
     if let Some(e) = i.rank_error {
-        if !(e > 0.0 && e <= 0.5) {
-            return bad(KIND, format!("--rank-error = {e}: must be in (0, 0.5]"));
-        }
-        within(KIND, "--rank-error", e, 1e-7, 0.5)?;
+        share(KIND, "--rank-error", e, 1e-7, 0.5)?;
     }
     if let Some(a) = i.relative_error {
         if !(a > 0.0 && a < 1.0) {
